@@ -1,0 +1,21 @@
+package dev.voiceagent.adapters.postgres.shared;
+
+/** Recognises PostgreSQL's unique_violation (SQLSTATE 23505) in whatever wrapper the driver used. */
+public final class UniqueViolation {
+
+    private UniqueViolation() {
+    }
+
+    public static boolean of(Throwable failure, String constraint) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
+                    && (constraint == null || constraint.equals(pg.getConstraint()))) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+}

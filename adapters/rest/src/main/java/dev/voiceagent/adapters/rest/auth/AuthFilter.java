@@ -1,0 +1,48 @@
+package dev.voiceagent.adapters.rest.auth;
+
+import dev.voiceagent.adapters.rest.shared.ErrorMapper;
+import dev.voiceagent.application.auth.AuthenticateUseCase;
+import dev.voiceagent.application.auth.Credentials;
+import dev.voiceagent.application.shared.AuthenticationException;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * Secure by default: every matched operation needs X-API-Key or authorization unless it is marked
+ * {@link PublicEndpoint}. Runs after routing, so unknown routes are still a plain 404.
+ */
+public class AuthFilter {
+
+    public static final String API_KEY_HEADER = "X-API-Key";
+    public static final String AUTHORIZATION_HEADER = "authorization";
+
+    private final AuthenticateUseCase authenticate;
+    private final Caller caller;
+
+    public AuthFilter(AuthenticateUseCase authenticate, Caller caller) {
+        this.authenticate = authenticate;
+        this.caller = caller;
+    }
+
+    @ServerRequestFilter
+    public Uni<Response> authenticate(ContainerRequestContext request, ResourceInfo resource) {
+        if (resource == null || resource.getResourceMethod() == null || isPublic(resource)) {
+            return Uni.createFrom().nullItem();
+        }
+        var credentials = new Credentials(request.getHeaderString(API_KEY_HEADER),
+                request.getHeaderString(AUTHORIZATION_HEADER));
+        return authenticate.authenticate(credentials)
+                .invoke(caller::set)
+                .replaceWith((Response) null)
+                .onFailure(AuthenticationException.class)
+                .recoverWithItem(failure -> ErrorMapper.detail(Response.Status.UNAUTHORIZED, failure.getMessage()));
+    }
+
+    private static boolean isPublic(ResourceInfo resource) {
+        return resource.getResourceMethod().isAnnotationPresent(PublicEndpoint.class)
+                || resource.getResourceClass().isAnnotationPresent(PublicEndpoint.class);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.voiceagent.adapters.rest.campaign;
+
+import dev.voiceagent.adapters.rest.auth.Caller;
+import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignResponse;
+import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignsResponse;
+import dev.voiceagent.application.campaign.GetCampaignUseCase;
+import dev.voiceagent.application.campaign.ListCampaignsUseCase;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+@Path("/api/v1/campaign")
+public class CampaignResource {
+
+    private final ListCampaignsUseCase list;
+    private final GetCampaignUseCase get;
+    private final Caller caller;
+
+    public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, Caller caller) {
+        this.list = list;
+        this.get = get;
+        this.caller = caller;
+    }
+
+    /** Spec 4.1: answered at /api/v1/campaign/ and /api/v1/campaign alike (no redirect). */
+    @GET
+    @Path("/")
+    @Operation(operationId = "get_campaigns_api_v1_campaign__get", summary = "Get Campaigns",
+            description = "Get campaigns for user's organization")
+    public Uni<CampaignsResponse> list() {
+        return list.list(caller.principal()).map(CampaignsResponse::of);
+    }
+
+    @GET
+    @Path("/{campaign_id}")
+    @Operation(operationId = "get_campaign_api_v1_campaign__campaign_id__get", summary = "Get Campaign",
+            description = "Get campaign details")
+    public Uni<CampaignResponse> get(@PathParam("campaign_id") long campaignId) {
+        return get.get(caller.principal(), campaignId).map(CampaignResponse::of);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.voiceagent.adapters.rest.shared;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+
+/**
+ * Makes the generated document say what the reference's clients expect of every operation: the
+ * optional credential headers authorization and X-API-Key (on all but the public operations), a 404
+ * and a 422 HTTPValidationError response, and the collection paths with their trailing slash.
+ */
+public class ApiContractFilter implements OASFilter {
+
+    private static final Set<String> PUBLIC_PATHS = Set.of(
+            "/api/v1/health", "/api/v1/auth/signup", "/api/v1/auth/login");
+    /** Collection routes the reference declares with a trailing slash. */
+    private static final Set<String> SLASHED = Set.of("/api/v1/campaign");
+    private static final String VALIDATION_REF = "#/components/schemas/HTTPValidationError";
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        openAPI.getInfo().title("Voice Agent API").version("1.0.0");
+        if (openAPI.getPaths() == null) {
+            return;
+        }
+        for (String slashless : SLASHED) {
+            PathItem item = openAPI.getPaths().getPathItem(slashless);
+            if (item != null) {
+                openAPI.getPaths().removePathItem(slashless);
+                openAPI.getPaths().addPathItem(slashless + "/", item);
+            }
+        }
+        for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
+            boolean open = PUBLIC_PATHS.contains(path.getKey());
+            for (Operation operation : path.getValue().getOperations().values()) {
+                if (!open) {
+                    addHeader(operation, "authorization", "Authorization");
+                    addHeader(operation, "X-API-Key", "X-Api-Key");
+                }
+                if (operation.getResponses().getAPIResponse("404") == null) {
+                    operation.getResponses().addAPIResponse("404", OASFactory.createAPIResponse().description("Not found"));
+                }
+                if (operation.getResponses().getAPIResponse("422") == null) {
+                    operation.getResponses().addAPIResponse("422", OASFactory.createAPIResponse()
+                            .description("Validation Error")
+                            .content(OASFactory.createContent().addMediaType("application/json",
+                                    OASFactory.createMediaType().schema(OASFactory.createSchema().ref(VALIDATION_REF)))));
+                }
+            }
+        }
+        Schema validationError = openAPI.getComponents().getSchemas().get("ValidationError");
+        if (validationError != null) {
+            validationError.addProperty("loc", OASFactory.createSchema().title("Location")
+                    .addType(Schema.SchemaType.ARRAY)
+                    .items(OASFactory.createSchema().anyOf(List.of(
+                            OASFactory.createSchema().addType(Schema.SchemaType.STRING),
+                            OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)))));
+            validationError.addProperty("input", OASFactory.createSchema().title("Input"));
+        }
+    }
+
+    private static void addHeader(Operation operation, String name, String title) {
+        if (operation.getParameters() != null && operation.getParameters().stream()
+                .anyMatch(p -> p.getIn() == Parameter.In.HEADER && name.equalsIgnoreCase(p.getName()))) {
+            return;
+        }
+        operation.addParameter(OASFactory.createParameter().name(name).in(Parameter.In.HEADER).required(false)
+                .schema(OASFactory.createSchema().title(title).anyOf(List.of(
+                        OASFactory.createSchema().addType(Schema.SchemaType.STRING),
+                        OASFactory.createSchema().addType(Schema.SchemaType.NULL)))));
+    }
+}

@@ -1,0 +1,269 @@
+package dev.voiceagent.adapters.rest.shared;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.voiceagent.application.shared.AuthenticationException;
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place where failures become HTTP. Typed application and domain failures keep their
+ * message; validation failures become the 422 list; anything unexpected is a 500 with a generic
+ * detail and a correlation id in the log (no stack trace ever reaches the client).
+ */
+public class ErrorMapper {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
+
+    @ServerExceptionMapper
+    public Response notFound(ResourceNotFoundException e) {
+        return detail(Response.Status.NOT_FOUND, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response conflict(ConflictException e) {
+        return detail(Response.Status.CONFLICT, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response unauthenticated(AuthenticationException e) {
+        return detail(Response.Status.UNAUTHORIZED, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return detail(Response.Status.FORBIDDEN, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response ruleViolation(DomainRuleViolation e) {
+        return detail(Response.Status.BAD_REQUEST, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response requestValidation(RequestValidationException e) {
+        return unprocessable(e.errors());
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e) {
+        List<ValidationError> errors = new ArrayList<>();
+        for (ConstraintViolation<?> violation : e.getConstraintViolations()) {
+            String type = typeOf(violation);
+            String msg = "missing".equals(type) ? "Field required" : violation.getMessage();
+            errors.add(ValidationError.of(location(violation), msg, type,
+                    violation.getInvalidValue() instanceof String || violation.getInvalidValue() instanceof Number
+                            || violation.getInvalidValue() instanceof Boolean ? violation.getInvalidValue() : null));
+        }
+        return unprocessable(errors);
+    }
+
+    /** Wrong JSON types: loc ["body", field, ...]. */
+    @ServerExceptionMapper(priority = 1)
+    public Response mismatchedInput(MismatchedInputException e) {
+        List<Object> loc = bodyPath(e);
+        String expected = e.getTargetType() == null ? "value" : e.getTargetType().getSimpleName();
+        String type = switch (expected) {
+            case "Integer", "int", "Long", "long", "Short", "short" -> "int_parsing";
+            case "Double", "double", "Float", "float", "BigDecimal" -> "float_parsing";
+            case "Boolean", "boolean" -> "bool_parsing";
+            case "String" -> "string_type";
+            default -> loc.size() == 1 ? "model_attributes_type" : "type_error";
+        };
+        String msg = switch (type) {
+            case "int_parsing" -> "Input should be a valid integer";
+            case "float_parsing" -> "Input should be a valid number";
+            case "bool_parsing" -> "Input should be a valid boolean";
+            case "string_type" -> "Input should be a valid string";
+            case "model_attributes_type" -> "Input should be a valid dictionary or object to extract fields from";
+            default -> "Input should be a valid " + expected;
+        };
+        return unprocessable(List.of(ValidationError.of(loc, msg, type, null)));
+    }
+
+    /** Malformed JSON: loc ["body"]. */
+    @ServerExceptionMapper
+    public Response malformedJson(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping && !(e instanceof MismatchedInputException)
+                && mapping.getCause() instanceof DomainRuleViolation rule) {
+            return ruleViolation(rule);
+        }
+        return unprocessable(List.of(new ValidationError(List.of("body"), "JSON decode error", "json_invalid", null,
+                java.util.Map.of("error", e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage()))));
+    }
+
+    @ServerExceptionMapper
+    public Response routeNotFound(NotFoundException e) {
+        // JAX-RS reports an unconvertible path or query value as "not found"; it is a validation failure.
+        RequestValidationException validation = causeOfType(e, RequestValidationException.class);
+        return validation != null ? requestValidation(validation) : detail(Response.Status.NOT_FOUND, "Not Found");
+    }
+
+    @ServerExceptionMapper
+    public Response methodNotAllowed(NotAllowedException e) {
+        return detail(Response.Status.METHOD_NOT_ALLOWED, "Method Not Allowed");
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        Throwable cause = e.getCause();
+        RequestValidationException validation = causeOfType(e, RequestValidationException.class);
+        if (validation != null) {
+            return requestValidation(validation);
+        }
+        if (cause instanceof JsonProcessingException json) {
+            return cause instanceof MismatchedInputException mismatch ? mismatchedInput(mismatch) : malformedJson(json);
+        }
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        if (status >= 500) {
+            return unexpected(e);
+        }
+        Response.StatusType type = Response.Status.fromStatusCode(status);
+        return detail(status, type == null ? "Request failed" : type.getReasonPhrase());
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        String correlationId = UUID.randomUUID().toString();
+        LOG.errorf(e, "Unhandled failure (correlation id %s)", correlationId);
+        return Response.status(500).type(MediaType.APPLICATION_JSON)
+                .header("X-Correlation-Id", correlationId)
+                .entity(new ErrorResponse("Internal Server Error (correlation id " + correlationId + ")")).build();
+    }
+
+    public static Response detail(Response.StatusType status, String message) {
+        return detail(status.getStatusCode(), message);
+    }
+
+    public static Response detail(int status, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ErrorResponse(message)).build();
+    }
+
+    private static Response unprocessable(List<ValidationError> errors) {
+        return Response.status(422).type(MediaType.APPLICATION_JSON).entity(new HTTPValidationError(errors)).build();
+    }
+
+    private static <T extends Throwable> T causeOfType(Throwable failure, Class<T> type) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    private static List<Object> bodyPath(JsonMappingException e) {
+        List<Object> loc = new ArrayList<>();
+        loc.add("body");
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            loc.add(ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
+        }
+        return loc;
+    }
+
+    private static String typeOf(ConstraintViolation<?> violation) {
+        String annotation = violation.getConstraintDescriptor().getAnnotation().annotationType().getSimpleName();
+        return switch (annotation) {
+            case "NotNull", "NotBlank", "NotEmpty" -> violation.getInvalidValue() == null ? "missing" : "string_too_short";
+            case "Size" -> "string_length";
+            case "Min", "DecimalMin", "Positive", "PositiveOrZero" -> "greater_than_equal";
+            case "Max", "DecimalMax" -> "less_than_equal";
+            case "Pattern" -> "string_pattern_mismatch";
+            case "Email" -> "value_error";
+            default -> "value_error";
+        };
+    }
+
+    /**
+     * Hibernate Validator paths look like method.parameter[.property...]. A parameter bound to a path,
+     * query or header value is reported under that source; the request body under "body".
+     */
+    private static List<Object> location(ConstraintViolation<?> violation) {
+        List<Object> loc = new ArrayList<>();
+        Method method = null;
+        boolean first = true;
+        for (Path.Node node : violation.getPropertyPath()) {
+            if (node.getKind() == ElementKind.METHOD) {
+                method = findMethod(violation.getRootBeanClass(), node.as(Path.MethodNode.class));
+            } else if (node.getKind() == ElementKind.PARAMETER) {
+                int index = node.as(Path.ParameterNode.class).getParameterIndex();
+                loc.addAll(parameterSource(method, index, node.getName()));
+            } else if (node.getKind() == ElementKind.PROPERTY || node.getKind() == ElementKind.CONTAINER_ELEMENT) {
+                if (first && loc.isEmpty()) {
+                    loc.add("body");
+                }
+                if (node.getIndex() != null) {
+                    loc.add(node.getIndex());
+                }
+                if (node.getName() != null && !node.getName().startsWith("<")) {
+                    loc.add(toSnakeCase(node.getName()));
+                }
+            }
+            first = false;
+        }
+        return loc.isEmpty() ? List.of("body") : loc;
+    }
+
+    private static List<Object> parameterSource(Method method, int index, String fallbackName) {
+        if (method != null && index < method.getParameterCount()) {
+            for (Annotation annotation : method.getParameterAnnotations()[index]) {
+                if (annotation instanceof PathParam p) {
+                    return List.of("path", p.value());
+                }
+                if (annotation instanceof QueryParam q) {
+                    return List.of("query", q.value());
+                }
+                if (annotation instanceof HeaderParam h) {
+                    return List.of("header", h.value());
+                }
+            }
+        }
+        return List.of("body");
+    }
+
+    private static Method findMethod(Class<?> type, Path.MethodNode node) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals(node.getName()) && m.getParameterCount() == node.getParameterTypes().size()
+                        && List.of(m.getParameterTypes()).equals(node.getParameterTypes())) {
+                    return m;
+                }
+            }
+        }
+        return null;
+    }
+
+    static String toSnakeCase(String camel) {
+        StringBuilder out = new StringBuilder(camel.length() + 4);
+        for (char c : camel.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                out.append('_').append(Character.toLowerCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

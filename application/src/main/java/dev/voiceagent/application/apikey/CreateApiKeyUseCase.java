@@ -1,0 +1,9 @@
+package dev.voiceagent.application.apikey;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface CreateApiKeyUseCase {
+
+    Uni<CreatedApiKey> create(Principal principal, String name);
+}

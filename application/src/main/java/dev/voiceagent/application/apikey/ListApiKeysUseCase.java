@@ -1,0 +1,11 @@
+package dev.voiceagent.application.apikey;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.apikey.ApiKey;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public interface ListApiKeysUseCase {
+
+    Uni<List<ApiKey>> list(Principal principal, boolean includeArchived);
+}

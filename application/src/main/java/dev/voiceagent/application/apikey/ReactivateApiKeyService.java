@@ -1,0 +1,19 @@
+package dev.voiceagent.application.apikey;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.apikey.ApiKey;
+import io.smallrye.mutiny.Uni;
+
+public class ReactivateApiKeyService implements ReactivateApiKeyUseCase {
+
+    private final ApiKeyRepository apiKeys;
+
+    public ReactivateApiKeyService(ApiKeyRepository apiKeys) {
+        this.apiKeys = apiKeys;
+    }
+
+    @Override
+    public Uni<ApiKey> reactivate(Principal principal, long apiKeyId) {
+        return ApiKeyInOrganization.change(apiKeys, principal, apiKeyId, ApiKey::reactivate);
+    }
+}

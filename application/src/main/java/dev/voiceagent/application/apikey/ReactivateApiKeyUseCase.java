@@ -1,0 +1,10 @@
+package dev.voiceagent.application.apikey;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.apikey.ApiKey;
+import io.smallrye.mutiny.Uni;
+
+public interface ReactivateApiKeyUseCase {
+
+    Uni<ApiKey> reactivate(Principal principal, long apiKeyId);
+}

@@ -1,0 +1,21 @@
+package dev.voiceagent.application.auth;
+
+import dev.voiceagent.domain.account.EmailAddress;
+import dev.voiceagent.domain.account.Organization;
+import dev.voiceagent.domain.account.User;
+import io.smallrye.mutiny.Uni;
+import java.util.Optional;
+
+/** Out-port: users and the organizations they belong to. */
+public interface AccountRepository {
+
+    Uni<Optional<User>> findUserByEmail(EmailAddress email);
+
+    Uni<Optional<User>> findUserById(long id);
+
+    /**
+     * Stores a new organization and its first user together.
+     * Fails with {@link dev.voiceagent.application.shared.ConflictException} when the e-mail is taken.
+     */
+    Uni<User> createUserWithOrganization(User user, Organization organization);
+}

@@ -1,0 +1,8 @@
+package dev.voiceagent.application.auth;
+
+import io.smallrye.mutiny.Uni;
+
+public interface LogInUseCase {
+
+    Uni<AuthSession> logIn(String email, String password);
+}

@@ -1,0 +1,22 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.domain.campaign.Campaign;
+import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+import java.util.Optional;
+
+/** Out-port: campaigns and their append-only logs, always within one organization. */
+public interface CampaignRepository {
+
+    /** Stores a new campaign (and any log entries it carries); returns it with its id. */
+    Uni<Campaign> insert(Campaign campaign);
+
+    /** Appends to the log; entries keep the order in which they were written. */
+    Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry);
+
+    /** Newest first, with a constant number of queries however many campaigns there are. */
+    Uni<List<CampaignView>> listViews(long organizationId);
+
+    Uni<Optional<CampaignView>> findView(long organizationId, long campaignId);
+}

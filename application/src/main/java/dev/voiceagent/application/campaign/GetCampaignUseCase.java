@@ -1,0 +1,10 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface GetCampaignUseCase {
+
+    /** Fails with ResourceNotFoundException("Campaign not found") outside the caller's organization. */
+    Uni<CampaignView> get(Principal principal, long campaignId);
+}

@@ -1,0 +1,19 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public class ListCampaignsService implements ListCampaignsUseCase {
+
+    private final CampaignRepository campaigns;
+
+    public ListCampaignsService(CampaignRepository campaigns) {
+        this.campaigns = campaigns;
+    }
+
+    @Override
+    public Uni<List<CampaignView>> list(Principal principal) {
+        return campaigns.listViews(principal.organizationId());
+    }
+}

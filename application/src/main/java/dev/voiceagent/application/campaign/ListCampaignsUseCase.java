@@ -1,0 +1,10 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public interface ListCampaignsUseCase {
+
+    Uni<List<CampaignView>> list(Principal principal);
+}

