@@ -8,6 +8,11 @@ public final class UniqueViolation {
 
     public static boolean of(Throwable failure, String constraint) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof org.hibernate.exception.ConstraintViolationException hibernate
+                    && "23505".equals(hibernate.getSQLState())
+                    && (constraint == null || constraint.equals(hibernate.getConstraintName()))) {
+                return true;
+            }
             if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
                     && (constraint == null || constraint.equals(pg.getConstraint()))) {
                 return true;

@@ -1,0 +1,67 @@
+package dev.voiceagent.deploy.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hexagon's arrows. Every rule refuses to pass on an empty selection, and the layers are
+ * checked to be non-empty, so a renamed package cannot make this test pass vacuously.
+ */
+class DependencyRuleTest {
+
+    private static final String ROOT = "dev.voiceagent";
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ROOT);
+    }
+
+    @Test
+    void everyLayerHasClasses() {
+        for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres", "deploy"}) {
+            assertThat(classes.stream().filter(c -> c.getPackageName().startsWith(ROOT + "." + layer)))
+                    .as("classes in %s", layer).isNotEmpty();
+        }
+    }
+
+    @Test
+    void domainImportsOnlyJava() {
+        classes().that().resideInAPackage(ROOT + ".domain..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", ROOT + ".domain..")
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    @Test
+    void applicationImportsOnlyDomainJavaAndMutiny() {
+        classes().that().resideInAPackage(ROOT + ".application..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", ROOT + ".domain..", ROOT + ".application..", "io.smallrye.mutiny..")
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    @Test
+    void adaptersDoNotImportEachOther() {
+        slices().matching(ROOT + ".adapters.(*)..").should().notDependOnEachOther()
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheCompositionRootSeesTheAdapters() {
+        classes().that().resideInAnyPackage(ROOT + ".domain..", ROOT + ".application..")
+                .should().onlyDependOnClassesThat().resideOutsideOfPackages(ROOT + ".adapters..", ROOT + ".deploy..")
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+}
