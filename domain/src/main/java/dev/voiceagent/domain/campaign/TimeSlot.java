@@ -4,8 +4,8 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.DayOfWeek;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A calling window on one day of the week: day 0 is Monday ... 6 is Sunday (the reference's
@@ -15,6 +15,7 @@ import java.util.Objects;
 public record TimeSlot(int dayOfWeek, LocalTime start, LocalTime end) {
 
     private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm");
+    private static final Pattern HH_MM_SHAPE = Pattern.compile("\\d{2}:\\d{2}");
 
     public TimeSlot {
         if (dayOfWeek < 0 || dayOfWeek > 6) {
@@ -32,14 +33,15 @@ public record TimeSlot(int dayOfWeek, LocalTime start, LocalTime end) {
     }
 
     private static LocalTime parse(String value, String field) {
-        if (value == null || !value.matches("\\d{2}:\\d{2}")) {
+        if (value == null || !HH_MM_SHAPE.matcher(value).matches()) {
             throw new DomainRuleViolation(field + " must be HH:MM");
         }
-        try {
-            return LocalTime.parse(value, HH_MM);
-        } catch (DateTimeParseException e) {
+        int hour = Integer.parseInt(value, 0, 2, 10);
+        int minute = Integer.parseInt(value, 3, 5, 10);
+        if (hour > 23 || minute > 59) {
             throw new DomainRuleViolation(field + " must be a real time of day (00:00 to 23:59)");
         }
+        return LocalTime.of(hour, minute);
     }
 
     public DayOfWeek day() {

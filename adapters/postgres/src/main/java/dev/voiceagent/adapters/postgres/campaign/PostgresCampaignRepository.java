@@ -7,7 +7,6 @@ import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.campaign.LogLevel;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -19,12 +18,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Campaigns on the reactive PG client. The list is one SQL statement whatever the number of
- * campaigns: names by join, attempt counts and the ordered log aggregated per campaign in the same query.
+ * Campaigns on the reactive PG client. The list costs two statements whatever the number of
+ * campaigns: names by join and attempt counts aggregated per campaign in one, the ordered logs in the other.
  */
 @ApplicationScoped
 public class PostgresCampaignRepository implements CampaignRepository {
@@ -35,8 +36,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
                    c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
                    c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
                    w.name AS workflow_name, t.name AS telephony_configuration_name,
-                   COALESCE(a.executed, 0) AS executed_count, COALESCE(a.total, 0) AS total_queued_count,
-                   COALESCE(l.entries, '[]'::jsonb) AS logs
+                   COALESCE(a.executed, 0) AS executed_count, COALESCE(a.total, 0) AS total_queued_count
               FROM campaigns c
               LEFT JOIN workflows w ON w.organization_id = c.organization_id AND w.id = c.workflow_id
               LEFT JOIN telephony_configurations t
@@ -45,18 +45,20 @@ public class PostgresCampaignRepository implements CampaignRepository {
                     SELECT count(*) FILTER (WHERE ca.state = 'processed') AS executed, count(*) AS total
                       FROM call_attempts ca
                      WHERE ca.organization_id = c.organization_id AND ca.campaign_id = c.id) a ON true
-              LEFT JOIN LATERAL (
-                    SELECT jsonb_agg(jsonb_build_object(
-                               'ts', to_char(e.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                               'level', e.level, 'event', e.event, 'message', e.message, 'details', e.details)
-                               ORDER BY e.id) AS entries
-                      FROM campaign_log_entries e
-                     WHERE e.organization_id = c.organization_id AND e.campaign_id = c.id) l ON true
              WHERE c.organization_id = $1
             """;
 
     private static final String LIST = VIEW_SELECT + " ORDER BY c.created_at DESC, c.id DESC";
     private static final String FIND = VIEW_SELECT + " AND c.id = $2";
+
+    /** Plain rows (no JSON built in the database): the cheapest way to ship a large log. */
+    private static final String LOGS_SELECT = """
+            SELECT campaign_id, ts, level, event, message, details
+              FROM campaign_log_entries
+             WHERE organization_id = $1
+            """;
+    private static final String LIST_LOGS = LOGS_SELECT + " ORDER BY campaign_id, id";
+    private static final String FIND_LOGS = LOGS_SELECT + " AND campaign_id = $2 ORDER BY id";
 
     private static final String INSERT = """
             INSERT INTO campaigns (organization_id, name, workflow_id, created_by, telephony_configuration_id,
@@ -107,15 +109,24 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return client.preparedQuery(INSERT_LOG).execute(logTuple(organizationId, campaignId, entry)).replaceWithVoid();
     }
 
+    /**
+     * Two statements whatever the number of campaigns: the campaigns with their names and counts,
+     * and all their log entries; run concurrently on two pooled connections.
+     */
     @Override
     public Uni<List<CampaignView>> listViews(long organizationId) {
-        return pool.preparedQuery(LIST).execute(Tuple.of(organizationId)).map(PostgresCampaignRepository::views);
+        Tuple org = Tuple.of(organizationId);
+        return Uni.combine().all()
+                .unis(pool.preparedQuery(LIST).execute(org), pool.preparedQuery(LIST_LOGS).execute(org))
+                .with(PostgresCampaignRepository::views);
     }
 
     @Override
     public Uni<Optional<CampaignView>> findView(long organizationId, long campaignId) {
-        return pool.preparedQuery(FIND).execute(Tuple.of(organizationId, campaignId))
-                .map(rows -> views(rows).stream().findFirst());
+        Tuple ids = Tuple.of(organizationId, campaignId);
+        return Uni.combine().all()
+                .unis(pool.preparedQuery(FIND).execute(ids), pool.preparedQuery(FIND_LOGS).execute(ids))
+                .with((campaigns, logs) -> views(campaigns, logs).stream().findFirst());
     }
 
     private static Tuple logTuple(long organizationId, long campaignId, CampaignLogEntry entry) {
@@ -124,39 +135,41 @@ public class PostgresCampaignRepository implements CampaignRepository {
                 .addValue(entry.details() == null ? null : new JsonObject(entry.details()));
     }
 
-    private static List<CampaignView> views(RowSet<Row> rows) {
-        List<CampaignView> views = new ArrayList<>(rows.size());
-        for (Row row : rows) {
-            views.add(new CampaignView(campaign(row), row.getString("workflow_name"),
-                    row.getString("telephony_configuration_name"), row.getLong("executed_count"),
-                    row.getLong("total_queued_count")));
+    // Column positions of VIEW_SELECT and LOGS_SELECT: reading by index avoids a name lookup per cell.
+    private static final int ID = 0, ORGANIZATION_ID = 1, NAME = 2, WORKFLOW_ID = 3, CREATED_BY = 4, TELEPHONY_ID = 5,
+            SOURCE_TYPE = 6, SOURCE_ID = 7, STATE = 8, TOTAL_ROWS = 9, PROCESSED_ROWS = 10, FAILED_ROWS = 11,
+            RETRY = 12, MAX_CONCURRENCY = 13, SCHEDULE = 14, BREAKER = 15, PARENT_ID = 16, REDIALED_ID = 17,
+            CREATED_AT = 18, STARTED_AT = 19, COMPLETED_AT = 20, WORKFLOW_NAME = 21, TELEPHONY_NAME = 22,
+            EXECUTED = 23, QUEUED = 24;
+    private static final int LOG_CAMPAIGN_ID = 0, LOG_TS = 1, LOG_LEVEL = 2, LOG_EVENT = 3, LOG_MESSAGE = 4, LOG_DETAILS = 5;
+
+    private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
+        Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
+        for (Row row : logRows) {
+            JsonObject details = (JsonObject) row.getValue(LOG_DETAILS);
+            logs.computeIfAbsent(row.getLong(LOG_CAMPAIGN_ID), id -> new ArrayList<>()).add(new CampaignLogEntry(
+                    row.getOffsetDateTime(LOG_TS).toInstant(), LogLevel.fromWireName(row.getString(LOG_LEVEL)),
+                    row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details == null ? null : details.getMap()));
+        }
+        List<CampaignView> views = new ArrayList<>(campaignRows.size());
+        for (Row row : campaignRows) {
+            views.add(new CampaignView(campaign(row, logs.getOrDefault(row.getLong(ID), List.of())),
+                    row.getString(WORKFLOW_NAME), row.getString(TELEPHONY_NAME), row.getLong(EXECUTED),
+                    row.getLong(QUEUED)));
         }
         return views;
     }
 
-    private static Campaign campaign(Row r) {
-        return new Campaign(r.getLong("id"), r.getLong("organization_id"), r.getString("name"),
-                r.getLong("workflow_id"), r.getLong("created_by"), r.getLong("telephony_configuration_id"),
-                r.getString("source_type"), r.getString("source_id"),
-                CampaignState.fromWireName(r.getString("state")).orElseThrow(),
-                r.getInteger("total_rows"), r.getInteger("processed_rows"), r.getInteger("failed_rows"),
-                CampaignJson.retry((JsonObject) r.getValue("retry_config")), r.getInteger("max_concurrency"),
-                CampaignJson.schedule((JsonObject) r.getValue("schedule_config")),
-                CampaignJson.breaker((JsonObject) r.getValue("circuit_breaker")),
-                r.getLong("parent_campaign_id"), r.getLong("redialed_campaign_id"),
-                instant(r.getOffsetDateTime("created_at")), instant(r.getOffsetDateTime("started_at")),
-                instant(r.getOffsetDateTime("completed_at")), logs((JsonArray) r.getValue("logs")));
-    }
-
-    private static List<CampaignLogEntry> logs(JsonArray array) {
-        List<CampaignLogEntry> entries = new ArrayList<>(array.size());
-        for (Object o : array) {
-            JsonObject e = (JsonObject) o;
-            JsonObject details = e.getJsonObject("details");
-            entries.add(new CampaignLogEntry(Instant.parse(e.getString("ts")), LogLevel.fromWireName(e.getString("level")),
-                    e.getString("event"), e.getString("message"), details == null ? null : details.getMap()));
-        }
-        return entries;
+    private static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
+        return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
+                r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),
+                CampaignState.fromWireName(r.getString(STATE)).orElseThrow(),
+                r.getInteger(TOTAL_ROWS), r.getInteger(PROCESSED_ROWS), r.getInteger(FAILED_ROWS),
+                CampaignJson.retry((JsonObject) r.getValue(RETRY)), r.getInteger(MAX_CONCURRENCY),
+                CampaignJson.schedule((JsonObject) r.getValue(SCHEDULE)),
+                CampaignJson.breaker((JsonObject) r.getValue(BREAKER)),
+                r.getLong(PARENT_ID), r.getLong(REDIALED_ID), instant(r.getOffsetDateTime(CREATED_AT)),
+                instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(COMPLETED_AT)), logs);
     }
 
     private static OffsetDateTime utc(Instant instant) {
