@@ -12,15 +12,11 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,10 +102,6 @@ public class ErrorMapper {
     /** Malformed JSON: loc ["body"]. */
     @ServerExceptionMapper
     public Response malformedJson(JsonProcessingException e) {
-        if (e instanceof JsonMappingException mapping && !(e instanceof MismatchedInputException)
-                && mapping.getCause() instanceof DomainRuleViolation rule) {
-            return ruleViolation(rule);
-        }
         return unprocessable(List.of(new ValidationError(List.of("body"), "JSON decode error", "json_invalid", null,
                 java.util.Map.of("error", e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage()))));
     }
@@ -191,7 +183,6 @@ public class ErrorMapper {
             case "Min", "DecimalMin", "Positive", "PositiveOrZero" -> "greater_than_equal";
             case "Max", "DecimalMax" -> "less_than_equal";
             case "Pattern" -> "string_pattern_mismatch";
-            case "Email" -> "value_error";
             default -> "value_error";
         };
     }
@@ -203,15 +194,14 @@ public class ErrorMapper {
     private static List<Object> location(ConstraintViolation<?> violation) {
         List<Object> loc = new ArrayList<>();
         Method method = null;
-        boolean first = true;
         for (Path.Node node : violation.getPropertyPath()) {
             if (node.getKind() == ElementKind.METHOD) {
                 method = findMethod(violation.getRootBeanClass(), node.as(Path.MethodNode.class));
             } else if (node.getKind() == ElementKind.PARAMETER) {
                 int index = node.as(Path.ParameterNode.class).getParameterIndex();
-                loc.addAll(parameterSource(method, index, node.getName()));
+                loc.addAll(parameterSource(method, index));
             } else if (node.getKind() == ElementKind.PROPERTY || node.getKind() == ElementKind.CONTAINER_ELEMENT) {
-                if (first && loc.isEmpty()) {
+                if (loc.isEmpty()) {
                     loc.add("body");
                 }
                 if (node.getIndex() != null) {
@@ -221,26 +211,14 @@ public class ErrorMapper {
                     loc.add(toSnakeCase(node.getName()));
                 }
             }
-            first = false;
         }
         return loc.isEmpty() ? List.of("body") : loc;
     }
 
-    private static List<Object> parameterSource(Method method, int index, String fallbackName) {
-        if (method != null && index < method.getParameterCount()) {
-            for (Annotation annotation : method.getParameterAnnotations()[index]) {
-                if (annotation instanceof PathParam p) {
-                    return List.of("path", p.value());
-                }
-                if (annotation instanceof QueryParam q) {
-                    return List.of("query", q.value());
-                }
-                if (annotation instanceof HeaderParam h) {
-                    return List.of("header", h.value());
-                }
-            }
-        }
-        return List.of("body");
+    private static List<Object> parameterSource(Method method, int index) {
+        List<Object> loc = method != null && index < method.getParameterCount()
+                ? ParameterLocation.of(method.getParameterAnnotations()[index]) : null;
+        return loc != null ? loc : List.of("body");
     }
 
     private static Method findMethod(Class<?> type, Path.MethodNode node) {

@@ -1,8 +1,5 @@
 package dev.voiceagent.adapters.rest.shared;
 
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.ext.ParamConverter;
 import jakarta.ws.rs.ext.ParamConverterProvider;
 import jakarta.ws.rs.ext.Provider;
@@ -25,7 +22,7 @@ public class StrictParamConverters implements ParamConverterProvider {
     @Override
     @SuppressWarnings("unchecked")
     public <T> ParamConverter<T> getConverter(Class<T> rawType, Type genericType, Annotation[] annotations) {
-        List<Object> loc = location(annotations);
+        List<Object> loc = ParameterLocation.of(annotations);
         if (loc == null) {
             return null;
         }
@@ -53,21 +50,6 @@ public class StrictParamConverters implements ParamConverterProvider {
             return Boolean.FALSE;
         }
         throw new IllegalArgumentException(value);
-    }
-
-    private static List<Object> location(Annotation[] annotations) {
-        for (Annotation annotation : annotations) {
-            if (annotation instanceof PathParam p) {
-                return List.of("path", p.value());
-            }
-            if (annotation instanceof QueryParam q) {
-                return List.of("query", q.value());
-            }
-            if (annotation instanceof HeaderParam h) {
-                return List.of("header", h.value());
-            }
-        }
-        return null;
     }
 
     private record Converter<T>(List<Object> loc, java.util.function.Function<String, T> parse, String type, String msg)
