@@ -103,8 +103,8 @@ class PostgresRepositoriesTest {
     @Test
     void campaignsRoundTripWithTheirConfigurationsAndStayInTheirOrganization() {
         Sql sql = new Sql(dataSource);
-        long org = sql.insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + UUID.randomUUID());
-        long otherOrg = sql.insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + UUID.randomUUID());
+        long org = sql.organization();
+        long otherOrg = sql.organization();
         long workflow = sql.workflow(org, "wf");
         Campaign campaign = new Campaign(null, org, "Round trip", workflow, null, null, "csv", "campaigns/x.csv",
                 CampaignState.RUNNING, 3, 2, 1, new RetryConfig(false, 0, 30, false, true, false), 100,
@@ -121,8 +121,8 @@ class PostgresRepositoriesTest {
     @Test
     void aCampaignCannotPointAtAnotherOrganizationsWorkflow() {
         Sql sql = new Sql(dataSource);
-        long org = sql.insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + UUID.randomUUID());
-        long otherOrg = sql.insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + UUID.randomUUID());
+        long org = sql.organization();
+        long otherOrg = sql.organization();
         long foreignWorkflow = sql.workflow(otherOrg, "not yours");
         Campaign campaign = Campaign.create(org, 1, "x", foreignWorkflow, null, "k", null, null, null, null, T0);
         assertThat(campaigns.insert(campaign).onItem().transform(c -> "stored").onFailure().recoverWithItem("refused")

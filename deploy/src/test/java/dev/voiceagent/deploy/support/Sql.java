@@ -16,15 +16,7 @@ public final class Sql {
     }
 
     public long insertReturningId(String sql, Object... args) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql + " RETURNING id")) {
-            bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return queryLong(sql + " RETURNING id", args);
     }
 
     public int update(String sql, Object... args) {
@@ -55,6 +47,10 @@ public final class Sql {
     public long telephonyConfiguration(long organizationId, String name) {
         return insertReturningId("INSERT INTO telephony_configurations (organization_id, name, provider) VALUES (?, ?, 'twilio')",
                 organizationId, name);
+    }
+
+    public long organization() {
+        return insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + java.util.UUID.randomUUID());
     }
 
     public void attempts(long organizationId, long campaignId, String state, int count) {

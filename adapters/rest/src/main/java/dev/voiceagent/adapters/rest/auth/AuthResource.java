@@ -24,7 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class AuthResource {
 
     public record SignupRequest(
-            @NotBlank @Email String email,
+            @NotBlank @Email(regexp = "[^@\\s]+@[^@\\s]+\\.[^@\\s]+") String email,
             @NotNull @Size(min = 8, message = "String should have at least 8 characters") String password,
             String name) {
     }
