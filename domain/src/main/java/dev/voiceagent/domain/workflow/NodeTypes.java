@@ -1,0 +1,186 @@
+package dev.voiceagent.domain.workflow;
+
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.BOOLEAN;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.CREDENTIAL_REF;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.DOCUMENT_REFS;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.FIXED_COLLECTION;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.JSON;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.MENTION_TEXTAREA;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.NUMBER;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.OPTIONS;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.RECORDING_REF;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.STRING;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.TOOL_REFS;
+import static dev.voiceagent.domain.workflow.PropertySpec.Type.URL;
+import static dev.voiceagent.domain.workflow.PropertySpec.of;
+
+import dev.voiceagent.domain.workflow.NodeTypeSpec.Category;
+import dev.voiceagent.domain.workflow.NodeTypeSpec.Example;
+import dev.voiceagent.domain.workflow.NodeTypeSpec.GraphConstraints;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The registry of node types: the one source of truth that both the validator and the
+ * GET /node-types operation read.
+ */
+public final class NodeTypes {
+
+    public static final String SPEC_VERSION = "1.0.0";
+    public static final String START_CALL = "startCall";
+    public static final String AGENT_NODE = "agentNode";
+    public static final String END_CALL = "endCall";
+    public static final String GLOBAL_NODE = "globalNode";
+    public static final String TRIGGER = "trigger";
+    public static final String WEBHOOK = "webhook";
+    public static final String QA = "qa";
+
+    /** letters, digits, _ and -, at most 36 characters (a UUID fits). */
+    public static final String TRIGGER_PATH_PATTERN = "^[A-Za-z0-9_-]{1,36}$";
+
+    private static final List<NodeTypeSpec> ALL = List.of(startCall(), agentNode(), endCall(), globalNode(), trigger(),
+            webhook(), qa());
+
+    private NodeTypes() {
+    }
+
+    public static List<NodeTypeSpec> all() {
+        return ALL;
+    }
+
+    public static Optional<NodeTypeSpec> byName(String name) {
+        return ALL.stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+
+    private static PropertySpec name() {
+        return of("name", STRING, "Name", "A short name for this node, shown in the editor and in logs.").mandatory();
+    }
+
+    private static List<PropertySpec> conversational(String promptDescription) {
+        return List.of(
+                name(),
+                of("prompt", MENTION_TEXTAREA, "Prompt", promptDescription).mandatory(),
+                of("allow_interrupt", BOOLEAN, "Allow interruption", "Whether the caller may interrupt the agent.")
+                        .withDefault(false),
+                of("add_global_prompt", BOOLEAN, "Add global prompt", "Prepend the Global Node's prompt to this one.")
+                        .withDefault(true),
+                of("extraction_enabled", BOOLEAN, "Extract variables", "Extract variables from the conversation here.")
+                        .withDefault(false),
+                of("extraction_prompt", MENTION_TEXTAREA, "Extraction prompt", "How to extract the variables."),
+                of("extraction_variables", FIXED_COLLECTION, "Extraction variables", "The variables to extract.")
+                        .nested(of("name", STRING, "Name", "Variable name.").mandatory(),
+                                of("type", OPTIONS, "Type", "Value type.").options("string", "number", "boolean")
+                                        .withDefault("string"),
+                                of("prompt", STRING, "Prompt", "How to find the value.")),
+                of("tool_uuids", TOOL_REFS, "Tools", "Tools the agent may call in this node."),
+                of("document_uuids", DOCUMENT_REFS, "Documents", "Knowledge-base documents available in this node."));
+    }
+
+    private static List<PropertySpec> concat(List<PropertySpec> first, PropertySpec... more) {
+        List<PropertySpec> all = new ArrayList<>(first);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    private static NodeTypeSpec startCall() {
+        return new NodeTypeSpec(START_CALL, "Start Call", "Where every call begins: greets the caller and sets the goal.",
+                Category.CALL_NODE, "phone-incoming", "1.0.0",
+                concat(conversational("What the agent does at the start of the call."),
+                        of("greeting", MENTION_TEXTAREA, "Greeting", "The first thing the agent says; may use {{variables}}."),
+                        of("greeting_type", OPTIONS, "Greeting type", "Spoken text or a recording.")
+                                .options("text", "audio").withDefault("text"),
+                        of("greeting_recording_id", RECORDING_REF, "Greeting recording", "Recording played as greeting."),
+                        of("delayed_start", BOOLEAN, "Delayed start", "Wait before speaking.").withDefault(false),
+                        of("delayed_start_duration", NUMBER, "Delay (s)", "Seconds to wait before speaking.")
+                                .range(0.1, 10).withDefault(2.0),
+                        of("pre_call_fetch_mode", OPTIONS, "Pre-call fetch", "When to fetch context before the call.")
+                                .options("disabled", "always", "inbound", "outbound").withDefault("disabled"),
+                        of("pre_call_fetch_url", URL, "Pre-call fetch URL", "Endpoint that returns extra context."),
+                        of("pre_call_fetch_credential_uuid", CREDENTIAL_REF, "Pre-call fetch credential",
+                                "Credential sent to the pre-call endpoint."),
+                        of("mcp_tool_filters", JSON, "MCP tool filters", "Per MCP tool, the tool names allowed.")),
+                new GraphConstraints(null, 0, null, null, 1, 1),
+                List.of(new Example("Appointment reminder", null, Map.of("name", "Start",
+                        "prompt", "Remind {{first_name}} of the appointment on {{appointment_date}}.",
+                        "greeting", "Hi {{first_name}}, this is Acme Dental calling."))));
+    }
+
+    private static NodeTypeSpec agentNode() {
+        return new NodeTypeSpec(AGENT_NODE, "Agent Node", "A step of the conversation with its own instructions.",
+                Category.CALL_NODE, "bot", "1.0.0", conversational("What the agent does in this step."),
+                new GraphConstraints(1, null, null, null, null, null),
+                List.of(new Example("Qualify", null, Map.of("name", "Qualify", "prompt", "Ask about budget and timeline."))));
+    }
+
+    private static NodeTypeSpec endCall() {
+        return new NodeTypeSpec(END_CALL, "End Call", "Closes the conversation and hangs up.", Category.CALL_NODE,
+                "phone-off", "1.0.0", conversational("How the agent closes the call."),
+                new GraphConstraints(1, null, null, 0, null, null),
+                List.of(new Example("Goodbye", null, Map.of("name", "End", "prompt", "Thank the caller and say goodbye."))));
+    }
+
+    private static NodeTypeSpec globalNode() {
+        return new NodeTypeSpec(GLOBAL_NODE, "Global Node", "Instructions added to every node's prompt.",
+                Category.GLOBAL_NODE, "globe", "1.0.0",
+                List.of(name(),
+                        of("prompt", MENTION_TEXTAREA, "Prompt", "Persona and rules that apply to the whole call.").mandatory(),
+                        of("allow_interrupt", BOOLEAN, "Allow interruption", "Whether the caller may interrupt.")
+                                .withDefault(false),
+                        of("add_global_prompt", BOOLEAN, "Add global prompt", "Unused on the Global Node itself.")
+                                .withDefault(true)),
+                new GraphConstraints(null, 0, null, 0, null, 1),
+                List.of(new Example("Persona", null, Map.of("name", "Global", "prompt", "You are a friendly assistant."))));
+    }
+
+    private static NodeTypeSpec trigger() {
+        return new NodeTypeSpec(TRIGGER, "API Trigger", "Starts this workflow from an HTTP call to its trigger path.",
+                Category.TRIGGER, "webhook", "1.0.0",
+                List.of(name(),
+                        of("trigger_path", STRING, "Trigger path",
+                                "Letters, digits, _ and - (at most 36); left empty, a unique one is generated.")
+                                .text(36, TRIGGER_PATH_PATTERN),
+                        of("enabled", BOOLEAN, "Enabled", "Whether the trigger accepts calls.").withDefault(true)),
+                new GraphConstraints(null, 0, null, null, null, 1),
+                List.of(new Example("Trigger", null, Map.of("name", "API", "trigger_path", "new-lead"))));
+    }
+
+    private static NodeTypeSpec webhook() {
+        return new NodeTypeSpec(WEBHOOK, "Webhook", "Sends the call's results to an HTTP endpoint when the call ends.",
+                Category.INTEGRATION, "send", "1.0.0",
+                List.of(name(),
+                        of("enabled", BOOLEAN, "Enabled", "Whether the webhook is sent.").withDefault(true),
+                        of("http_method", OPTIONS, "HTTP method", "Method of the request.")
+                                .options("GET", "POST", "PUT", "PATCH", "DELETE").withDefault("POST"),
+                        of("endpoint_url", URL, "Endpoint URL", "Where to send the request."),
+                        of("credential_uuid", CREDENTIAL_REF, "Credential", "Credential used to authenticate."),
+                        of("custom_headers", FIXED_COLLECTION, "Custom headers", "Extra request headers.")
+                                .nested(of("key", STRING, "Header", "Header name.").mandatory(),
+                                        of("value", STRING, "Value", "Header value.")),
+                        of("payload_template", JSON, "Payload template", "JSON body; may use {{variables}}.")),
+                new GraphConstraints(null, 0, null, 0, null, null),
+                List.of(new Example("CRM", null, Map.of("name", "CRM", "endpoint_url", "https://crm.example.com/calls"))));
+    }
+
+    private static NodeTypeSpec qa() {
+        return new NodeTypeSpec(QA, "QA Analysis", "Scores finished calls with a language model.", Category.INTEGRATION,
+                "clipboard-check", "1.0.0",
+                List.of(name(),
+                        of("qa_enabled", BOOLEAN, "Enabled", "Whether calls are analysed.").withDefault(true),
+                        of("qa_use_workflow_llm", BOOLEAN, "Use workflow model", "Use the workflow's model.").withDefault(true),
+                        of("qa_provider", STRING, "Provider", "Model provider when not using the workflow's."),
+                        of("qa_model", STRING, "Model", "Model name when not using the workflow's."),
+                        of("qa_api_key", STRING, "API key", "Key for the provider (stored masked on output)."),
+                        of("qa_endpoint", URL, "Endpoint", "OpenAI-compatible endpoint."),
+                        of("qa_system_prompt", MENTION_TEXTAREA, "System prompt", "How to score the call."),
+                        of("qa_min_call_duration", NUMBER, "Minimum duration (s)", "Shorter calls are skipped.")
+                                .range(0, 3600).withDefault(15),
+                        of("qa_voicemail_calls", BOOLEAN, "Analyse voicemail", "Also analyse voicemail calls.")
+                                .withDefault(false),
+                        of("qa_sample_rate", NUMBER, "Sample rate (%)", "Share of calls analysed.").range(0, 100)
+                                .withDefault(100)),
+                new GraphConstraints(null, 0, null, 0, null, null),
+                List.of(new Example("QA", null, Map.of("name", "QA", "qa_enabled", true))));
+    }
+}

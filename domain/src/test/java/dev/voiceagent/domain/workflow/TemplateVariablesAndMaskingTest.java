@@ -1,0 +1,50 @@
+package dev.voiceagent.domain.workflow;
+
+import static dev.voiceagent.domain.workflow.Definitions.data;
+import static dev.voiceagent.domain.workflow.Definitions.edges;
+import static dev.voiceagent.domain.workflow.Definitions.nodes;
+import static dev.voiceagent.domain.workflow.Definitions.valid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TemplateVariablesAndMaskingTest {
+
+    @Test
+    void requiredVariablesComeFromPromptsGreetingAndTransitionSpeech() {
+        WorkflowDefinition definition = WorkflowDefinition.of(valid(d -> {
+            data(edges(d).get(0)).put("transition_speech", "One moment {{ agent_name }}");
+            data(nodes(d).get(1)).put("prompt",
+                    "Use {{product}}, not {{customer.address}}, {{tier | default}}, {{campaign_id}}, {{provider}} or {{source_uuid}}");
+            data(nodes(d).get(1)).put("extraction_prompt", "{{ignored_field}}");
+        }));
+        assertThat(TemplateVariables.requiredBy(definition))
+                .containsExactly("agent_name", "company", "first_name", "product");
+    }
+
+    @Test
+    void renderFillsKnownValuesAndLeavesTheRest() {
+        assertThat(TemplateVariables.render("Hi {{ name }}, about {{topic}}", Map.of("name", "Ann")))
+                .isEqualTo("Hi Ann, about {{topic}}");
+        assertThat(TemplateVariables.referencedIn("{{a}} {{b.c}} {{d|x}}")).containsExactly("a");
+    }
+
+    @Test
+    void secretsAreMaskedButTheLastFourAndMaskedValuesSentBackKeepTheStoredOnes() {
+        Map<String, Object> stored = Map.of("llm", Map.of("api_key", "sk-live-123456789", "model", "gpt"),
+                "qa", List.of(Map.of("qa_api_key", "abcdefgh")), "password", "hunter22", "max_tokens", 100);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> masked = (Map<String, Object>) SecretMasking.masked(stored);
+        assertThat(masked).containsEntry("password", "****er22").containsEntry("max_tokens", 100);
+        assertThat(masked.get("llm")).isEqualTo(Map.of("api_key", "*************6789", "model", "gpt"));
+        assertThat(masked.get("qa")).isEqualTo(List.of(Map.of("qa_api_key", "****efgh")));
+
+        Map<String, Object> sentBack = Map.of("llm", Map.of("api_key", "*************6789", "model", "gpt-4"),
+                "qa", List.of(Map.of("qa_api_key", "new-key-0000")), "password", "****er22", "max_tokens", 100);
+        assertThat(SecretMasking.restore(sentBack, stored)).isEqualTo(Map.of(
+                "llm", Map.of("api_key", "sk-live-123456789", "model", "gpt-4"),
+                "qa", List.of(Map.of("qa_api_key", "new-key-0000")), "password", "hunter22", "max_tokens", 100));
+    }
+}
