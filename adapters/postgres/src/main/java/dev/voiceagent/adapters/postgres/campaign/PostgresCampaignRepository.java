@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
@@ -146,10 +147,10 @@ public class PostgresCampaignRepository implements CampaignRepository {
     private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
         Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
         for (Row row : logRows) {
-            JsonObject details = (JsonObject) row.getValue(LOG_DETAILS);
+            Map<String, Object> details = JsonValues.toMap(row.getValue(LOG_DETAILS));
             logs.computeIfAbsent(row.getLong(LOG_CAMPAIGN_ID), id -> new ArrayList<>()).add(new CampaignLogEntry(
                     row.getOffsetDateTime(LOG_TS).toInstant(), LogLevel.fromWireName(row.getString(LOG_LEVEL)),
-                    row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details == null ? null : details.getMap()));
+                    row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details));
         }
         List<CampaignView> views = new ArrayList<>(campaignRows.size());
         for (Row row : campaignRows) {

@@ -7,6 +7,8 @@ import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.workflow.InvalidWorkflowException;
+import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.ValidateWorkflowResponse;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -56,6 +58,13 @@ public class ErrorMapper {
     @ServerExceptionMapper
     public Response ruleViolation(DomainRuleViolation e) {
         return detail(Response.Status.BAD_REQUEST, e.getMessage());
+    }
+
+    /** A definition that cannot be saved or published: {"detail": {"is_valid": false, "errors": [...]}}. */
+    @ServerExceptionMapper
+    public Response invalidWorkflow(InvalidWorkflowException e) {
+        return Response.status(e.conflict() ? 409 : 422).type(MediaType.APPLICATION_JSON)
+                .entity(java.util.Map.of("detail", ValidateWorkflowResponse.of(e.errors()))).build();
     }
 
     @ServerExceptionMapper
@@ -193,13 +202,13 @@ public class ErrorMapper {
      */
     private static List<Object> location(ConstraintViolation<?> violation) {
         List<Object> loc = new ArrayList<>();
-        Method method = null;
+        Path.MethodNode method = null;
         for (Path.Node node : violation.getPropertyPath()) {
             if (node.getKind() == ElementKind.METHOD) {
-                method = findMethod(violation.getRootBeanClass(), node.as(Path.MethodNode.class));
+                method = node.as(Path.MethodNode.class);
             } else if (node.getKind() == ElementKind.PARAMETER) {
                 int index = node.as(Path.ParameterNode.class).getParameterIndex();
-                loc.addAll(parameterSource(method, index));
+                loc.addAll(parameterSource(violation.getRootBeanClass(), method, index));
             } else if (node.getKind() == ElementKind.PROPERTY || node.getKind() == ElementKind.CONTAINER_ELEMENT) {
                 if (loc.isEmpty()) {
                     loc.add("body");
@@ -215,22 +224,23 @@ public class ErrorMapper {
         return loc.isEmpty() ? List.of("body") : loc;
     }
 
-    private static List<Object> parameterSource(Method method, int index) {
-        List<Object> loc = method != null && index < method.getParameterCount()
-                ? ParameterLocation.of(method.getParameterAnnotations()[index]) : null;
-        return loc != null ? loc : List.of("body");
-    }
-
-    private static Method findMethod(Class<?> type, Path.MethodNode node) {
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+    /**
+     * The JAX-RS source of a resource-method parameter. The class validated may be a generated
+     * subclass whose overriding method has no annotations, so the whole hierarchy is searched.
+     */
+    private static List<Object> parameterSource(Class<?> type, Path.MethodNode node, int index) {
+        for (Class<?> c = type; c != null && node != null; c = c.getSuperclass()) {
             for (Method m : c.getDeclaredMethods()) {
-                if (m.getName().equals(node.getName()) && m.getParameterCount() == node.getParameterTypes().size()
+                if (m.getName().equals(node.getName()) && index < m.getParameterCount()
                         && List.of(m.getParameterTypes()).equals(node.getParameterTypes())) {
-                    return m;
+                    List<Object> loc = ParameterLocation.of(m.getParameterAnnotations()[index]);
+                    if (loc != null) {
+                        return loc;
+                    }
                 }
             }
         }
-        return null;
+        return List.of("body");
     }
 
     static String toSnakeCase(String camel) {

@@ -1,0 +1,10 @@
+package dev.voiceagent.application.folder;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.folder.Folder;
+import io.smallrye.mutiny.Uni;
+
+public interface CreateFolderUseCase {
+
+    Uni<Folder> create(Principal principal, String name);
+}

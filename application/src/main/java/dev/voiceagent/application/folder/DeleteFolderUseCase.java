@@ -1,0 +1,9 @@
+package dev.voiceagent.application.folder;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface DeleteFolderUseCase {
+
+    Uni<Void> delete(Principal principal, long folderId);
+}

@@ -1,0 +1,11 @@
+package dev.voiceagent.application.folder;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.folder.Folder;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public interface ListFoldersUseCase {
+
+    Uni<List<Folder>> list(Principal principal);
+}

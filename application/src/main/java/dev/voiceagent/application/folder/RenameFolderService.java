@@ -1,0 +1,21 @@
+package dev.voiceagent.application.folder;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.folder.Folder;
+import io.smallrye.mutiny.Uni;
+
+public class RenameFolderService implements RenameFolderUseCase {
+
+    private final FolderRepository folders;
+
+    public RenameFolderService(FolderRepository folders) {
+        this.folders = folders;
+    }
+
+    @Override
+    public Uni<Folder> rename(Principal principal, long folderId, String name) {
+        String checked = Folder.checkName(name);
+        return Folders.find(folders, principal.organizationId(), folderId)
+                .chain(folder -> folders.update(folder.renamed(checked)));
+    }
+}

@@ -1,0 +1,10 @@
+package dev.voiceagent.application.folder;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.folder.Folder;
+import io.smallrye.mutiny.Uni;
+
+public interface RenameFolderUseCase {
+
+    Uni<Folder> rename(Principal principal, long folderId, String name);
+}

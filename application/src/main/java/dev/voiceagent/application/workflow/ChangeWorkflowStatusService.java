@@ -1,0 +1,22 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.workflow.WorkflowStatus;
+import io.smallrye.mutiny.Uni;
+
+public class ChangeWorkflowStatusService implements ChangeWorkflowStatusUseCase {
+
+    private final WorkflowRepository workflows;
+
+    public ChangeWorkflowStatusService(WorkflowRepository workflows) {
+        this.workflows = workflows;
+    }
+
+    @Override
+    public Uni<WorkflowDetails> changeStatus(Principal principal, long workflowId, WorkflowStatus status) {
+        long org = principal.organizationId();
+        return Workflows.find(workflows, org, workflowId)
+                .chain(before -> workflows.save(before, before.withStatus(status)))
+                .chain(saved -> workflows.totalRuns(org, workflowId).map(n -> new WorkflowDetails(saved, n)));
+    }
+}

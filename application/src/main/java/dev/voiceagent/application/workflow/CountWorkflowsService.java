@@ -1,0 +1,18 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public class CountWorkflowsService implements CountWorkflowsUseCase {
+
+    private final WorkflowRepository workflows;
+
+    public CountWorkflowsService(WorkflowRepository workflows) {
+        this.workflows = workflows;
+    }
+
+    @Override
+    public Uni<WorkflowCounts> count(Principal principal) {
+        return workflows.count(principal.organizationId());
+    }
+}

@@ -1,0 +1,21 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.workflow.StarterWorkflows;
+import io.smallrye.mutiny.Uni;
+
+public class CreateWorkflowFromDescriptionService implements CreateWorkflowFromDescriptionUseCase {
+
+    private final CreateWorkflowUseCase create;
+
+    public CreateWorkflowFromDescriptionService(CreateWorkflowUseCase create) {
+        this.create = create;
+    }
+
+    @Override
+    public Uni<WorkflowDetails> create(Principal principal, String callType, String useCase, String activityDescription) {
+        String name = useCase.strip();
+        return create.create(new CreateWorkflowCommand(principal, name.length() > 255 ? name.substring(0, 255) : name,
+                StarterWorkflows.fromDescription(callType, useCase, activityDescription), null, null));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.domain.workflow.StarterWorkflows;
+import io.smallrye.mutiny.Uni;
+import java.util.UUID;
+
+public class DuplicateTemplateService implements DuplicateTemplateUseCase {
+
+    private final CreateWorkflowUseCase create;
+
+    public DuplicateTemplateService(CreateWorkflowUseCase create) {
+        this.create = create;
+    }
+
+    @Override
+    public Uni<WorkflowDetails> duplicate(Principal principal, long templateId, String workflowName) {
+        var template = StarterWorkflows.template(templateId)
+                .orElseThrow(() -> new ResourceNotFoundException("Template not found"));
+        return create.create(new CreateWorkflowCommand(principal, workflowName,
+                template.definition().withTriggerPaths(current -> current == null ? null : UUID.randomUUID().toString()),
+                null, null));
+    }
+}

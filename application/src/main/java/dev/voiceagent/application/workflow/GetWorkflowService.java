@@ -1,0 +1,19 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public class GetWorkflowService implements GetWorkflowUseCase {
+
+    private final WorkflowRepository workflows;
+
+    public GetWorkflowService(WorkflowRepository workflows) {
+        this.workflows = workflows;
+    }
+
+    @Override
+    public Uni<WorkflowDetails> get(Principal principal, long workflowId) {
+        return Workflows.find(workflows, principal.organizationId(), workflowId)
+                .chain(w -> workflows.totalRuns(principal.organizationId(), workflowId).map(n -> new WorkflowDetails(w, n)));
+    }
+}

@@ -1,0 +1,21 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.workflow.WorkflowVersion;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public class ListWorkflowVersionsService implements ListWorkflowVersionsUseCase {
+
+    private final WorkflowRepository workflows;
+
+    public ListWorkflowVersionsService(WorkflowRepository workflows) {
+        this.workflows = workflows;
+    }
+
+    @Override
+    public Uni<List<WorkflowVersion>> versions(Principal principal, long workflowId, int limit, int offset) {
+        return Workflows.find(workflows, principal.organizationId(), workflowId)
+                .chain(w -> workflows.versions(principal.organizationId(), workflowId, limit, offset));
+    }
+}

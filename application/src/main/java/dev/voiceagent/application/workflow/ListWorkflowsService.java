@@ -1,0 +1,21 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.workflow.WorkflowStatus;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+import java.util.Set;
+
+public class ListWorkflowsService implements ListWorkflowsUseCase {
+
+    private final WorkflowRepository workflows;
+
+    public ListWorkflowsService(WorkflowRepository workflows) {
+        this.workflows = workflows;
+    }
+
+    @Override
+    public Uni<List<WorkflowListItem>> list(Principal principal, Set<WorkflowStatus> statuses) {
+        return workflows.list(principal.organizationId(), statuses);
+    }
+}

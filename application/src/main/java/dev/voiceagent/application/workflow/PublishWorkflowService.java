@@ -1,0 +1,39 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.workflow.WorkflowError;
+import dev.voiceagent.domain.workflow.WorkflowValidator;
+import dev.voiceagent.domain.workflow.WorkflowVersion;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.util.List;
+
+/** Validates the draft fully, archives the published version and publishes the draft. */
+public class PublishWorkflowService implements PublishWorkflowUseCase {
+
+    private final WorkflowRepository workflows;
+    private final Clock clock;
+
+    public PublishWorkflowService(WorkflowRepository workflows, Clock clock) {
+        this.workflows = workflows;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<WorkflowVersion> publish(Principal principal, long workflowId) {
+        long org = principal.organizationId();
+        return Workflows.find(workflows, org, workflowId).chain(before -> {
+            if (before.draft() == null) {
+                throw new DomainRuleViolation("No draft to publish");
+            }
+            return workflows.triggerPathsInUse(org, workflowId).chain(inUse -> {
+                List<WorkflowError> errors = WorkflowValidator.validate(before.draft().definition(), inUse);
+                if (!errors.isEmpty()) {
+                    throw new InvalidWorkflowException(errors, false);
+                }
+                return workflows.save(before, before.publishDraft(clock.instant()));
+            });
+        }).map(saved -> saved.published());
+    }
+}
