@@ -38,6 +38,22 @@ import dev.voiceagent.application.workflow.UpdateWorkflowUseCase;
 import dev.voiceagent.application.workflow.ValidateWorkflowService;
 import dev.voiceagent.application.workflow.ValidateWorkflowUseCase;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
+import dev.voiceagent.application.workflow.CreateWorkflowRunService;
+import dev.voiceagent.application.workflow.CreateWorkflowRunUseCase;
+import dev.voiceagent.application.workflow.ListWorkflowRunsService;
+import dev.voiceagent.application.workflow.ListWorkflowRunsUseCase;
+import dev.voiceagent.application.workflow.GetWorkflowRunService;
+import dev.voiceagent.application.workflow.GetWorkflowRunUseCase;
+import dev.voiceagent.application.workflow.ExportWorkflowReportService;
+import dev.voiceagent.application.workflow.ExportWorkflowReportUseCase;
+import dev.voiceagent.application.workflow.AgentSetupService;
+import dev.voiceagent.application.workflow.AgentSetupUseCase;
+import dev.voiceagent.application.workflow.AgentPreviewService;
+import dev.voiceagent.application.workflow.AgentPreviewUseCase;
+import dev.voiceagent.application.workflow.PilotReviewService;
+import dev.voiceagent.application.workflow.PilotReviewUseCase;
+import dev.voiceagent.application.telephony.OutboundReadiness;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -115,6 +131,41 @@ public class WorkflowProducers {
     @Produces @Singleton
     CreateDraftUseCase createDraft(WorkflowRepository workflows, Clock clock) {
         return new CreateDraftService(workflows, clock);
+    }
+
+    @Produces @Singleton
+    CreateWorkflowRunUseCase createRun(WorkflowRepository workflows, WorkflowRunRepository runs, Clock clock) {
+        return new CreateWorkflowRunService(workflows, runs, clock);
+    }
+
+    @Produces @Singleton
+    ListWorkflowRunsUseCase listRuns(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        return new ListWorkflowRunsService(workflows, runs);
+    }
+
+    @Produces @Singleton
+    GetWorkflowRunUseCase getRun(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        return new GetWorkflowRunService(workflows, runs);
+    }
+
+    @Produces @Singleton
+    ExportWorkflowReportUseCase exportReport(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        return new ExportWorkflowReportService(workflows, runs);
+    }
+
+    @Produces @Singleton
+    AgentSetupUseCase agentSetup(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
+        return new AgentSetupService(workflows, runs, telephony);
+    }
+
+    @Produces @Singleton
+    AgentPreviewUseCase agentPreview(WorkflowRepository workflows) {
+        return new AgentPreviewService(workflows);
+    }
+
+    @Produces @Singleton
+    PilotReviewUseCase pilotReview(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        return new PilotReviewService(workflows, runs);
     }
 
     @Produces @Singleton

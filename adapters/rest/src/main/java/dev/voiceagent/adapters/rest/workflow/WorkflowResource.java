@@ -47,6 +47,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import java.util.EnumSet;
 import java.util.List;
@@ -55,6 +56,7 @@ import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.jboss.resteasy.reactive.RestMulti;
 
 /** Agents: definitions, versions, status, folders, duplicates and templates. */
 @Path("/api/v1/workflow")
@@ -97,6 +99,7 @@ public class WorkflowResource {
     private final PublishWorkflowUseCase publish;
     private final CreateDraftUseCase createDraft;
     private final DuplicateTemplateUseCase duplicateTemplate;
+    private final WorkflowInsights insights;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     public WorkflowResource(Caller caller, CreateWorkflowUseCase create,
@@ -104,7 +107,8 @@ public class WorkflowResource {
             CountWorkflowsUseCase count, UpdateWorkflowUseCase update, ChangeWorkflowStatusUseCase changeStatus,
             MoveWorkflowToFolderUseCase move, DuplicateWorkflowUseCase duplicate, ValidateWorkflowUseCase validate,
             ListWorkflowVersionsUseCase versions, PublishWorkflowUseCase publish, CreateDraftUseCase createDraft,
-            DuplicateTemplateUseCase duplicateTemplate) {
+            DuplicateTemplateUseCase duplicateTemplate, WorkflowInsights insights) {
+        this.insights = insights;
         this.caller = caller;
         this.create = create;
         this.createFromDescription = createFromDescription;
@@ -242,6 +246,35 @@ public class WorkflowResource {
     public Uni<WorkflowResponse> duplicateTemplate(@NotNull @Valid DuplicateTemplateRequest body) {
         return duplicateTemplate.duplicate(caller.principal(), body.templateId(), body.workflowName())
                 .map(WorkflowResponse::of);
+    }
+
+    @GET
+    @Path("/{workflow_id}/report")
+    @Produces("text/csv")
+    @APIResponse(responseCode = "200", description = "CSV attachment workflow_<id>_report.csv, streamed",
+            content = @Content(mediaType = "text/csv"))
+    public RestMulti<String> report(@PathParam("workflow_id") long workflowId,
+            @QueryParam("start_date") String startDate, @QueryParam("end_date") String endDate) {
+        return insights.report(caller.principal(), workflowId, startDate, endDate);
+    }
+
+    @GET
+    @Path("/{workflow_id}/agent-setup")
+    public Uni<WorkflowInsights.AgentSetupResponse> agentSetup(@PathParam("workflow_id") long workflowId) {
+        return insights.agentSetup(caller.principal(), workflowId);
+    }
+
+    @POST
+    @Path("/{workflow_id}/agent-preview")
+    public Uni<WorkflowInsights.AgentPreviewResponse> agentPreview(@PathParam("workflow_id") long workflowId,
+            @Valid WorkflowInsights.AgentPreviewRequest body) {
+        return insights.agentPreview(caller.principal(), workflowId, body);
+    }
+
+    @GET
+    @Path("/{workflow_id}/pilot-review")
+    public Uni<WorkflowInsights.PilotReviewResponse> pilotReview(@PathParam("workflow_id") long workflowId) {
+        return insights.pilotReview(caller.principal(), workflowId);
     }
 
     /** One value or a comma list of active|archived; an unknown or blank token is a 422 naming the allowed values. */

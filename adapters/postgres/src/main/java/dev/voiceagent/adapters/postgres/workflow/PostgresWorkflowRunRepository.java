@@ -1,0 +1,180 @@
+package dev.voiceagent.adapters.postgres.workflow;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.workflow.RunPage;
+import dev.voiceagent.application.workflow.RunPageQuery;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
+import dev.voiceagent.domain.workflow.RunFilter;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Runs on the reactive PG client; filters become parameterised SQL, never string values. */
+@ApplicationScoped
+public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
+
+    private static final String COLUMNS = "id, organization_id, workflow_id, definition_id, name, mode, call_type, state,"
+            + " is_completed, recording_url, transcript_url, usage_info, cost_info, initial_context, gathered_context,"
+            + " logs, annotations, campaign_id, created_at";
+    private static final String DURATION = "(CASE WHEN jsonb_typeof(usage_info->'call_duration_seconds') = 'number'"
+            + " THEN (usage_info->>'call_duration_seconds')::float8 END)";
+    private static final String TOKENS = "(CASE WHEN jsonb_typeof(cost_info->'dograh_token_usage') = 'number'"
+            + " THEN (cost_info->>'dograh_token_usage')::float8 END)";
+    static final int REPORT_BATCH = 500;
+
+    private final Pool pool;
+
+    public PostgresWorkflowRunRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<WorkflowRun> insert(WorkflowRun r) {
+        return pool.preparedQuery("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
+                        + " call_type, state, is_completed, recording_url, transcript_url, usage_info, cost_info,"
+                        + " initial_context, gathered_context, logs, annotations, campaign_id, created_at) VALUES"
+                        + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING " + COLUMNS)
+                .execute(Tuple.tuple().addLong(r.organizationId()).addLong(r.workflowId()).addLong(r.definitionId())
+                        .addString(r.name()).addString(r.mode()).addString(r.callType()).addString(r.state())
+                        .addBoolean(r.completed()).addString(r.recordingUrl()).addString(r.transcriptUrl())
+                        .addValue(JsonValues.toJson(r.usageInfo())).addValue(JsonValues.toJson(r.costInfo()))
+                        .addValue(JsonValues.toJson(r.initialContext())).addValue(JsonValues.toJson(r.gatheredContext()))
+                        .addValue(JsonValues.toJson(r.logs())).addValue(JsonValues.toJson(r.annotations()))
+                        .addLong(r.campaignId()).addOffsetDateTime(r.createdAt().atOffset(ZoneOffset.UTC)))
+                .map(rows -> run(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<Optional<WorkflowRun>> find(long organizationId, long workflowId, long runId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM workflow_runs WHERE organization_id = $1"
+                        + " AND workflow_id = $2 AND id = $3").execute(Tuple.of(organizationId, workflowId, runId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(run(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query) {
+        List<Object> args = new ArrayList<>(List.of(organizationId, workflowId));
+        StringBuilder where = new StringBuilder(" FROM workflow_runs WHERE organization_id = $1 AND workflow_id = $2");
+        for (RunFilter filter : query.filters()) {
+            switch (filter) {
+                case RunFilter.DateRange d -> {
+                    bound(where, args, "created_at", ">=", d.from() == null ? null : utc(d.from()));
+                    bound(where, args, "created_at", "<=", d.to() == null ? null : utc(d.to()));
+                }
+                case RunFilter.Dispositions d -> {
+                    args.add(d.codes().toArray(String[]::new));
+                    where.append(" AND gathered_context->>'mapped_call_disposition' = ANY($").append(args.size()).append(")");
+                }
+                case RunFilter.Duration d -> {
+                    bound(where, args, DURATION, ">=", d.min());
+                    bound(where, args, DURATION, "<=", d.max());
+                }
+                case RunFilter.Status s -> {
+                    args.add(s.completed());
+                    where.append(" AND is_completed = $").append(args.size());
+                }
+                case RunFilter.TokenUsage t -> {
+                    bound(where, args, TOKENS, ">=", t.min());
+                    bound(where, args, TOKENS, "<=", t.max());
+                }
+            }
+        }
+        String order = (query.sortBy() == RunPageQuery.SortBy.DURATION ? DURATION : "created_at")
+                + (query.ascending() ? " ASC" : " DESC") + " NULLS LAST, id" + (query.ascending() ? " ASC" : " DESC");
+        Tuple countArgs = Tuple.from(args);
+        List<Object> pageArgs = new ArrayList<>(args);
+        pageArgs.add(query.limit());
+        pageArgs.add(query.offset());
+        String pageSql = "SELECT " + COLUMNS + where + " ORDER BY " + order + " LIMIT $" + (args.size() + 1)
+                + " OFFSET $" + (args.size() + 2);
+        return Uni.combine().all().unis(
+                        pool.preparedQuery(pageSql).execute(Tuple.from(pageArgs)),
+                        pool.preparedQuery("SELECT count(*)" + where).execute(countArgs))
+                .with((rows, count) -> new RunPage(runs(rows), count.iterator().next().getLong(0)));
+    }
+
+    private static void bound(StringBuilder where, List<Object> args, String column, String operator, Object value) {
+        if (value != null) {
+            args.add(value);
+            where.append(" AND ").append(column).append(' ').append(operator).append(" $").append(args.size());
+        }
+    }
+
+    @Override
+    public Uni<List<WorkflowRun>> recent(long organizationId, long workflowId, int limit) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM workflow_runs WHERE organization_id = $1"
+                        + " AND workflow_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3")
+                .execute(Tuple.of(organizationId, workflowId, limit)).map(PostgresWorkflowRunRepository::runs);
+    }
+
+    private static final String REPORTABLE = " FROM workflow_runs r WHERE r.organization_id = $1 AND r.workflow_id = $2"
+            + " AND r.is_completed AND jsonb_typeof(r.usage_info->'call_duration_seconds') = 'number'"
+            + " AND ($3::timestamptz IS NULL OR r.created_at >= $3) AND ($4::timestamptz IS NULL OR r.created_at <= $4)";
+
+    @Override
+    public Uni<List<String>> reportVariables(long organizationId, long workflowId, Instant from, Instant to) {
+        return pool.preparedQuery("SELECT k.key" + REPORTABLE.replace(" FROM workflow_runs r",
+                                " FROM workflow_runs r CROSS JOIN LATERAL jsonb_object_keys(CASE WHEN"
+                                        + " jsonb_typeof(r.gathered_context->'extracted_variables') = 'object'"
+                                        + " THEN r.gathered_context->'extracted_variables' ELSE '{}'::jsonb END) AS k(key)")
+                        + " GROUP BY k.key ORDER BY max(r.created_at) DESC, k.key")
+                .execute(Tuple.of(organizationId, workflowId, utc(from), utc(to))).map(rows -> {
+                    List<String> keys = new ArrayList<>();
+                    rows.forEach(r -> keys.add(r.getString(0)));
+                    return keys;
+                });
+    }
+
+    /** Keyset batches of {@value #REPORT_BATCH} rows: memory stays flat and no cursor holds a transaction open. */
+    @Override
+    public Multi<WorkflowRun> reportRuns(long organizationId, long workflowId, Instant from, Instant to) {
+        AtomicReference<WorkflowRun> last = new AtomicReference<>();
+        String sql = "SELECT " + COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2") + REPORTABLE
+                + " AND ($5::timestamptz IS NULL OR (r.created_at, r.id) < ($5, $6))"
+                + " ORDER BY r.created_at DESC, r.id DESC LIMIT " + REPORT_BATCH;
+        return Multi.createBy().repeating()
+                .uni(() -> {
+                    WorkflowRun after = last.get();
+                    return pool.preparedQuery(sql).execute(Tuple.of(organizationId, workflowId, utc(from), utc(to),
+                                    after == null ? null : utc(after.createdAt()), after == null ? null : after.id()))
+                            .map(PostgresWorkflowRunRepository::runs)
+                            .invoke(batch -> {
+                                if (!batch.isEmpty()) {
+                                    last.set(batch.getLast());
+                                }
+                            });
+                })
+                .whilst(batch -> batch.size() == REPORT_BATCH)
+                .onItem().disjoint();
+    }
+
+    private static List<WorkflowRun> runs(RowSet<Row> rows) {
+        List<WorkflowRun> runs = new ArrayList<>(rows.size());
+        rows.forEach(r -> runs.add(run(r)));
+        return runs;
+    }
+
+    private static WorkflowRun run(Row r) {
+        return new WorkflowRun(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), r.getString(5),
+                r.getString(6), r.getString(7), r.getBoolean(8), r.getString(9), r.getString(10),
+                JsonValues.toMap(r.getValue(11)), JsonValues.toMap(r.getValue(12)), JsonValues.toMap(r.getValue(13)),
+                JsonValues.toMap(r.getValue(14)), JsonValues.toMap(r.getValue(15)), JsonValues.toMap(r.getValue(16)),
+                r.getLong(17), r.getOffsetDateTime(18).toInstant());
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+}

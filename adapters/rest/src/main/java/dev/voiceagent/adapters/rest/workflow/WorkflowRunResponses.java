@@ -1,0 +1,67 @@
+package dev.voiceagent.adapters.rest.workflow;
+
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** Run wire shapes, by the reference's schema names. */
+public final class WorkflowRunResponses {
+
+    private WorkflowRunResponses() {
+    }
+
+    @Schema(name = "CreateWorkflowRunResponse")
+    public record CreateWorkflowRunResponse(long id, long workflowId, String name, String mode,
+            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
+            long definitionId, @Schema(nullable = true) Map<String, Object> initialContext) {
+
+        static CreateWorkflowRunResponse of(WorkflowRun r) {
+            return new CreateWorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(),
+                    r.definitionId(), r.initialContext());
+        }
+    }
+
+    @Schema(name = "WorkflowRunResponseSchema")
+    public record WorkflowRunResponse(
+            @Schema(required = true) long id,
+            @Schema(required = true) long workflowId,
+            @Schema(required = true) String name,
+            @Schema(required = true) String mode,
+            @Schema(required = true, type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
+            @Schema(required = true) boolean isCompleted,
+            @Schema(required = true, nullable = true) String transcriptUrl,
+            @Schema(required = true, nullable = true) String recordingUrl,
+            @Schema(nullable = true) String userRecordingUrl,
+            @Schema(nullable = true) String botRecordingUrl,
+            @Schema(nullable = true) String transcriptPublicUrl,
+            @Schema(nullable = true) String recordingPublicUrl,
+            @Schema(nullable = true) String userRecordingPublicUrl,
+            @Schema(nullable = true) String botRecordingPublicUrl,
+            @Schema(nullable = true) String publicAccessToken,
+            @Schema(required = true, nullable = true) Map<String, Object> costInfo,
+            @Schema(nullable = true) Map<String, Object> usageInfo,
+            @Schema(required = true, nullable = true) Long definitionId,
+            @Schema(nullable = true) Map<String, Object> initialContext,
+            @Schema(nullable = true) Map<String, Object> gatheredContext,
+            @Schema(required = true, enumeration = {"inbound", "outbound"}) String callType,
+            @Schema(nullable = true) Map<String, Object> logs,
+            @Schema(nullable = true) Map<String, Object> annotations) {
+
+        static WorkflowRunResponse of(WorkflowRun r) {
+            return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
+                    r.transcriptUrl(), r.recordingUrl(), null, null, null, null, null, null, null, r.costInfo(),
+                    r.usageInfo(), r.definitionId(), r.initialContext(), r.gatheredContext(), r.callType(), r.logs(),
+                    r.annotations());
+        }
+    }
+
+    @Schema(name = "WorkflowRunsResponse")
+    public record WorkflowRunsResponse(@Schema(required = true) List<WorkflowRunResponse> runs,
+            @Schema(required = true) long totalCount, @Schema(required = true) int page,
+            @Schema(required = true) int limit, @Schema(required = true) long totalPages,
+            @Schema(nullable = true) List<Object> appliedFilters) {
+    }
+}

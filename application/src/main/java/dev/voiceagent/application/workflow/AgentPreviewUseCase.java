@@ -1,0 +1,10 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.util.Map;
+
+public interface AgentPreviewUseCase {
+
+    Uni<AgentPreview> preview(Principal principal, long workflowId, Map<String, Object> contextVariables);
+}

@@ -1,0 +1,24 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Uni;
+
+public class GetWorkflowRunService implements GetWorkflowRunUseCase {
+
+    private final WorkflowRepository workflows;
+    private final WorkflowRunRepository runs;
+
+    public GetWorkflowRunService(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        this.workflows = workflows;
+        this.runs = runs;
+    }
+
+    @Override
+    public Uni<WorkflowRun> get(Principal principal, long workflowId, long runId) {
+        return Workflows.find(workflows, principal.organizationId(), workflowId)
+                .chain(w -> runs.find(principal.organizationId(), workflowId, runId))
+                .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Run " + runId + " not found")));
+    }
+}

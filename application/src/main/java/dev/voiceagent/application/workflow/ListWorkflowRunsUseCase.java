@@ -1,0 +1,9 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface ListWorkflowRunsUseCase {
+
+    Uni<RunPage> list(Principal principal, long workflowId, RunPageQuery query);
+}

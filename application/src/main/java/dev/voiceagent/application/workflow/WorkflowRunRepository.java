@@ -1,0 +1,27 @@
+package dev.voiceagent.application.workflow;
+
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Out-port: the runs of a workflow, always within one organization. */
+public interface WorkflowRunRepository {
+
+    Uni<WorkflowRun> insert(WorkflowRun run);
+
+    Uni<Optional<WorkflowRun>> find(long organizationId, long workflowId, long runId);
+
+    Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query);
+
+    /** The newest runs first, at most {@code limit}. */
+    Uni<List<WorkflowRun>> recent(long organizationId, long workflowId, int limit);
+
+    /** Extracted-variable names of the reportable runs, in first-seen order (newest run first). */
+    Uni<List<String>> reportVariables(long organizationId, long workflowId, Instant from, Instant to);
+
+    /** The reportable runs (completed, with a duration), newest first, streamed from the database. */
+    Multi<WorkflowRun> reportRuns(long organizationId, long workflowId, Instant from, Instant to);
+}
