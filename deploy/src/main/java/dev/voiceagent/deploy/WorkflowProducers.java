@@ -47,12 +47,12 @@ import dev.voiceagent.application.workflow.GetWorkflowRunService;
 import dev.voiceagent.application.workflow.GetWorkflowRunUseCase;
 import dev.voiceagent.application.workflow.ExportWorkflowReportService;
 import dev.voiceagent.application.workflow.ExportWorkflowReportUseCase;
-import dev.voiceagent.application.workflow.AgentSetupService;
-import dev.voiceagent.application.workflow.AgentSetupUseCase;
-import dev.voiceagent.application.workflow.AgentPreviewService;
-import dev.voiceagent.application.workflow.AgentPreviewUseCase;
-import dev.voiceagent.application.workflow.PilotReviewService;
-import dev.voiceagent.application.workflow.PilotReviewUseCase;
+import dev.voiceagent.application.workflow.CheckAgentSetupService;
+import dev.voiceagent.application.workflow.CheckAgentSetupUseCase;
+import dev.voiceagent.application.workflow.PreviewAgentService;
+import dev.voiceagent.application.workflow.PreviewAgentUseCase;
+import dev.voiceagent.application.workflow.ReviewPilotRunsService;
+import dev.voiceagent.application.workflow.ReviewPilotRunsUseCase;
 import dev.voiceagent.application.telephony.OutboundReadiness;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -154,18 +154,18 @@ public class WorkflowProducers {
     }
 
     @Produces @Singleton
-    AgentSetupUseCase agentSetup(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
-        return new AgentSetupService(workflows, runs, telephony);
+    CheckAgentSetupUseCase agentSetup(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
+        return new CheckAgentSetupService(workflows, runs, telephony);
     }
 
     @Produces @Singleton
-    AgentPreviewUseCase agentPreview(WorkflowRepository workflows) {
-        return new AgentPreviewService(workflows);
+    PreviewAgentUseCase agentPreview(WorkflowRepository workflows) {
+        return new PreviewAgentService(workflows);
     }
 
     @Produces @Singleton
-    PilotReviewUseCase pilotReview(WorkflowRepository workflows, WorkflowRunRepository runs) {
-        return new PilotReviewService(workflows, runs);
+    ReviewPilotRunsUseCase pilotReview(WorkflowRepository workflows, WorkflowRunRepository runs) {
+        return new ReviewPilotRunsService(workflows, runs);
     }
 
     @Produces @Singleton

@@ -4,12 +4,12 @@ import dev.voiceagent.adapters.rest.shared.RequestValidationException;
 import dev.voiceagent.adapters.rest.shared.ValidationError;
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.workflow.AgentPreview;
-import dev.voiceagent.application.workflow.AgentPreviewUseCase;
+import dev.voiceagent.application.workflow.PreviewAgentUseCase;
 import dev.voiceagent.application.workflow.AgentSetup;
-import dev.voiceagent.application.workflow.AgentSetupUseCase;
+import dev.voiceagent.application.workflow.CheckAgentSetupUseCase;
 import dev.voiceagent.application.workflow.ExportWorkflowReportUseCase;
 import dev.voiceagent.application.workflow.PilotReview;
-import dev.voiceagent.application.workflow.PilotReviewUseCase;
+import dev.voiceagent.application.workflow.ReviewPilotRunsUseCase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -50,12 +50,12 @@ public class WorkflowInsights {
     }
 
     private final ExportWorkflowReportUseCase export;
-    private final AgentSetupUseCase setup;
-    private final AgentPreviewUseCase preview;
-    private final PilotReviewUseCase pilot;
+    private final CheckAgentSetupUseCase setup;
+    private final PreviewAgentUseCase preview;
+    private final ReviewPilotRunsUseCase pilot;
 
-    public WorkflowInsights(ExportWorkflowReportUseCase export, AgentSetupUseCase setup, AgentPreviewUseCase preview,
-            PilotReviewUseCase pilot) {
+    public WorkflowInsights(ExportWorkflowReportUseCase export, CheckAgentSetupUseCase setup, PreviewAgentUseCase preview,
+            ReviewPilotRunsUseCase pilot) {
         this.export = export;
         this.setup = setup;
         this.preview = preview;

@@ -3,7 +3,7 @@ package dev.voiceagent.application.workflow;
 import dev.voiceagent.application.auth.Principal;
 import io.smallrye.mutiny.Uni;
 
-public interface PilotReviewUseCase {
+public interface ReviewPilotRunsUseCase {
 
     Uni<PilotReview> review(Principal principal, long workflowId);
 }

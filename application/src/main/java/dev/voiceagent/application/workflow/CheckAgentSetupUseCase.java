@@ -3,7 +3,7 @@ package dev.voiceagent.application.workflow;
 import dev.voiceagent.application.auth.Principal;
 import io.smallrye.mutiny.Uni;
 
-public interface AgentSetupUseCase {
+public interface CheckAgentSetupUseCase {
 
     Uni<AgentSetup> checklist(Principal principal, long workflowId);
 }

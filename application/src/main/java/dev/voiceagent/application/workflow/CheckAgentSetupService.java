@@ -8,13 +8,13 @@ import io.smallrye.mutiny.Uni;
 import java.util.List;
 
 /** Published version valid, telephony ready for outbound, and at least one test run. */
-public class AgentSetupService implements AgentSetupUseCase {
+public class CheckAgentSetupService implements CheckAgentSetupUseCase {
 
     private final WorkflowRepository workflows;
     private final WorkflowRunRepository runs;
     private final OutboundReadiness telephony;
 
-    public AgentSetupService(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
+    public CheckAgentSetupService(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
         this.workflows = workflows;
         this.runs = runs;
         this.telephony = telephony;

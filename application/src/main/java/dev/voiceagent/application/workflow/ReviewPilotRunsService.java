@@ -4,7 +4,7 @@ import dev.voiceagent.application.auth.Principal;
 import io.smallrye.mutiny.Uni;
 
 /** Summarises the workflow's most recent runs (the last 100). */
-public class PilotReviewService implements PilotReviewUseCase {
+public class ReviewPilotRunsService implements ReviewPilotRunsUseCase {
 
     static final int RECENT_RUNS = 100;
     static final int MAX_PROBLEMS = 10;
@@ -12,7 +12,7 @@ public class PilotReviewService implements PilotReviewUseCase {
     private final WorkflowRepository workflows;
     private final WorkflowRunRepository runs;
 
-    public PilotReviewService(WorkflowRepository workflows, WorkflowRunRepository runs) {
+    public ReviewPilotRunsService(WorkflowRepository workflows, WorkflowRunRepository runs) {
         this.workflows = workflows;
         this.runs = runs;
     }

@@ -15,11 +15,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Renders the editable version with the given variables (over its template variables); no model call. */
-public class AgentPreviewService implements AgentPreviewUseCase {
+public class PreviewAgentService implements PreviewAgentUseCase {
 
     private final WorkflowRepository workflows;
 
-    public AgentPreviewService(WorkflowRepository workflows) {
+    public PreviewAgentService(WorkflowRepository workflows) {
         this.workflows = workflows;
     }
 

@@ -4,7 +4,7 @@ import dev.voiceagent.application.auth.Principal;
 import io.smallrye.mutiny.Uni;
 import java.util.Map;
 
-public interface AgentPreviewUseCase {
+public interface PreviewAgentUseCase {
 
     Uni<AgentPreview> preview(Principal principal, long workflowId, Map<String, Object> contextVariables);
 }
