@@ -17,6 +17,6 @@ public class ChangeWorkflowStatusService implements ChangeWorkflowStatusUseCase 
         long org = principal.organizationId();
         return Workflows.find(workflows, org, workflowId)
                 .chain(before -> workflows.save(before, before.withStatus(status)))
-                .chain(saved -> workflows.totalRuns(org, workflowId).map(n -> new WorkflowDetails(saved, n)));
+                .chain(saved -> Workflows.details(workflows, saved));
     }
 }

@@ -14,6 +14,6 @@ public class GetWorkflowService implements GetWorkflowUseCase {
     @Override
     public Uni<WorkflowDetails> get(Principal principal, long workflowId) {
         return Workflows.find(workflows, principal.organizationId(), workflowId)
-                .chain(w -> workflows.totalRuns(principal.organizationId(), workflowId).map(n -> new WorkflowDetails(w, n)));
+                .chain(w -> Workflows.details(workflows, w));
     }
 }

@@ -44,6 +44,6 @@ public class UpdateWorkflowService implements UpdateWorkflowUseCase {
                 return workflows.nextVersionNumber(before.id());
             }).chain(next -> workflows.save(before,
                     renamed.withDraftContent(definition, configurations, variables, next, clock.instant())));
-        }).chain(saved -> workflows.totalRuns(org, saved.id()).map(n -> new WorkflowDetails(saved, n)));
+        }).chain(saved -> Workflows.details(workflows, saved));
     }
 }

@@ -21,6 +21,11 @@ final class Workflows {
                 () -> new ResourceNotFoundException("Workflow with id " + workflowId + " not found")));
     }
 
+    /** The workflow with its number of runs, as the workflow responses show it. */
+    static Uni<WorkflowDetails> details(WorkflowRepository workflows, Workflow workflow) {
+        return workflows.totalRuns(workflow.organizationId(), workflow.id()).map(n -> new WorkflowDetails(workflow, n));
+    }
+
     /** Empty trigger paths get a fresh UUID. */
     static WorkflowDefinition mintTriggerPaths(WorkflowDefinition definition) {
         return definition.withTriggerPaths(current -> current != null ? current : UUID.randomUUID().toString());
