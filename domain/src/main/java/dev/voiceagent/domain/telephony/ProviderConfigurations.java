@@ -1,0 +1,87 @@
+package dev.voiceagent.domain.telephony;
+
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.telephony.ProviderConfiguration.SimulatorRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Builds the typed configuration of a provider from its fields, checking them against the provider's table. */
+public final class ProviderConfigurations {
+
+    private ProviderConfigurations() {
+    }
+
+    public static ProviderConfiguration parse(Provider provider, Map<String, Object> raw) {
+        Map<String, Object> fields = raw == null ? Map.of() : raw;
+        for (Provider.Field field : provider.fields()) {
+            Object value = fields.get(field.name());
+            if (field.required() && (value == null || value instanceof String s && s.isBlank())) {
+                throw new DomainRuleViolation(field.name() + " is required for " + provider.displayName());
+            }
+            if (value != null && "string".equals(field.type()) && !(value instanceof String)
+                    && provider != Provider.SIMULATOR) {
+                throw new DomainRuleViolation(field.name() + " must be a string");
+            }
+        }
+        return switch (provider) {
+            case TWILIO -> new ProviderConfiguration.Twilio(text(fields, "account_sid"), text(fields, "auth_token"),
+                    Boolean.TRUE.equals(fields.get("amd_enabled")));
+            case TELNYX -> new ProviderConfiguration.Telnyx(text(fields, "api_key"), text(fields, "connection_id"),
+                    text(fields, "webhook_public_key"));
+            case PLIVO -> new ProviderConfiguration.Plivo(text(fields, "auth_id"), text(fields, "auth_token"),
+                    text(fields, "application_id"));
+            case VONAGE -> new ProviderConfiguration.Vonage(text(fields, "api_key"), text(fields, "api_secret"),
+                    text(fields, "application_id"), text(fields, "private_key"), text(fields, "signature_secret"));
+            case VOBIZ -> new ProviderConfiguration.Vobiz(text(fields, "auth_id"), text(fields, "auth_token"),
+                    text(fields, "application_id"));
+            case CLOUDONIX -> new ProviderConfiguration.Cloudonix(text(fields, "bearer_token"), text(fields, "domain_id"),
+                    text(fields, "application_name"));
+            case ARI -> new ProviderConfiguration.Ari(text(fields, "ari_endpoint"), text(fields, "app_name"),
+                    text(fields, "app_password"), Optional.ofNullable(text(fields, "ws_client_name")).orElse(""));
+            case SIMULATOR -> simulator(fields);
+        };
+    }
+
+    private static ProviderConfiguration.Simulator simulator(Map<String, Object> fields) {
+        ProviderConfiguration.Simulator d = ProviderConfiguration.Simulator.DEFAULT;
+        List<SimulatorRule> rules = new ArrayList<>();
+        if (fields.get("rules") instanceof List<?> raw) {
+            for (Object o : raw) {
+                if (!(o instanceof Map<?, ?> rule)) {
+                    throw new DomainRuleViolation("rules must be a list of {suffix, outcome, duration_seconds}");
+                }
+                rules.add(new SimulatorRule(String.valueOf(rule.get("suffix")), status(rule.get("outcome")),
+                        rule.get("duration_seconds") instanceof Number n ? Integer.valueOf(n.intValue()) : null));
+            }
+        } else if (fields.get("rules") != null) {
+            throw new DomainRuleViolation("rules must be a list of {suffix, outcome, duration_seconds}");
+        }
+        return new ProviderConfiguration.Simulator(rules,
+                fields.containsKey("default_outcome") ? status(fields.get("default_outcome")) : d.defaultOutcome(),
+                number(fields, "default_duration_seconds", d.defaultDurationSeconds()),
+                number(fields, "ring_delay_ms", d.ringDelayMs()));
+    }
+
+    private static CallStatus status(Object value) {
+        return CallStatus.fromWireName(value == null ? null : String.valueOf(value)).filter(CallStatus::isFinal)
+                .orElseThrow(() -> new DomainRuleViolation("outcome must be one of: completed, busy, no-answer,"
+                        + " voicemail, failed, canceled, error"));
+    }
+
+    private static int number(Map<String, Object> fields, String name, int fallback) {
+        Object value = fields.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (!(value instanceof Number n)) {
+            throw new DomainRuleViolation(name + " must be a number");
+        }
+        return n.intValue();
+    }
+
+    private static String text(Map<String, Object> fields, String name) {
+        return fields.get(name) instanceof String s && !s.isBlank() ? s.strip() : null;
+    }
+}
