@@ -27,7 +27,8 @@ class DependencyRuleTest {
 
     @Test
     void everyLayerHasClasses() {
-        for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres", "deploy"}) {
+        for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres",
+                "adapters.telephony", "deploy"}) {
             assertThat(classes.stream().filter(c -> c.getPackageName().startsWith(ROOT + "." + layer)))
                     .as("classes in %s", layer).isNotEmpty();
         }
