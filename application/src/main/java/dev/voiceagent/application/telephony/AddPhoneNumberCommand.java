@@ -1,0 +1,13 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import java.util.Map;
+import java.util.Objects;
+
+public record AddPhoneNumberCommand(Principal principal, long configurationId, String address, String countryCode,
+        String label, Long inboundWorkflowId, boolean active, boolean defaultCaller, Map<String, Object> extraMetadata) {
+
+    public AddPhoneNumberCommand {
+        Objects.requireNonNull(principal, "principal");
+    }
+}

@@ -1,0 +1,29 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfigurations;
+import dev.voiceagent.domain.telephony.TelephonyConfiguration;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.util.Map;
+
+public class CreateTelephonyConfigurationService implements CreateTelephonyConfigurationUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final Clock clock;
+
+    public CreateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+        this.configurations = configurations;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<TelephonyConfigurationView> create(Principal principal, String name, Provider provider,
+            Map<String, Object> fields, boolean defaultOutbound) {
+        TelephonyConfiguration configuration = TelephonyConfiguration.create(principal.organizationId(), name,
+                ProviderConfigurations.parse(provider, fields), defaultOutbound, clock.instant());
+        return configurations.insert(configuration)
+                .chain(stored -> TelephonyConfigurations.find(configurations, principal.organizationId(), stored.id()));
+    }
+}

@@ -1,0 +1,11 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Provider;
+import io.smallrye.mutiny.Uni;
+import java.util.Map;
+
+public interface CreateTelephonyConfigurationUseCase {
+
+    Uni<TelephonyConfigurationView> create(Principal principal, String name, Provider provider, Map<String, Object> fields, boolean defaultOutbound);
+}

@@ -1,0 +1,19 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public class DeleteTelephonyConfigurationService implements DeleteTelephonyConfigurationUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+
+    public DeleteTelephonyConfigurationService(TelephonyConfigurationRepository configurations) {
+        this.configurations = configurations;
+    }
+
+    @Override
+    public Uni<Void> delete(Principal principal, long configurationId) {
+        return TelephonyConfigurations.find(configurations, principal.organizationId(), configurationId)
+                .chain(view -> configurations.delete(principal.organizationId(), configurationId));
+    }
+}

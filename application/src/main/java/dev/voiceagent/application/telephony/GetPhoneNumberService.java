@@ -1,0 +1,21 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.TelephonyNumber;
+import io.smallrye.mutiny.Uni;
+
+public class GetPhoneNumberService implements GetPhoneNumberUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final PhoneNumberRepository numbers;
+
+    public GetPhoneNumberService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        this.configurations = configurations;
+        this.numbers = numbers;
+    }
+
+    @Override
+    public Uni<TelephonyNumber> get(Principal principal, long configurationId, long numberId) {
+        return PhoneNumbers.find(configurations, numbers, principal.organizationId(), configurationId, numberId);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.DispositionCodes;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public class ListDispositionCodesService implements ListDispositionCodesUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+
+    public ListDispositionCodesService(TelephonyConfigurationRepository configurations) {
+        this.configurations = configurations;
+    }
+
+    @Override
+    public Uni<List<String>> codes(Principal principal) {
+        return configurations.dispositionCodesSeen(principal.organizationId()).map(DispositionCodes::all);
+    }
+}

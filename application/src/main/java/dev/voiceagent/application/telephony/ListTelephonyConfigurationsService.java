@@ -1,0 +1,19 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public class ListTelephonyConfigurationsService implements ListTelephonyConfigurationsUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+
+    public ListTelephonyConfigurationsService(TelephonyConfigurationRepository configurations) {
+        this.configurations = configurations;
+    }
+
+    @Override
+    public Uni<List<TelephonyConfigurationView>> list(Principal principal) {
+        return configurations.list(principal.organizationId());
+    }
+}

@@ -1,0 +1,23 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.domain.telephony.TelephonyNumber;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+import java.util.Optional;
+
+/** Out-port: the numbers of a configuration. A normalized address taken in the organization is a ConflictException. */
+public interface PhoneNumberRepository {
+
+    Uni<List<TelephonyNumber>> list(long organizationId, long configurationId);
+
+    Uni<Optional<TelephonyNumber>> find(long organizationId, long configurationId, long numberId);
+
+    Uni<TelephonyNumber> insert(TelephonyNumber number);
+
+    Uni<TelephonyNumber> update(TelephonyNumber number);
+
+    Uni<Void> delete(long organizationId, long configurationId, long numberId);
+
+    /** This number becomes its configuration's default caller; any previous one stops being it. */
+    Uni<Void> makeDefaultCaller(long organizationId, long configurationId, long numberId);
+}

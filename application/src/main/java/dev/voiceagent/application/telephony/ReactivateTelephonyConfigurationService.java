@@ -1,0 +1,24 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+
+public class ReactivateTelephonyConfigurationService implements ReactivateTelephonyConfigurationUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final Clock clock;
+
+    public ReactivateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+        this.configurations = configurations;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<TelephonyConfigurationView> reactivate(Principal principal, long configurationId) {
+        long org = principal.organizationId();
+        return TelephonyConfigurations.find(configurations, org, configurationId)
+                .chain(view -> configurations.update(view.configuration().reactivated(clock.instant())))
+                .chain(saved -> TelephonyConfigurations.find(configurations, org, configurationId));
+    }
+}

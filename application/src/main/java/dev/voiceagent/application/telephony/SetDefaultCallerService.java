@@ -1,0 +1,28 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.telephony.TelephonyNumber;
+import io.smallrye.mutiny.Uni;
+
+public class SetDefaultCallerService implements SetDefaultCallerUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final PhoneNumberRepository numbers;
+
+    public SetDefaultCallerService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        this.configurations = configurations;
+        this.numbers = numbers;
+    }
+
+    @Override
+    public Uni<TelephonyNumber> setDefaultCaller(Principal principal, long configurationId, long numberId) {
+        long org = principal.organizationId();
+        return PhoneNumbers.find(configurations, numbers, org, configurationId, numberId).chain(n -> {
+            if (!n.active()) {
+                throw new DomainRuleViolation("An inactive number cannot be the default caller");
+            }
+            return numbers.makeDefaultCaller(org, configurationId, numberId);
+        }).chain(() -> PhoneNumbers.find(configurations, numbers, org, configurationId, numberId));
+    }
+}

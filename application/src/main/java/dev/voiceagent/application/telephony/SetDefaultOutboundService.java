@@ -1,0 +1,25 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+
+public class SetDefaultOutboundService implements SetDefaultOutboundUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+
+    public SetDefaultOutboundService(TelephonyConfigurationRepository configurations) {
+        this.configurations = configurations;
+    }
+
+    @Override
+    public Uni<TelephonyConfigurationView> setDefault(Principal principal, long configurationId) {
+        long org = principal.organizationId();
+        return TelephonyConfigurations.find(configurations, org, configurationId).chain(view -> {
+            if (!view.configuration().active()) {
+                throw new DomainRuleViolation("An inactive configuration cannot be the default for outbound calls");
+            }
+            return configurations.makeDefaultOutbound(org, configurationId);
+        }).chain(() -> TelephonyConfigurations.find(configurations, org, configurationId));
+    }
+}

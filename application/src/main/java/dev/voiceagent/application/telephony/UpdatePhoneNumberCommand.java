@@ -1,0 +1,15 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import java.util.Map;
+import java.util.Objects;
+
+/** A partial update: null fields stay; clearInboundWorkflow unsets the inbound workflow. */
+public record UpdatePhoneNumberCommand(Principal principal, long configurationId, long numberId, String label,
+        Long inboundWorkflowId, boolean clearInboundWorkflow, Boolean active, String countryCode,
+        Map<String, Object> extraMetadata) {
+
+    public UpdatePhoneNumberCommand {
+        Objects.requireNonNull(principal, "principal");
+    }
+}

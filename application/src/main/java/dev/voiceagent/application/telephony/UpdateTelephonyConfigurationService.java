@@ -1,0 +1,43 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
+import dev.voiceagent.domain.telephony.ProviderConfigurations;
+import dev.voiceagent.domain.telephony.TelephonyConfiguration;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.util.Map;
+
+public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfigurationUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final Clock clock;
+
+    public UpdateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+        this.configurations = configurations;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<TelephonyConfigurationView> update(Principal principal, long configurationId, String name,
+            Provider provider, Map<String, Object> fields) {
+        long org = principal.organizationId();
+        String checkedName = name == null ? null : TelephonyConfiguration.checkName(name);
+        return TelephonyConfigurations.find(configurations, org, configurationId).chain(view -> {
+            TelephonyConfiguration current = view.configuration();
+            ProviderConfiguration changed = null;
+            if (fields != null) {
+                Provider target = provider == null ? current.provider() : provider;
+                if (target != current.provider()) {
+                    throw new DomainRuleViolation("The provider of a configuration cannot change (it is "
+                            + current.provider().wireName() + ")");
+                }
+                changed = ProviderConfigurations.parse(target, TelephonyConfigurations.restored(target, fields,
+                        current.configuration().fields()));
+            }
+            return configurations.update(current.edited(checkedName, changed, clock.instant()));
+        }).chain(saved -> TelephonyConfigurations.find(configurations, org, configurationId));
+    }
+}
