@@ -174,7 +174,8 @@ class WorkflowRunsEndToEndTest {
                 .body("workflow_id", equalTo((int) workflow)).body("ready", equalTo(false))
                 .body("steps.key", equalTo(List.of("published_version_valid", "telephony_ready", "test_run_exists")))
                 .body("steps.done", equalTo(List.of(true, false, false)));
-        sql.telephonyConfiguration(account.organizationId(), "Main");
+        as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator")))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
         as(key).body(Map.of("mode", "webrtc", "name", "t")).post("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200);
         as(key).get("/api/v1/workflow/" + workflow + "/agent-setup").then().statusCode(200).body("ready", equalTo(true));
 

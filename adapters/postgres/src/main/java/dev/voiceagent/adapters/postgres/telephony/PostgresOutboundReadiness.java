@@ -1,31 +1,45 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
 import dev.voiceagent.application.telephony.OutboundReadiness;
+import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Outbound readiness from what the foundation schema knows: an active telephony configuration.
- * The telephony feature replaces this with the per-provider checklist (credentials, numbers).
+ * An organization can call out when one of its active configurations is ready; the default one is
+ * considered first. Otherwise the reason of the first blocked configuration is given.
  */
 @ApplicationScoped
 public class PostgresOutboundReadiness implements OutboundReadiness {
 
-    static final String NONE = "No active telephony configuration: configure telephony first";
+    static final String NONE = "No telephony configuration: configure telephony first";
 
-    private final Pool pool;
+    private final PostgresTelephonyConfigurationRepository configurations;
 
-    public PostgresOutboundReadiness(Pool pool) {
-        this.pool = pool;
+    public PostgresOutboundReadiness(PostgresTelephonyConfigurationRepository configurations) {
+        this.configurations = configurations;
     }
 
     @Override
     public Uni<Optional<String>> blockedReason(long organizationId) {
-        return pool.preparedQuery("SELECT count(*) FROM telephony_configurations WHERE organization_id = $1 AND is_active")
-                .execute(Tuple.of(organizationId))
-                .map(rows -> rows.iterator().next().getLong(0) > 0 ? Optional.<String>empty() : Optional.of(NONE));
+        return configurations.list(organizationId).map(PostgresOutboundReadiness::reason);
+    }
+
+    static Optional<String> reason(List<TelephonyConfigurationView> views) {
+        List<TelephonyConfigurationView> candidates = views.stream().filter(v -> v.configuration().active())
+                .sorted(Comparator.comparing((TelephonyConfigurationView v) -> !v.configuration().defaultOutbound()))
+                .toList();
+        if (candidates.isEmpty()) {
+            return Optional.of(NONE);
+        }
+        if (candidates.stream().anyMatch(TelephonyConfigurationView::readyForOutbound)) {
+            return Optional.empty();
+        }
+        TelephonyConfigurationView first = candidates.getFirst();
+        return Optional.of("'" + first.configuration().name() + "' is not ready for outbound calls. "
+                + first.outboundBlockedReason().orElseThrow());
     }
 }

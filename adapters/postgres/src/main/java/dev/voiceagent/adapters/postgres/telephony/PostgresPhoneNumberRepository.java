@@ -1,0 +1,101 @@
+package dev.voiceagent.adapters.postgres.telephony;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.domain.telephony.TelephonyNumber;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+@ApplicationScoped
+public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
+
+    static final String TAKEN = "This phone number is already configured in your organization";
+    private static final String COLUMNS = "id, organization_id, telephony_configuration_id, address, address_normalized,"
+            + " country_code, label, inbound_workflow_id, is_active, is_default_caller_id, extra_metadata, created_at,"
+            + " updated_at";
+
+    private final Pool pool;
+
+    public PostgresPhoneNumberRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<List<TelephonyNumber>> list(long organizationId, long configurationId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 ORDER BY id")
+                .execute(Tuple.of(organizationId, configurationId)).map(rows -> {
+                    List<TelephonyNumber> numbers = new ArrayList<>(rows.size());
+                    rows.forEach(r -> numbers.add(number(r)));
+                    return numbers;
+                });
+    }
+
+    @Override
+    public Uni<Optional<TelephonyNumber>> find(long organizationId, long configurationId, long numberId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 AND id = $3")
+                .execute(Tuple.of(organizationId, configurationId, numberId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(number(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<TelephonyNumber> insert(TelephonyNumber n) {
+        return pool.preparedQuery("INSERT INTO phone_numbers (organization_id, telephony_configuration_id, address,"
+                        + " address_normalized, country_code, label, inbound_workflow_id, is_active, is_default_caller_id,"
+                        + " extra_metadata, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                        + " RETURNING " + COLUMNS)
+                .execute(values(n).addOffsetDateTime(n.createdAt().atOffset(ZoneOffset.UTC))
+                        .addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)))
+                .map(rows -> number(rows.iterator().next()))
+                .onFailure(f -> UniqueViolation.of(f, "phone_numbers_address_key")).transform(f -> new ConflictException(TAKEN));
+    }
+
+    @Override
+    public Uni<TelephonyNumber> update(TelephonyNumber n) {
+        return pool.preparedQuery("UPDATE phone_numbers SET country_code = $5, label = $6, inbound_workflow_id = $7,"
+                        + " is_active = $8, is_default_caller_id = $9, extra_metadata = $10, updated_at = $11"
+                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $12"
+                        + " AND address = $3 AND address_normalized = $4 RETURNING " + COLUMNS)
+                .execute(values(n).addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)).addLong(n.id()))
+                .map(rows -> number(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<Void> delete(long organizationId, long configurationId, long numberId) {
+        return pool.preparedQuery("DELETE FROM phone_numbers WHERE organization_id = $1 AND telephony_configuration_id = $2"
+                + " AND id = $3").execute(Tuple.of(organizationId, configurationId, numberId)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> makeDefaultCaller(long organizationId, long configurationId, long numberId) {
+        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE phone_numbers SET is_default_caller_id = false"
+                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND is_default_caller_id")
+                .execute(Tuple.of(organizationId, configurationId))
+                .chain(() -> tx.preparedQuery("UPDATE phone_numbers SET is_default_caller_id = true, updated_at = now()"
+                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $3")
+                        .execute(Tuple.of(organizationId, configurationId, numberId)))
+                .replaceWithVoid());
+    }
+
+    private static Tuple values(TelephonyNumber n) {
+        return Tuple.tuple().addLong(n.organizationId()).addLong(n.configurationId()).addString(n.address())
+                .addString(n.normalized()).addString(n.countryCode()).addString(n.label()).addLong(n.inboundWorkflowId())
+                .addBoolean(n.active()).addBoolean(n.defaultCaller()).addValue(JsonValues.toJson(n.extraMetadata()));
+    }
+
+    private static TelephonyNumber number(Row r) {
+        return new TelephonyNumber(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3), r.getString(4),
+                r.getString(5), r.getString(6), r.getLong(7), r.getBoolean(8), r.getBoolean(9),
+                JsonValues.toMap(r.getValue(10)), r.getOffsetDateTime(11).toInstant(), r.getOffsetDateTime(12).toInstant());
+    }
+}

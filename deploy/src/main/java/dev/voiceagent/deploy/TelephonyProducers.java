@@ -1,0 +1,147 @@
+package dev.voiceagent.deploy;
+
+import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.application.shared.InstanceSecretRepository;
+import dev.voiceagent.application.telephony.AddPhoneNumberService;
+import dev.voiceagent.application.telephony.AddPhoneNumberUseCase;
+import dev.voiceagent.application.telephony.CreateTelephonyConfigurationService;
+import dev.voiceagent.application.telephony.CreateTelephonyConfigurationUseCase;
+import dev.voiceagent.application.telephony.DeleteTelephonyConfigurationService;
+import dev.voiceagent.application.telephony.DeleteTelephonyConfigurationUseCase;
+import dev.voiceagent.application.telephony.GetPhoneNumberService;
+import dev.voiceagent.application.telephony.GetPhoneNumberUseCase;
+import dev.voiceagent.application.telephony.GetTelephonyConfigurationService;
+import dev.voiceagent.application.telephony.GetTelephonyConfigurationUseCase;
+import dev.voiceagent.application.telephony.ListDispositionCodesService;
+import dev.voiceagent.application.telephony.ListDispositionCodesUseCase;
+import dev.voiceagent.application.telephony.ListPhoneNumbersService;
+import dev.voiceagent.application.telephony.ListPhoneNumbersUseCase;
+import dev.voiceagent.application.telephony.ListTelephonyConfigurationsService;
+import dev.voiceagent.application.telephony.ListTelephonyConfigurationsUseCase;
+import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
+import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.ReactivateTelephonyConfigurationService;
+import dev.voiceagent.application.telephony.ReactivateTelephonyConfigurationUseCase;
+import dev.voiceagent.application.telephony.RemovePhoneNumberService;
+import dev.voiceagent.application.telephony.RemovePhoneNumberUseCase;
+import dev.voiceagent.application.telephony.SetDefaultCallerService;
+import dev.voiceagent.application.telephony.SetDefaultCallerUseCase;
+import dev.voiceagent.application.telephony.SetDefaultOutboundService;
+import dev.voiceagent.application.telephony.SetDefaultOutboundUseCase;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.telephony.UpdatePhoneNumberService;
+import dev.voiceagent.application.telephony.UpdatePhoneNumberUseCase;
+import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationService;
+import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationUseCase;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/** Composition root for telephony configurations and numbers. */
+@ApplicationScoped
+public class TelephonyProducers {
+
+    private static final Logger LOG = Logger.getLogger(TelephonyProducers.class);
+    static final String KEY_NAME = "telephony_credentials_key";
+
+    /**
+     * The AES-256 key for provider credentials: VOICEAGENT_TELEPHONY_CREDENTIALS_KEY (base64 of 32
+     * bytes), or in local mode one generated on first start and kept in the database.
+     */
+    @Produces
+    @Singleton
+    @Startup
+    CredentialCipher credentialCipher(@ConfigProperty(name = "voiceagent.telephony.credentials-key") Optional<String> configured,
+            InstanceSecretRepository secrets, SecureRandom random) {
+        String key = configured.filter(k -> !k.isBlank()).orElseGet(() -> {
+            LOG.info("No voiceagent.telephony.credentials-key configured: using the instance key kept in the database");
+            return secrets.getOrCreate(KEY_NAME, () -> {
+                byte[] bytes = new byte[32];
+                random.nextBytes(bytes);
+                return Base64.getEncoder().encodeToString(bytes);
+            }).await().atMost(Duration.ofSeconds(30));
+        });
+        return new CredentialCipher(Base64.getDecoder().decode(key.strip()));
+    }
+
+    @Produces @Singleton
+    ListTelephonyConfigurationsUseCase listConfigurations(TelephonyConfigurationRepository configurations) {
+        return new ListTelephonyConfigurationsService(configurations);
+    }
+
+    @Produces @Singleton
+    CreateTelephonyConfigurationUseCase createConfiguration(TelephonyConfigurationRepository configurations, Clock clock) {
+        return new CreateTelephonyConfigurationService(configurations, clock);
+    }
+
+    @Produces @Singleton
+    GetTelephonyConfigurationUseCase getConfiguration(TelephonyConfigurationRepository configurations) {
+        return new GetTelephonyConfigurationService(configurations);
+    }
+
+    @Produces @Singleton
+    UpdateTelephonyConfigurationUseCase updateConfiguration(TelephonyConfigurationRepository configurations, Clock clock) {
+        return new UpdateTelephonyConfigurationService(configurations, clock);
+    }
+
+    @Produces @Singleton
+    DeleteTelephonyConfigurationUseCase deleteConfiguration(TelephonyConfigurationRepository configurations) {
+        return new DeleteTelephonyConfigurationService(configurations);
+    }
+
+    @Produces @Singleton
+    SetDefaultOutboundUseCase setDefaultOutbound(TelephonyConfigurationRepository configurations) {
+        return new SetDefaultOutboundService(configurations);
+    }
+
+    @Produces @Singleton
+    ReactivateTelephonyConfigurationUseCase reactivateConfiguration(TelephonyConfigurationRepository configurations,
+            Clock clock) {
+        return new ReactivateTelephonyConfigurationService(configurations, clock);
+    }
+
+    @Produces @Singleton
+    ListPhoneNumbersUseCase listNumbers(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        return new ListPhoneNumbersService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    AddPhoneNumberUseCase addNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
+            PhoneNumberNormalizer normalizer, Clock clock) {
+        return new AddPhoneNumberService(configurations, numbers, normalizer, clock);
+    }
+
+    @Produces @Singleton
+    GetPhoneNumberUseCase getNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        return new GetPhoneNumberService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    UpdatePhoneNumberUseCase updateNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
+            Clock clock) {
+        return new UpdatePhoneNumberService(configurations, numbers, clock);
+    }
+
+    @Produces @Singleton
+    RemovePhoneNumberUseCase removeNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        return new RemovePhoneNumberService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    SetDefaultCallerUseCase setDefaultCaller(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
+        return new SetDefaultCallerService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    ListDispositionCodesUseCase dispositionCodes(TelephonyConfigurationRepository configurations) {
+        return new ListDispositionCodesService(configurations);
+    }
+}

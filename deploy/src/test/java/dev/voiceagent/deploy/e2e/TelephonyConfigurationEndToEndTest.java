@@ -1,0 +1,211 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.Sql;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Telephony configurations and numbers: encryption at rest, masking, readiness, defaults, scoping. */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class TelephonyConfigurationEndToEndTest {
+
+    private static final String SID = "AC" + "0123456789abcdef".repeat(2);
+    private static final String BASE = "/api/v1/organizations/telephony-configs";
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private Api.Account account;
+    private String key;
+    private String otherKey;
+
+    @BeforeEach
+    void organizations() {
+        account = Api.signUp("tel");
+        key = Api.createKey(account, "k");
+        otherKey = Api.createKey(Api.signUp("tel-other"), "k");
+    }
+
+    private RequestSpecification as(String apiKey) {
+        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
+    }
+
+    private long twilio(String apiKey, String name, String token) {
+        return as(apiKey).body(Map.of("name", name, "config", Map.of("provider", "twilio", "account_sid", SID,
+                "auth_token", token))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    @Test
+    void credentialsAreEncryptedAtRestMaskedOnOutputAndKeptWhenSentBackMasked() {
+        long id = twilio(key, "Main", "tok_1234567890abcd");
+        as(key).get(BASE + "/" + id).then().statusCode(200).body("provider", equalTo("twilio"))
+                .body("config.account_sid", equalTo(SID)).body("config.auth_token", equalTo("**************abcd"));
+        Sql sql = new Sql(dataSource);
+        assertThat(sql.queryLong("SELECT count(*) FROM telephony_configurations WHERE id = ? AND credentials LIKE 'v1:%'"
+                + " AND credentials NOT LIKE '%tok_1234567890abcd%'", id)).isEqualTo(1);
+        // the masked value sent back keeps the stored token; a new one replaces it
+        as(key).body(Map.of("name", "Renamed", "config", Map.of("provider", "twilio", "account_sid", SID,
+                "auth_token", "**************abcd"))).put(BASE + "/" + id).then().statusCode(200)
+                .body("name", equalTo("Renamed")).body("config.auth_token", equalTo("**************abcd"));
+        as(key).body(Map.of("config", Map.of("account_sid", SID, "auth_token", "new-token-9999")))
+                .put(BASE + "/" + id).then().statusCode(200).body("config.auth_token", equalTo("**********9999"));
+        as(key).body(Map.of("config", Map.of("provider", "telnyx", "api_key", "k"))).put(BASE + "/" + id).then()
+                .statusCode(400).body("detail", containsString("cannot change"));
+    }
+
+    @Test
+    void validationOfProviderFields() {
+        as(key).body(Map.of("name", "X", "config", Map.of("provider", "twilio", "account_sid", "nope", "auth_token", "t")))
+                .post(BASE).then().statusCode(400).body("detail", containsString("account_sid"));
+        as(key).body(Map.of("name", "X", "config", Map.of("provider", "twilio", "account_sid", SID)))
+                .post(BASE).then().statusCode(400).body("detail", equalTo("auth_token is required for Twilio"));
+        as(key).body(Map.of("name", "X", "config", Map.of("provider", "pigeon"))).post(BASE).then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "config", "provider")));
+        as(key).body(Map.of("name", "x".repeat(65), "config", Map.of("provider", "simulator"))).post(BASE).then()
+                .statusCode(422);
+        twilio(key, "Same", "t1");
+        as(key).body(Map.of("name", "same", "config", Map.of("provider", "simulator"))).post(BASE).then().statusCode(409);
+    }
+
+    @Test
+    void readinessComesFromRealPrerequisites() {
+        long id = twilio(key, "Main", "t");
+        as(key).get(BASE).then().statusCode(200).body("configurations[0].is_ready_for_outbound", equalTo(false))
+                .body("configurations[0].outbound_blocked_reason", equalTo("Add at least one active phone number to call from"))
+                .body("configurations[0].phone_number_count", equalTo(0));
+        as(key).get("/api/v1/organizations/telephony-config-warnings").then().statusCode(200)
+                .body("warnings.message", hasItem("Add at least one active phone number to call from"));
+        as(key).body(Map.of("address", "+1 (415) 555-2671")).post(BASE + "/" + id + "/phone-numbers").then()
+                .statusCode(200).body("address_normalized", equalTo("+14155552671")).body("address_type", equalTo("pstn"));
+        as(key).get(BASE + "/" + id).then().statusCode(200).body("is_ready_for_outbound", equalTo(true))
+                .body("outbound_blocked_reason", nullValue()).body("phone_number_count", equalTo(1));
+        long plivo = as(key).body(Map.of("name", "Plivo", "config", Map.of("provider", "plivo", "auth_id", "a",
+                "auth_token", "t"))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
+        as(key).body(Map.of("address", "+442071838750")).post(BASE + "/" + plivo + "/phone-numbers").then().statusCode(200);
+        as(key).get(BASE + "/" + plivo).then().body("is_ready_for_outbound", equalTo(false))
+                .body("outbound_blocked_reason", containsString("not available"));
+        as(key).get("/api/v1/organizations/telephony-providers/metadata").then().statusCode(200)
+                .body("providers.find { it.provider == 'twilio' }.supports_outbound", equalTo(true))
+                .body("providers.find { it.provider == 'plivo' }.supports_outbound", equalTo(false))
+                .body("providers.find { it.provider == 'twilio' }.fields.find { it.name == 'auth_token' }.sensitive",
+                        equalTo(true));
+    }
+
+    @Test
+    void theFirstConfigurationIsTheDefaultAndThereIsOnlyEverOne() {
+        long first = twilio(key, "First", "t");
+        long second = twilio(key, "Second", "t");
+        as(key).get(BASE).then().body("configurations.is_default_outbound", equalTo(List.of(true, false)));
+        as(key).post(BASE + "/" + second + "/set-default-outbound").then().statusCode(200)
+                .body("is_default_outbound", equalTo(true));
+        as(key).get(BASE).then().body("configurations.is_default_outbound", equalTo(List.of(false, true)));
+        long third = as(key).body(Map.of("name", "Third", "is_default_outbound", true, "config", Map.of("provider",
+                "simulator"))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
+        as(key).get(BASE).then().body("configurations.is_default_outbound", equalTo(List.of(false, false, true)));
+        Sql sql = new Sql(dataSource);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sql.update(
+                "UPDATE telephony_configurations SET is_default_outbound = true WHERE id = ?", first))
+                .hasMessageContaining("telephony_configurations_one_default");
+        // deleting the default hands it to the oldest remaining active configuration
+        as(key).delete(BASE + "/" + third).then().statusCode(200);
+        as(key).get(BASE).then().body("configurations.is_default_outbound", equalTo(List.of(true, false)));
+    }
+
+    @Test
+    void numbersAreNormalizedUniquePerOrganizationWithOneDefaultCaller() {
+        long id = twilio(key, "Main", "t");
+        String numbers = BASE + "/" + id + "/phone-numbers";
+        long a = as(key).body(Map.of("address", "020 7183 8750", "country_code", "GB", "label", "London"))
+                .post(numbers).then().statusCode(200).body("address_normalized", equalTo("+442071838750"))
+                .extract().jsonPath().getLong("id");
+        as(key).body(Map.of("address", "+44 20 7183 8750")).post(numbers).then().statusCode(409)
+                .body("detail", equalTo("This phone number is already configured in your organization"));
+        as(key).body(Map.of("address", "4155552671")).post(numbers).then().statusCode(400)
+                .body("detail", containsString("no country code"));
+        long b = as(key).body(Map.of("address", "sip:agent@pbx.example.com", "is_default_caller_id", true))
+                .post(numbers).then().statusCode(200).body("address_type", equalTo("sip"))
+                .body("is_default_caller_id", equalTo(true)).extract().jsonPath().getLong("id");
+        as(key).post(numbers + "/" + a + "/set-default-caller").then().statusCode(200)
+                .body("is_default_caller_id", equalTo(true));
+        as(key).get(numbers + "/" + b).then().statusCode(200).body("is_default_caller_id", equalTo(false));
+        as(key).body(Map.of("label", "Main line", "is_active", false)).put(numbers + "/" + a).then().statusCode(200)
+                .body("label", equalTo("Main line")).body("is_active", equalTo(false))
+                .body("is_default_caller_id", equalTo(false));
+        as(key).get(numbers).then().statusCode(200).body("phone_numbers", hasSize(2));
+        // the same number is free in another organization
+        long theirs = twilio(otherKey, "Theirs", "t");
+        as(otherKey).body(Map.of("address", "+442071838750")).post(BASE + "/" + theirs + "/phone-numbers").then()
+                .statusCode(200);
+        as(key).delete(numbers + "/" + b).then().statusCode(200);
+        as(key).get(numbers).then().body("phone_numbers", hasSize(1));
+    }
+
+    @Test
+    void anotherOrganizationsConfigurationAndNumbersAreNotFound() {
+        long theirs = twilio(otherKey, "Theirs", "t");
+        long number = as(otherKey).body(Map.of("address", "+14155552671")).post(BASE + "/" + theirs + "/phone-numbers")
+                .then().statusCode(200).extract().jsonPath().getLong("id");
+        String config = BASE + "/" + theirs;
+        as(key).get(config).then().statusCode(404).body("detail", equalTo("Telephony configuration not found"));
+        as(key).body(Map.of("name", "x")).put(config).then().statusCode(404);
+        as(key).delete(config).then().statusCode(404);
+        as(key).post(config + "/set-default-outbound").then().statusCode(404);
+        as(key).post(config + "/reactivate").then().statusCode(404);
+        as(key).get(config + "/phone-numbers").then().statusCode(404);
+        as(key).body(Map.of("address", "+14155552672")).post(config + "/phone-numbers").then().statusCode(404);
+        as(key).get(config + "/phone-numbers/" + number).then().statusCode(404);
+        as(key).body(Map.of("label", "x")).put(config + "/phone-numbers/" + number).then().statusCode(404);
+        as(key).delete(config + "/phone-numbers/" + number).then().statusCode(404);
+        as(key).post(config + "/phone-numbers/" + number + "/set-default-caller").then().statusCode(404);
+        as(key).get(BASE).then().statusCode(200).body("configurations", hasSize(0));
+        as(otherKey).get(config + "/phone-numbers/" + number).then().statusCode(200);
+    }
+
+    @Test
+    void aConfigurationUsedByACampaignCannotBeDeleted() {
+        long id = twilio(key, "Used", "t");
+        Sql sql = new Sql(dataSource);
+        long workflow = sql.workflow(account.organizationId(), "wf");
+        sql.update("INSERT INTO campaigns (organization_id, name, workflow_id, telephony_configuration_id, source_id,"
+                + " retry_config) VALUES (?, 'c', ?, ?, 'k', '{}')", account.organizationId(), workflow, id);
+        as(key).delete(BASE + "/" + id).then().statusCode(409).body("detail", containsString("used by 1 campaign"));
+    }
+
+    @Test
+    void dispositionCodesListBuiltInsThenTheOrganizationsOwn() {
+        Sql sql = new Sql(dataSource);
+        long workflow = sql.workflow(account.organizationId(), "wf");
+        long definition = sql.insertReturningId("INSERT INTO workflow_definitions (organization_id, workflow_id,"
+                + " version_number, status, workflow_json) VALUES (?, ?, 1, 'published', '{}')", account.organizationId(),
+                workflow);
+        for (String code : List.of("zz_custom", "appointment_booked", "user_hangup")) {
+            sql.update("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode, gathered_context)"
+                    + " VALUES (?, ?, ?, 'r', 'twilio', ?::jsonb)", account.organizationId(), workflow, definition,
+                    "{\"mapped_call_disposition\": \"" + code + "\"}");
+        }
+        List<String> codes = as(key).get("/api/v1/organizations/disposition-codes").then().statusCode(200)
+                .extract().jsonPath().getList("codes");
+        assertThat(codes).startsWith("call_duration_exceeded").contains("no-answer", "busy")
+                .endsWith("appointment_booked", "zz_custom").doesNotHaveDuplicates();
+        as(otherKey).get("/api/v1/organizations/disposition-codes").then().statusCode(200)
+                .body("codes", org.hamcrest.Matchers.not(hasItem("zz_custom")));
+    }
+}
