@@ -11,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 @ApplicationScoped
 public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
-    private static final String COLUMNS = "id, organization_id, workflow_id, definition_id, name, mode, call_type, state,"
+    public static final String COLUMNS = "id, organization_id, workflow_id, definition_id, name, mode, call_type, state,"
             + " is_completed, recording_url, transcript_url, usage_info, cost_info, initial_context, gathered_context,"
             + " logs, annotations, campaign_id, created_at";
     private static final String DURATION = "(CASE WHEN jsonb_typeof(usage_info->'call_duration_seconds') = 'number'"
@@ -42,7 +43,12 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
     @Override
     public Uni<WorkflowRun> insert(WorkflowRun r) {
-        return pool.preparedQuery("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
+        return insert(pool, r);
+    }
+
+    /** Inserts within the caller's transaction (a call reservation stores its run with the call). */
+    public static Uni<WorkflowRun> insert(SqlClient client, WorkflowRun r) {
+        return client.preparedQuery("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
                         + " call_type, state, is_completed, recording_url, transcript_url, usage_info, cost_info,"
                         + " initial_context, gathered_context, logs, annotations, campaign_id, created_at) VALUES"
                         + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING " + COLUMNS)
@@ -166,12 +172,17 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
         return runs;
     }
 
-    private static WorkflowRun run(Row r) {
-        return new WorkflowRun(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), r.getString(5),
-                r.getString(6), r.getString(7), r.getBoolean(8), r.getString(9), r.getString(10),
-                JsonValues.toMap(r.getValue(11)), JsonValues.toMap(r.getValue(12)), JsonValues.toMap(r.getValue(13)),
-                JsonValues.toMap(r.getValue(14)), JsonValues.toMap(r.getValue(15)), JsonValues.toMap(r.getValue(16)),
-                r.getLong(17), r.getOffsetDateTime(18).toInstant());
+    public static WorkflowRun run(Row r) {
+        return run(r, 0);
+    }
+
+    /** A run whose columns (COLUMNS order) start at {@code o}. */
+    public static WorkflowRun run(Row r, int o) {
+        return new WorkflowRun(r.getLong(o + 0), r.getLong(o + 1), r.getLong(o + 2), r.getLong(o + 3), r.getString(o + 4), r.getString(o + 5),
+                r.getString(o + 6), r.getString(o + 7), r.getBoolean(o + 8), r.getString(o + 9), r.getString(o + 10),
+                JsonValues.toMap(r.getValue(o + 11)), JsonValues.toMap(r.getValue(o + 12)), JsonValues.toMap(r.getValue(o + 13)),
+                JsonValues.toMap(r.getValue(o + 14)), JsonValues.toMap(r.getValue(o + 15)), JsonValues.toMap(r.getValue(o + 16)),
+                r.getLong(o + 17), r.getOffsetDateTime(o + 18).toInstant());
     }
 
     private static OffsetDateTime utc(Instant instant) {

@@ -5,6 +5,7 @@ import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.auth.Credentials;
 import dev.voiceagent.application.shared.AuthenticationException;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;
@@ -12,7 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * Secure by default: every matched operation needs X-API-Key or authorization unless it is marked
- * {@link PublicEndpoint}. Runs after routing, so unknown routes are still a plain 404.
+ * {@link PublicEndpoint} (or, for provider callbacks that check their own signatures, @PermitAll). Runs after routing, so unknown routes are still a plain 404.
  */
 public class AuthFilter {
 
@@ -42,7 +43,9 @@ public class AuthFilter {
     }
 
     private static boolean isPublic(ResourceInfo resource) {
+        // @PermitAll marks provider callbacks in other adapters: they authenticate by signature instead
         return resource.getResourceMethod().isAnnotationPresent(PublicEndpoint.class)
-                || resource.getResourceClass().isAnnotationPresent(PublicEndpoint.class);
+                || resource.getResourceClass().isAnnotationPresent(PublicEndpoint.class)
+                || resource.getResourceClass().isAnnotationPresent(PermitAll.class);
     }
 }

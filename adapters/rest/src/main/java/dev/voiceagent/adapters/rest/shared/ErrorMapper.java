@@ -3,6 +3,8 @@ package dev.voiceagent.adapters.rest.shared;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.voiceagent.application.call.CallGatewayException;
+import dev.voiceagent.application.call.ConcurrencyLimitException;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
@@ -53,6 +55,16 @@ public class ErrorMapper {
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
         return detail(Response.Status.FORBIDDEN, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response concurrencyLimit(ConcurrencyLimitException e) {
+        return detail(429, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response gatewayRefused(CallGatewayException e) {
+        return detail(Response.Status.BAD_REQUEST, "Call initiation failed: " + e.getMessage());
     }
 
     @ServerExceptionMapper

@@ -1,0 +1,139 @@
+package dev.voiceagent.adapters.postgres.call;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+/**
+ * Calls in PostgreSQL. A reservation takes a transaction-scoped advisory lock per organization, so
+ * that counting the active calls and inserting the new one is exact with any number of replicas.
+ */
+@ApplicationScoped
+public class PostgresCallRepository implements CallRepository {
+
+    private static final String ACTIVE = "('initiated', 'ringing', 'in-progress')";
+    private static final String CALL_COLUMNS = "c.id, c.organization_id, c.workflow_run_id, c.provider_call_id, c.status,"
+            + " c.started_at, c.answered_at, c.ended_at, c.duration_seconds, c.provider, c.telephony_configuration_id,"
+            + " c.from_number, c.to_number";
+
+    private final Pool pool;
+
+    public PostgresCallRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<Optional<Integer>> organizationLimit(long organizationId) {
+        return pool.preparedQuery("SELECT concurrent_call_limit FROM organizations WHERE id = $1")
+                .execute(Tuple.of(organizationId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.ofNullable(rows.iterator().next().getInteger(0)));
+    }
+
+    @Override
+    public Uni<Optional<CallRecord>> reserve(long organizationId, int limit, Duration stale, WorkflowRun run,
+            CallRecord call) {
+        OffsetDateTime since = call.attempt().startedAt().minus(stale).atOffset(ZoneOffset.UTC);
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+                .execute(Tuple.of("calls:" + organizationId))
+                .chain(() -> tx.preparedQuery("SELECT count(*) FROM calls WHERE organization_id = $1 AND status IN "
+                        + ACTIVE + " AND started_at > $2").execute(Tuple.of(organizationId, since)))
+                .chain(rows -> {
+                    if (rows.iterator().next().getLong(0) >= limit) {
+                        return Uni.createFrom().item(Optional.<CallRecord>empty());
+                    }
+                    return PostgresWorkflowRunRepository.insert(tx, run).chain(storedRun -> tx.preparedQuery(
+                                    "INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider,"
+                                            + " status, from_number, to_number, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                                            + " RETURNING id")
+                            .execute(Tuple.tuple().addLong(organizationId).addLong(storedRun.id())
+                                    .addLong(call.configurationId()).addString(call.provider().wireName())
+                                    .addString(call.attempt().status().wireName()).addString(call.fromNumber())
+                                    .addString(call.toNumber()).addOffsetDateTime(utc(call.attempt().startedAt())))
+                            .map(ids -> {
+                                CallAttempt a = call.attempt();
+                                return Optional.of(new CallRecord(new CallAttempt(ids.iterator().next().getLong(0),
+                                        organizationId, storedRun.id(), null, a.status(), a.startedAt(), null, null, null),
+                                        storedRun, call.provider(), call.configurationId(), call.fromNumber(), call.toNumber()));
+                            }));
+                }));
+    }
+
+    @Override
+    public Uni<Void> attachProviderCallId(long callId, String providerCallId) {
+        return pool.preparedQuery("UPDATE calls SET provider_call_id = $1, updated_at = now() WHERE id = $2")
+                .execute(Tuple.of(providerCallId, callId)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Optional<CallRecord>> findByRun(long runId) {
+        String runColumns = PostgresWorkflowRunRepository.COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2");
+        return pool.preparedQuery("SELECT " + CALL_COLUMNS + ", " + runColumns
+                        + " FROM calls c JOIN workflow_runs r ON r.id = c.workflow_run_id WHERE c.workflow_run_id = $1")
+                .execute(Tuple.of(runId)).map(rows -> {
+                    if (rows.size() == 0) {
+                        return Optional.empty();
+                    }
+                    Row row = rows.iterator().next();
+                    return Optional.of(record(row, PostgresWorkflowRunRepository.run(row, 13)));
+                });
+    }
+
+    @Override
+    public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter) {
+        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE calls SET status = $1, answered_at = $2, ended_at = $3,"
+                        + " duration_seconds = $4, updated_at = now() WHERE id = $5 AND status = $6")
+                .execute(Tuple.tuple().addString(after.status().wireName()).addOffsetDateTime(utc(after.answeredAt()))
+                        .addOffsetDateTime(utc(after.endedAt())).addInteger(after.durationSeconds())
+                        .addLong(before.attempt().id()).addString(before.attempt().status().wireName()))
+                .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : tx.preparedQuery("UPDATE workflow_runs SET state = $1, is_completed = $2, usage_info = $3,"
+                                        + " gathered_context = $4 WHERE id = $5")
+                                .execute(Tuple.tuple().addString(runAfter.state()).addBoolean(runAfter.completed())
+                                        .addValue(JsonValues.toJson(runAfter.usageInfo()))
+                                        .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
+                                .replaceWith(true)));
+    }
+
+    @Override
+    public Uni<Boolean> alreadyApplied(String provider, String dedupKey) {
+        return pool.preparedQuery("SELECT 1 FROM call_callbacks WHERE provider = $1 AND dedup_key = $2")
+                .execute(Tuple.of(provider, dedupKey)).map(rows -> rows.size() > 0);
+    }
+
+    @Override
+    public Uni<Void> markApplied(String provider, String dedupKey, long callId) {
+        return pool.preparedQuery("INSERT INTO call_callbacks (provider, dedup_key, call_id) VALUES ($1, $2, $3)"
+                + " ON CONFLICT DO NOTHING").execute(Tuple.of(provider, dedupKey, callId)).replaceWithVoid();
+    }
+
+    private static CallRecord record(Row r, WorkflowRun run) {
+        CallAttempt attempt = new CallAttempt(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3),
+                CallStatus.fromWireName(r.getString(4)).orElseThrow(), instant(r.getOffsetDateTime(5)),
+                instant(r.getOffsetDateTime(6)), instant(r.getOffsetDateTime(7)), r.getInteger(8));
+        return new CallRecord(attempt, run, Provider.fromWireName(r.getString(9)).orElseThrow(), r.getLong(10),
+                r.getString(11), r.getString(12));
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Instant instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant();
+    }
+}

@@ -1,0 +1,95 @@
+package dev.voiceagent.adapters.telephony.simulator;
+
+import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.OutboundCall;
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Places no real call. After the configured delays it reports ringing, in-progress and the outcome
+ * its rules choose for the number (by suffix) through the same signed callback route a provider
+ * would use, so calls and campaigns run end to end on a laptop.
+ */
+@ApplicationScoped
+public class SimulatorCallGateway implements CallGateway {
+
+    private static final Logger LOG = Logger.getLogger(SimulatorCallGateway.class);
+    public static final String SIGNATURE_HEADER = "X-Simulator-Signature";
+
+    private final Vertx vertx;
+    private final CallbackSigner signer;
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public SimulatorCallGateway(Vertx vertx, CallbackSigner signer,
+            @ConfigProperty(name = "voiceagent.callbacks.base-url") String baseUrl) {
+        this.vertx = vertx;
+        this.signer = signer;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    @Override
+    public Provider provider() {
+        return Provider.SIMULATOR;
+    }
+
+    @Override
+    public Uni<String> originate(OutboundCall call) {
+        var simulator = (ProviderConfiguration.Simulator) call.configuration();
+        var rule = simulator.outcomeFor(call.to());
+        String callId = "SIM-" + UUID.randomUUID();
+        long step = Math.max(1, simulator.ringDelayMs());
+        report(call.runId(), callId, CallStatus.RINGING, null, step);
+        if (rule.outcome() == CallStatus.COMPLETED || rule.outcome() == CallStatus.VOICEMAIL) {
+            report(call.runId(), callId, CallStatus.IN_PROGRESS, null, 2 * step);
+            report(call.runId(), callId, rule.outcome(),
+                    rule.durationSeconds() == null ? simulator.defaultDurationSeconds() : rule.durationSeconds(), 3 * step);
+        } else {
+            report(call.runId(), callId, rule.outcome(), 0, 2 * step);
+        }
+        return Uni.createFrom().item(callId);
+    }
+
+    private void report(long runId, String callId, CallStatus status, Integer duration, long delayMs) {
+        vertx.setTimer(delayMs, id -> send(runId, new JsonObject().put("call_id", callId).put("status", status.wireName())
+                .put("duration_seconds", duration).put("event_id", callId + ":" + status.wireName()).encode()));
+    }
+
+    private void send(long runId, String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/telephony/simulator/events/" + runId))
+                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                .header(SIGNATURE_HEADER, signer.sign(body)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            if (failure != null || response.statusCode() >= 300) {
+                LOG.warnf("simulated call report for run %d not accepted: %s", runId,
+                        failure != null ? failure.getMessage() : "HTTP " + response.statusCode());
+            }
+        });
+    }
+
+    @Override
+    public Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId) {
+        return Uni.createFrom().voidItem();
+    }
+
+    /** The simulator keeps no state of its own: the call's last report is all there is. */
+    @Override
+    public Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId) {
+        return Uni.createFrom().item(Optional.empty());
+    }
+}

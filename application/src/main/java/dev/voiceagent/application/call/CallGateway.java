@@ -1,0 +1,21 @@
+package dev.voiceagent.application.call;
+
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
+import io.smallrye.mutiny.Uni;
+import java.util.Optional;
+
+/** Out-port: one provider's outbound calls. Status reports come back through its callback route. */
+public interface CallGateway {
+
+    Provider provider();
+
+    /** Places the call; the provider's call id. Fails with CallGatewayException when the provider refuses. */
+    Uni<String> originate(OutboundCall call);
+
+    Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId);
+
+    /** The provider's view of the call, for reconciling calls whose reports were lost. */
+    Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId);
+}

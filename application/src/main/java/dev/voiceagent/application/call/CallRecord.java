@@ -1,0 +1,10 @@
+package dev.voiceagent.application.call;
+
+import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+
+/** A call with the run it belongs to and the provider that carries it. */
+public record CallRecord(CallAttempt attempt, WorkflowRun run, Provider provider, Long configurationId,
+        String fromNumber, String toNumber) {
+}

@@ -1,0 +1,35 @@
+package dev.voiceagent.application.call;
+
+import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Out-port: calls, counted exactly for concurrency limits whatever the number of replicas. */
+public interface CallRepository {
+
+    /** The organization's own limit, when one is configured. */
+    Uni<Optional<Integer>> organizationLimit(long organizationId);
+
+    /**
+     * Under a per-organization lock: counts the organization's active calls (younger than
+     * {@code stale}); below {@code limit}, stores the run and the call together and returns them.
+     */
+    Uni<Optional<CallRecord>> reserve(long organizationId, int limit, Duration stale, WorkflowRun run, CallRecord call);
+
+    Uni<Void> attachProviderCallId(long callId, String providerCallId);
+
+    Uni<Optional<CallRecord>> findByRun(long runId);
+
+    /**
+     * Writes the call's new state and the run's outcome in one transaction, only if the call is still
+     * as {@code before} says (a concurrent report wins otherwise: false).
+     */
+    Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter);
+
+    Uni<Boolean> alreadyApplied(String provider, String dedupKey);
+
+    /** Recorded after the change commits, so a retried report after a failure is not taken for a duplicate. */
+    Uni<Void> markApplied(String provider, String dedupKey, long callId);
+}

@@ -1,0 +1,54 @@
+package dev.voiceagent.application.call;
+
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.CallOutcome;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+
+/**
+ * Applies a verified provider report to the call of the run it names. Idempotent: duplicates, late
+ * and out-of-order reports are acknowledged without change. The report is recorded as applied only
+ * after the change commits.
+ */
+public class ProcessCallReportService implements ProcessCallReportUseCase {
+
+    static final int ATTEMPTS = 3;
+
+    private final CallRepository calls;
+    private final Clock clock;
+
+    public ProcessCallReportService(CallRepository calls, Clock clock) {
+        this.calls = calls;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<String> process(CallReport report) {
+        return calls.alreadyApplied(report.provider().wireName(), report.dedupKey())
+                .chain(seen -> seen ? Uni.createFrom().item("duplicate") : apply(report, ATTEMPTS));
+    }
+
+    private Uni<String> apply(CallReport report, int attemptsLeft) {
+        return calls.findByRun(report.runId()).chain(found -> {
+            CallRecord call = found.filter(c -> c.provider() == report.provider())
+                    .filter(c -> report.providerCallId() == null || c.attempt().providerCallId() == null
+                            || c.attempt().providerCallId().equals(report.providerCallId()))
+                    .orElseThrow(() -> new ResourceNotFoundException("No such call"));
+            CallAttempt.Outcome outcome = call.attempt().report(report.status(), clock.instant(), report.durationSeconds());
+            if (outcome instanceof CallAttempt.Ignored ignored) {
+                return Uni.createFrom().item("ignored: " + ignored.reason());
+            }
+            return calls.applyReport(call, outcome.attempt(), CallOutcome.applyTo(call.run(), outcome.attempt()))
+                    .chain(applied -> {
+                        if (!applied) {
+                            // another report changed the call meanwhile: decide again on fresh state
+                            return attemptsLeft > 1 ? apply(report, attemptsLeft - 1)
+                                    : Uni.createFrom().failure(new IllegalStateException("call changed concurrently"));
+                        }
+                        return calls.markApplied(report.provider().wireName(), report.dedupKey(), call.attempt().id())
+                                .replaceWith("applied: " + report.status().wireName());
+                    });
+        });
+    }
+}

@@ -1,0 +1,61 @@
+package dev.voiceagent.deploy;
+
+import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.call.InitiateCallService;
+import dev.voiceagent.application.call.InitiateCallUseCase;
+import dev.voiceagent.application.call.ProcessCallReportService;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.shared.InstanceSecretRepository;
+import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
+import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Composition root for single calls and provider reports. */
+@ApplicationScoped
+public class CallProducers {
+
+    @Produces
+    @Singleton
+    @Startup
+    CallbackSigner callbackSigner(InstanceSecretRepository secrets, SecureRandom random) {
+        String key = secrets.getOrCreate("callback_signing_key", () -> {
+            byte[] bytes = new byte[32];
+            random.nextBytes(bytes);
+            return Base64.getEncoder().encodeToString(bytes);
+        }).await().atMost(Duration.ofSeconds(30));
+        return new CallbackSigner(key.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Produces
+    @Singleton
+    InitiateCallUseCase initiateCall(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
+            PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
+            @Any Instance<CallGateway> gateways, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+        return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, gateways.stream().toList(),
+                clock, ThreadLocalRandom.current(), defaultLimit, staleAfter);
+    }
+
+    @Produces
+    @Singleton
+    ProcessCallReportUseCase processReports(CallRepository calls, Clock clock) {
+        return new ProcessCallReportService(calls, clock);
+    }
+}
