@@ -55,7 +55,8 @@ public class CallProducers {
 
     @Produces
     @Singleton
-    ProcessCallReportUseCase processReports(CallRepository calls, Clock clock) {
-        return new ProcessCallReportService(calls, clock);
+    ProcessCallReportUseCase processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
+            Clock clock) {
+        return new ProcessCallReportService(calls, configurations, clock);
     }
 }

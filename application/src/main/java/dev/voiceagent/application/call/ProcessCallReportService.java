@@ -1,6 +1,8 @@
 package dev.voiceagent.application.call;
 
+import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallOutcome;
 import io.smallrye.mutiny.Uni;
@@ -15,18 +17,42 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
 
     static final int ATTEMPTS = 3;
 
+    static final String BAD_SIGNATURE = "Invalid signature";
+
     private final CallRepository calls;
+    private final TelephonyConfigurationRepository configurations;
     private final Clock clock;
 
-    public ProcessCallReportService(CallRepository calls, Clock clock) {
+    public ProcessCallReportService(CallRepository calls, TelephonyConfigurationRepository configurations, Clock clock) {
         this.calls = calls;
+        this.configurations = configurations;
         this.clock = clock;
     }
 
     @Override
-    public Uni<String> process(CallReport report) {
-        return calls.alreadyApplied(report.provider().wireName(), report.dedupKey())
+    public Uni<String> process(CallReport report, SignatureCheck signature) {
+        return calls.findByRun(report.runId()).chain(found -> {
+            CallRecord call = found.filter(c -> c.provider() == report.provider())
+                    .orElseThrow(() -> new ResourceNotFoundException("No such call"));
+            return verified(call, signature);
+        }).chain(() -> calls.alreadyApplied(report.provider().wireName(), report.dedupKey()))
                 .chain(seen -> seen ? Uni.createFrom().item("duplicate") : apply(report, ATTEMPTS));
+    }
+
+    /** Fails closed: no configuration (or no secret in it) means no change. */
+    private Uni<Void> verified(CallRecord call, SignatureCheck signature) {
+        if (signature == SignatureCheck.VERIFIED_BY_ADAPTER) {
+            return Uni.createFrom().voidItem();
+        }
+        if (call.configurationId() == null) {
+            return Uni.createFrom().failure(new ForbiddenException(BAD_SIGNATURE));
+        }
+        return configurations.find(call.attempt().organizationId(), call.configurationId()).map(view -> {
+            if (view.isEmpty() || !signature.verify(view.get().configuration().configuration())) {
+                throw new ForbiddenException(BAD_SIGNATURE);
+            }
+            return null;
+        });
     }
 
     private Uni<String> apply(CallReport report, int attemptsLeft) {

@@ -4,6 +4,10 @@ import io.smallrye.mutiny.Uni;
 
 public interface ProcessCallReportUseCase {
 
-    /** Applies the report if it moves the call forward; a duplicate, late or foreign report changes nothing. */
-    Uni<String> process(CallReport report);
+    /**
+     * Checks the report's signature against the configuration of the call it names (ForbiddenException,
+     * failing closed), then applies it if it moves the call forward; a duplicate or late report
+     * changes nothing and is acknowledged.
+     */
+    Uni<String> process(CallReport report, SignatureCheck signature);
 }

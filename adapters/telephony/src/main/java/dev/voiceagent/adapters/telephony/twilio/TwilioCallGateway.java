@@ -1,0 +1,103 @@
+package dev.voiceagent.adapters.telephony.twilio;
+
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallGatewayException;
+import dev.voiceagent.application.call.OutboundCall;
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MultivaluedHashMap;
+import jakarta.ws.rs.core.MultivaluedMap;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Twilio's Calls API through the Quarkus reactive REST client: basic auth with the account SID and
+ * auth token, status callbacks for initiated, ringing, answered and completed to our route.
+ */
+@ApplicationScoped
+public class TwilioCallGateway implements CallGateway {
+
+    private final TwilioApi api;
+    private final String callbackBaseUrl;
+    private final String streamUrl;
+
+    public TwilioCallGateway(@ConfigProperty(name = "voiceagent.twilio.base-url", defaultValue = "https://api.twilio.com")
+            String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl,
+            @ConfigProperty(name = "voiceagent.twilio.media-stream-url", defaultValue = "wss://localhost/api/v1/telephony/stream")
+            String streamUrl) {
+        this.api = QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(baseUrl)).build(TwilioApi.class);
+        this.callbackBaseUrl = callbackBaseUrl.endsWith("/") ? callbackBaseUrl.substring(0, callbackBaseUrl.length() - 1)
+                : callbackBaseUrl;
+        this.streamUrl = streamUrl;
+    }
+
+    @Override
+    public Provider provider() {
+        return Provider.TWILIO;
+    }
+
+    /** The URL Twilio posts status callbacks to for a run (also what its signature covers). */
+    public String statusCallbackUrl(long runId) {
+        return callbackBaseUrl + "/api/v1/telephony/twilio/status-callback/" + runId;
+    }
+
+    @Override
+    public Uni<String> originate(OutboundCall call) {
+        var twilio = (ProviderConfiguration.Twilio) call.configuration();
+        MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
+        form.add("To", call.to());
+        form.add("From", call.from());
+        form.add("Twiml", "<Response><Connect><Stream url=\"" + streamUrl + "/" + call.runId()
+                + "\"/></Connect></Response>");
+        form.add("StatusCallback", statusCallbackUrl(call.runId()));
+        form.add("StatusCallbackMethod", "POST");
+        for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {
+            form.add("StatusCallbackEvent", event);
+        }
+        if (twilio.amdEnabled()) {
+            form.add("MachineDetection", "Enable");
+        }
+        return api.create(twilio.accountSid(), basic(twilio), form)
+                .map(response -> String.valueOf(response.get("sid")))
+                .onFailure().transform(TwilioCallGateway::refused);
+    }
+
+    @Override
+    public Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId) {
+        var twilio = (ProviderConfiguration.Twilio) configuration;
+        MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
+        form.add("Status", "completed");
+        return api.update(twilio.accountSid(), providerCallId, basic(twilio), form).replaceWithVoid()
+                .onFailure().transform(TwilioCallGateway::refused);
+    }
+
+    @Override
+    public Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId) {
+        var twilio = (ProviderConfiguration.Twilio) configuration;
+        return api.fetch(twilio.accountSid(), providerCallId, basic(twilio))
+                .map((Map<String, Object> call) -> TwilioStatuses.map((String) call.get("status"),
+                        (String) call.get("answered_by")))
+                .onFailure().transform(TwilioCallGateway::refused);
+    }
+
+    private static String basic(ProviderConfiguration.Twilio twilio) {
+        return "Basic " + Base64.getEncoder().encodeToString((twilio.accountSid() + ":" + twilio.authToken())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Throwable refused(Throwable failure) {
+        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
+            return new CallGatewayException("Twilio answered HTTP " + web.getResponse().getStatus(), failure);
+        }
+        return new CallGatewayException("Twilio could not be reached", failure);
+    }
+}
