@@ -9,7 +9,7 @@ import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
-import dev.voiceagent.deploy.support.FakeTwilioServer;
+import dev.voiceagent.deploy.support.FakeProviderServer;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The Twilio gateway against a local server that checks what it sends, and Twilio's signed callbacks. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeTwilioServer.class)
+@WithTestResource(FakeProviderServer.class)
 class TwilioEndToEndTest {
 
     private static final String SID = "AC" + "0123456789abcdef".repeat(2);
@@ -40,8 +40,8 @@ class TwilioEndToEndTest {
 
     @BeforeEach
     void twilioConfiguration() {
-        FakeTwilioServer.REQUESTS.clear();
-        FakeTwilioServer.status = 201;
+        FakeProviderServer.REQUESTS.clear();
+        FakeProviderServer.status = 201;
         key = Api.createKey(Api.signUp("twilio"), "k");
         workflow = as(key).body(Map.of("name", "Caller", "workflow_definition", WorkflowEndToEndTest.definition("Hi")))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
@@ -68,8 +68,8 @@ class TwilioEndToEndTest {
     @Test
     void theGatewayCreatesTheCallWithBasicAuthAndStatusCallbacks() {
         long runId = initiate();
-        assertThat(FakeTwilioServer.REQUESTS).hasSize(1);
-        FakeTwilioServer.Received request = FakeTwilioServer.REQUESTS.getFirst();
+        assertThat(FakeProviderServer.REQUESTS).hasSize(1);
+        FakeProviderServer.Received request = FakeProviderServer.REQUESTS.getFirst();
         assertThat(request.method()).isEqualTo("POST");
         assertThat(request.path()).isEqualTo("/2010-04-01/Accounts/" + SID + "/Calls.json");
         assertThat(request.authorization()).isEqualTo("Basic " + Base64.getEncoder()
@@ -89,7 +89,7 @@ class TwilioEndToEndTest {
     void signedCallbacksCompleteTheRunAndBadSignaturesChangeNothing() {
         long runId = initiate();
         String url = "http://localhost:8081/api/v1/telephony/twilio/status-callback/" + runId;
-        String callSid = FakeTwilioServer.lastSid;
+        String callSid = FakeProviderServer.lastSid;
         Map<String, String> completed = new java.util.LinkedHashMap<>(Map.of("CallSid", callSid, "CallStatus",
                 "completed", "CallDuration", "12", "AccountSid", SID, "SequenceNumber", "3"));
         String body = form(completed);
@@ -113,7 +113,7 @@ class TwilioEndToEndTest {
 
     @Test
     void aRefusalByTwilioFailsTheCallAndFreesItsSlot() {
-        FakeTwilioServer.status = 400;
+        FakeProviderServer.status = 400;
         as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(400)
                 .body("detail", containsString("Twilio answered HTTP 400"));

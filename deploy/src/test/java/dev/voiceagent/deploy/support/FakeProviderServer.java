@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A local stand-in for api.twilio.com that records every request the gateway makes. */
-public class FakeTwilioServer implements QuarkusTestResourceLifecycleManager {
+/** A local stand-in for api.twilio.com and api.telnyx.com that records every request a gateway makes. */
+public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
 
     public record Received(String method, String path, String authorization, String contentType, String body) {
     }
@@ -34,15 +34,19 @@ public class FakeTwilioServer implements QuarkusTestResourceLifecycleManager {
             REQUESTS.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     exchange.getRequestHeaders().getFirst("Authorization"),
                     exchange.getRequestHeaders().getFirst("Content-Type"), body));
-            lastSid = "CA%032x".formatted(SIDS.incrementAndGet());
-            byte[] answer = ("{\"sid\": \"" + lastSid + "\", \"status\": \"queued\"}").getBytes(StandardCharsets.UTF_8);
+            boolean telnyx = exchange.getRequestURI().getPath().startsWith("/v2/");
+            lastSid = (telnyx ? "v3:telnyx-%032x" : "CA%032x").formatted(SIDS.incrementAndGet());
+            String json = telnyx ? "{\"data\": {\"call_control_id\": \"" + lastSid + "\", \"is_alive\": true}}"
+                    : "{\"sid\": \"" + lastSid + "\", \"status\": \"queued\"}";
+            byte[] answer = json.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
         server.start();
-        return Map.of("voiceagent.twilio.base-url", "http://127.0.0.1:" + server.getAddress().getPort());
+        String base = "http://127.0.0.1:" + server.getAddress().getPort();
+        return Map.of("voiceagent.twilio.base-url", base, "voiceagent.telnyx.base-url", base);
     }
 
     @Override

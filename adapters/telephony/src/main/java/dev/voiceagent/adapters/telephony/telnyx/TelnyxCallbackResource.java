@@ -1,0 +1,67 @@
+package dev.voiceagent.adapters.telephony.telnyx;
+
+import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Telnyx Call Control webhooks, Ed25519-verified against the raw body before anything changes. */
+@Path("/api/v1/telephony/telnyx/events/{run_id}")
+@PermitAll
+public class TelnyxCallbackResource {
+
+    private final ProcessCallReportUseCase reports;
+    private final Clock clock;
+    private final Duration tolerance;
+
+    public TelnyxCallbackResource(ProcessCallReportUseCase reports, Clock clock,
+            @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
+        this.reports = reports;
+        this.clock = clock;
+        this.tolerance = tolerance;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> event(@PathParam("run_id") long runId,
+            @HeaderParam("telnyx-signature-ed25519") String signature, @HeaderParam("telnyx-timestamp") String timestamp,
+            String body) {
+        JsonObject data;
+        try {
+            data = new JsonObject(body).getJsonObject("data");
+        } catch (DecodeException | ClassCastException e) {
+            data = null;
+        }
+        if (data == null || data.getString("id") == null) {
+            return Uni.createFrom().item(Response.status(400).type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("detail", "Not a Telnyx event")).build());
+        }
+        JsonObject payload = data.getJsonObject("payload", new JsonObject());
+        CallStatus status = TelnyxEvents.map(data.getString("event_type"), payload.getString("hangup_cause")).orElse(null);
+        if (status == null) {
+            return Uni.createFrom().item(Response.ok(Map.of("status", "ignored: event not tracked")).build());
+        }
+        CallReport report = new CallReport(Provider.TELNYX, runId, payload.getString("call_control_id"), status, null,
+                data.getString("id"));
+        return reports.process(report, configuration -> configuration instanceof ProviderConfiguration.Telnyx telnyx
+                        && TelnyxSignature.valid(telnyx.webhookPublicKey(), timestamp, body, signature, clock.instant(),
+                                tolerance))
+                .map(result -> Response.ok(Map.of("status", result)).build());
+    }
+}
