@@ -33,6 +33,15 @@ import dev.voiceagent.application.telephony.UpdatePhoneNumberService;
 import dev.voiceagent.application.telephony.UpdatePhoneNumberUseCase;
 import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationService;
 import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationUseCase;
+import dev.voiceagent.application.telephony.TrunkRepository;
+import dev.voiceagent.application.telephony.ListTrunksService;
+import dev.voiceagent.application.telephony.ListTrunksUseCase;
+import dev.voiceagent.application.telephony.AddTrunkService;
+import dev.voiceagent.application.telephony.AddTrunkUseCase;
+import dev.voiceagent.application.telephony.ChangeTrunkService;
+import dev.voiceagent.application.telephony.ChangeTrunkUseCase;
+import dev.voiceagent.application.telephony.RemoveTrunkService;
+import dev.voiceagent.application.telephony.RemoveTrunkUseCase;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -115,8 +124,8 @@ public class TelephonyProducers {
 
     @Produces @Singleton
     AddPhoneNumberUseCase addNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            PhoneNumberNormalizer normalizer, Clock clock) {
-        return new AddPhoneNumberService(configurations, numbers, normalizer, clock);
+            TrunkRepository trunks, PhoneNumberNormalizer normalizer, Clock clock) {
+        return new AddPhoneNumberService(configurations, numbers, trunks, normalizer, clock);
     }
 
     @Produces @Singleton
@@ -126,8 +135,8 @@ public class TelephonyProducers {
 
     @Produces @Singleton
     UpdatePhoneNumberUseCase updateNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            Clock clock) {
-        return new UpdatePhoneNumberService(configurations, numbers, clock);
+            TrunkRepository trunks, Clock clock) {
+        return new UpdatePhoneNumberService(configurations, numbers, trunks, clock);
     }
 
     @Produces @Singleton
@@ -138,6 +147,26 @@ public class TelephonyProducers {
     @Produces @Singleton
     SetDefaultCallerUseCase setDefaultCaller(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
         return new SetDefaultCallerService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    ListTrunksUseCase listTrunks(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        return new ListTrunksService(configurations, trunks);
+    }
+
+    @Produces @Singleton
+    AddTrunkUseCase addTrunk(TelephonyConfigurationRepository configurations, TrunkRepository trunks, Clock clock) {
+        return new AddTrunkService(configurations, trunks, clock);
+    }
+
+    @Produces @Singleton
+    ChangeTrunkUseCase changeTrunk(TelephonyConfigurationRepository configurations, TrunkRepository trunks, Clock clock) {
+        return new ChangeTrunkService(configurations, trunks, clock);
+    }
+
+    @Produces @Singleton
+    RemoveTrunkUseCase removeTrunk(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        return new RemoveTrunkService(configurations, trunks);
     }
 
     @Produces @Singleton

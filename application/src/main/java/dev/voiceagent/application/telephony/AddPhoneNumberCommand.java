@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 
 public record AddPhoneNumberCommand(Principal principal, long configurationId, String address, String countryCode,
-        String label, Long inboundWorkflowId, boolean active, boolean defaultCaller, Map<String, Object> extraMetadata) {
+        String label, Long inboundWorkflowId, Long trunkId, boolean active, boolean defaultCaller, Map<String, Object> extraMetadata) {
 
     public AddPhoneNumberCommand {
         Objects.requireNonNull(principal, "principal");

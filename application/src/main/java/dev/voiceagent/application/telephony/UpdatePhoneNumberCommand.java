@@ -4,9 +4,9 @@ import dev.voiceagent.application.auth.Principal;
 import java.util.Map;
 import java.util.Objects;
 
-/** A partial update: null fields stay; clearInboundWorkflow unsets the inbound workflow. */
+/** A partial update: null fields stay; clearInboundWorkflow and clearTrunk unset them. */
 public record UpdatePhoneNumberCommand(Principal principal, long configurationId, long numberId, String label,
-        Long inboundWorkflowId, boolean clearInboundWorkflow, Boolean active, String countryCode,
+        Long inboundWorkflowId, boolean clearInboundWorkflow, Long trunkId, boolean clearTrunk, Boolean active, String countryCode,
         Map<String, Object> extraMetadata) {
 
     public UpdatePhoneNumberCommand {

@@ -190,6 +190,38 @@ class TelephonyConfigurationEndToEndTest {
     }
 
     @Test
+    void trunksBelongToTrunkCapableConfigurationsAndCannotBeDeletedWhileNumbersUseThem() {
+        long twilio = twilio(key, "PSTN", "t");
+        as(key).get(BASE + "/" + twilio + "/trunks").then().statusCode(400)
+                .body("detail", equalTo("Twilio configurations have no trunks"));
+        long ari = as(key).body(Map.of("name", "PBX", "config", Map.of("provider", "ari", "ari_endpoint",
+                "http://pbx.local:8088", "app_name", "voice", "app_password", "secret"))).post(BASE).then().statusCode(200)
+                .body("config.app_password", equalTo("**cret")).extract().jsonPath().getLong("id");
+        String trunks = BASE + "/" + ari + "/trunks";
+        long trunk = as(key).body(Map.of("name", "Main trunk", "settings", Map.of("context", "from-ai")))
+                .post(trunks).then().statusCode(200).body("enabled", equalTo(true))
+                .body("settings.context", equalTo("from-ai")).extract().jsonPath().getLong("id");
+        as(key).body(Map.of("enabled", false)).put(trunks + "/" + trunk).then().statusCode(200)
+                .body("enabled", equalTo(false)).body("name", equalTo("Main trunk"));
+        long number = as(key).body(Map.of("address", "PJSIP/1001", "telephony_trunk_id", trunk))
+                .post(BASE + "/" + ari + "/phone-numbers").then().statusCode(200)
+                .body("telephony_trunk_id", equalTo((int) trunk)).body("address_type", equalTo("extension"))
+                .extract().jsonPath().getLong("id");
+        as(key).delete(trunks + "/" + trunk).then().statusCode(409).body("detail", containsString("used by phone numbers"));
+        // a trunk of another configuration cannot be used
+        long otherAri = as(key).body(Map.of("name", "PBX 2", "config", Map.of("provider", "ari", "ari_endpoint",
+                "http://pbx2.local:8088", "app_name", "voice", "app_password", "secret"))).post(BASE).then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        as(key).body(Map.of("address", "PJSIP/2002", "telephony_trunk_id", trunk)).post(BASE + "/" + otherAri
+                + "/phone-numbers").then().statusCode(404).body("detail", equalTo("Trunk not found"));
+        as(key).body(Map.of("clear_trunk", true)).put(BASE + "/" + ari + "/phone-numbers/" + number).then()
+                .statusCode(200).body("telephony_trunk_id", nullValue());
+        as(key).delete(trunks + "/" + trunk).then().statusCode(200);
+        as(key).get(trunks).then().statusCode(200).body("trunks", hasSize(0));
+        as(otherKey).get(trunks).then().statusCode(404);
+    }
+
+    @Test
     void dispositionCodesListBuiltInsThenTheOrganizationsOwn() {
         Sql sql = new Sql(dataSource);
         long workflow = sql.workflow(account.organizationId(), "wf");

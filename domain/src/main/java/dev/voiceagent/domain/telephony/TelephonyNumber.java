@@ -18,6 +18,7 @@ public record TelephonyNumber(
         String countryCode,
         String label,
         Long inboundWorkflowId,
+        Long trunkId,
         boolean active,
         boolean defaultCaller,
         Map<String, Object> extraMetadata,

@@ -21,7 +21,7 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     static final String TAKEN = "This phone number is already configured in your organization";
     private static final String COLUMNS = "id, organization_id, telephony_configuration_id, address, address_normalized,"
             + " country_code, label, inbound_workflow_id, is_active, is_default_caller_id, extra_metadata, created_at,"
-            + " updated_at";
+            + " updated_at, telephony_trunk_id";
 
     private final Pool pool;
 
@@ -52,7 +52,8 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     public Uni<TelephonyNumber> insert(TelephonyNumber n) {
         return pool.preparedQuery("INSERT INTO phone_numbers (organization_id, telephony_configuration_id, address,"
                         + " address_normalized, country_code, label, inbound_workflow_id, is_active, is_default_caller_id,"
-                        + " extra_metadata, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                        + " extra_metadata, telephony_trunk_id, created_at, updated_at)"
+                        + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
                         + " RETURNING " + COLUMNS)
                 .execute(values(n).addOffsetDateTime(n.createdAt().atOffset(ZoneOffset.UTC))
                         .addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)))
@@ -63,8 +64,8 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     @Override
     public Uni<TelephonyNumber> update(TelephonyNumber n) {
         return pool.preparedQuery("UPDATE phone_numbers SET country_code = $5, label = $6, inbound_workflow_id = $7,"
-                        + " is_active = $8, is_default_caller_id = $9, extra_metadata = $10, updated_at = $11"
-                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $12"
+                        + " is_active = $8, is_default_caller_id = $9, extra_metadata = $10, telephony_trunk_id = $11,"
+                        + " updated_at = $12 WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $13"
                         + " AND address = $3 AND address_normalized = $4 RETURNING " + COLUMNS)
                 .execute(values(n).addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)).addLong(n.id()))
                 .map(rows -> number(rows.iterator().next()));
@@ -90,12 +91,13 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     private static Tuple values(TelephonyNumber n) {
         return Tuple.tuple().addLong(n.organizationId()).addLong(n.configurationId()).addString(n.address())
                 .addString(n.normalized()).addString(n.countryCode()).addString(n.label()).addLong(n.inboundWorkflowId())
-                .addBoolean(n.active()).addBoolean(n.defaultCaller()).addValue(JsonValues.toJson(n.extraMetadata()));
+                .addBoolean(n.active()).addBoolean(n.defaultCaller()).addValue(JsonValues.toJson(n.extraMetadata()))
+                .addLong(n.trunkId());
     }
 
     private static TelephonyNumber number(Row r) {
         return new TelephonyNumber(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3), r.getString(4),
-                r.getString(5), r.getString(6), r.getLong(7), r.getBoolean(8), r.getBoolean(9),
+                r.getString(5), r.getString(6), r.getLong(7), r.getLong(13), r.getBoolean(8), r.getBoolean(9),
                 JsonValues.toMap(r.getValue(10)), r.getOffsetDateTime(11).toInstant(), r.getOffsetDateTime(12).toInstant());
     }
 }

@@ -99,11 +99,11 @@ public class TelephonyConfigurationResource {
 
     public record PhoneNumberCreateRequest(@NotBlank @Size(max = 255) String address,
             @Size(min = 1, max = 3) String countryCode, @Size(max = 64) String label, Long inboundWorkflowId,
-            Boolean isActive, Boolean isDefaultCallerId, Map<String, Object> extraMetadata) {
+            Long telephonyTrunkId, Boolean isActive, Boolean isDefaultCallerId, Map<String, Object> extraMetadata) {
     }
 
     public record PhoneNumberUpdateRequest(@Size(max = 64) String label, Long inboundWorkflowId,
-            Boolean clearInboundWorkflow, Boolean isActive, @Size(min = 1, max = 3) String countryCode,
+            Boolean clearInboundWorkflow, Long telephonyTrunkId, Boolean clearTrunk, Boolean isActive, @Size(min = 1, max = 3) String countryCode,
             Map<String, Object> extraMetadata) {
     }
 
@@ -117,7 +117,7 @@ public class TelephonyConfigurationResource {
 
         static PhoneNumberResponse of(TelephonyNumber n) {
             return new PhoneNumberResponse(n.id(), n.configurationId(), n.address(), n.normalized(), n.addressType(),
-                    n.countryCode(), n.label(), n.inboundWorkflowId(), null, n.active(), n.defaultCaller(),
+                    n.countryCode(), n.label(), n.inboundWorkflowId(), n.trunkId(), n.active(), n.defaultCaller(),
                     n.extraMetadata(), n.createdAt(), n.updatedAt());
         }
     }
@@ -126,6 +126,27 @@ public class TelephonyConfigurationResource {
     }
 
     public record DeletedResponse(boolean success, String message) {
+    }
+
+    public record TrunkCreateRequest(@NotBlank @Size(max = 64) String name, Boolean enabled, Map<String, Object> settings) {
+    }
+
+    public record TrunkUpdateRequest(@Size(min = 1, max = 64) String name, Boolean enabled, Map<String, Object> settings) {
+    }
+
+    @Schema(name = "TrunkResponse")
+    public record TrunkResponse(long id, long telephonyConfigurationId, String name, boolean enabled,
+            Map<String, Object> settings,
+            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
+            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant updatedAt) {
+
+        static TrunkResponse of(dev.voiceagent.domain.telephony.Trunk t) {
+            return new TrunkResponse(t.id(), t.configurationId(), t.name(), t.enabled(), t.settings(), t.createdAt(),
+                    t.updatedAt());
+        }
+    }
+
+    public record TrunkListResponse(List<TrunkResponse> trunks) {
     }
 
     private final Caller caller;
@@ -233,7 +254,8 @@ public class TelephonyConfigurationResource {
     public Uni<PhoneNumberResponse> addNumber(@PathParam("config_id") long configId,
             @NotNull @Valid PhoneNumberCreateRequest body) {
         return useCases.addNumber().add(new AddPhoneNumberCommand(caller.principal(), configId, body.address(),
-                body.countryCode(), body.label(), body.inboundWorkflowId(), !Boolean.FALSE.equals(body.isActive()),
+                body.countryCode(), body.label(), body.inboundWorkflowId(), body.telephonyTrunkId(),
+                !Boolean.FALSE.equals(body.isActive()),
                 Boolean.TRUE.equals(body.isDefaultCallerId()), body.extraMetadata())).map(PhoneNumberResponse::of);
     }
 
@@ -249,7 +271,8 @@ public class TelephonyConfigurationResource {
     public Uni<PhoneNumberResponse> updateNumber(@PathParam("config_id") long configId,
             @PathParam("phone_number_id") long numberId, @NotNull @Valid PhoneNumberUpdateRequest body) {
         return useCases.updateNumber().update(new UpdatePhoneNumberCommand(caller.principal(), configId, numberId,
-                body.label(), body.inboundWorkflowId(), Boolean.TRUE.equals(body.clearInboundWorkflow()), body.isActive(),
+                body.label(), body.inboundWorkflowId(), Boolean.TRUE.equals(body.clearInboundWorkflow()),
+                body.telephonyTrunkId(), Boolean.TRUE.equals(body.clearTrunk()), body.isActive(),
                 body.countryCode(), body.extraMetadata())).map(PhoneNumberResponse::of);
     }
 
@@ -267,6 +290,35 @@ public class TelephonyConfigurationResource {
             @PathParam("phone_number_id") long numberId) {
         return useCases.setDefaultCaller().setDefaultCaller(caller.principal(), configId, numberId)
                 .map(PhoneNumberResponse::of);
+    }
+
+    @GET
+    @Path("/telephony-configs/{config_id}/trunks")
+    public Uni<TrunkListResponse> trunks(@PathParam("config_id") long configId) {
+        return useCases.listTrunks().list(caller.principal(), configId)
+                .map(list -> new TrunkListResponse(list.stream().map(TrunkResponse::of).toList()));
+    }
+
+    @POST
+    @Path("/telephony-configs/{config_id}/trunks")
+    public Uni<TrunkResponse> addTrunk(@PathParam("config_id") long configId, @NotNull @Valid TrunkCreateRequest body) {
+        return useCases.addTrunk().add(caller.principal(), configId, body.name(), !Boolean.FALSE.equals(body.enabled()),
+                body.settings()).map(TrunkResponse::of);
+    }
+
+    @PUT
+    @Path("/telephony-configs/{config_id}/trunks/{trunk_id}")
+    public Uni<TrunkResponse> changeTrunk(@PathParam("config_id") long configId, @PathParam("trunk_id") long trunkId,
+            @NotNull @Valid TrunkUpdateRequest body) {
+        return useCases.changeTrunk().change(caller.principal(), configId, trunkId, body.name(), body.enabled(),
+                body.settings()).map(TrunkResponse::of);
+    }
+
+    @DELETE
+    @Path("/telephony-configs/{config_id}/trunks/{trunk_id}")
+    public Uni<DeletedResponse> removeTrunk(@PathParam("config_id") long configId, @PathParam("trunk_id") long trunkId) {
+        return useCases.removeTrunk().remove(caller.principal(), configId, trunkId)
+                .replaceWith(new DeletedResponse(true, "Trunk deleted"));
     }
 
     /** config.provider names the provider; a missing or unknown one is a 422 at body.config.provider. */

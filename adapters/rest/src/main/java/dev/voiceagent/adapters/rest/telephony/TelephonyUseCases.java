@@ -1,6 +1,10 @@
 package dev.voiceagent.adapters.rest.telephony;
 
 import dev.voiceagent.application.telephony.AddPhoneNumberUseCase;
+import dev.voiceagent.application.telephony.AddTrunkUseCase;
+import dev.voiceagent.application.telephony.ChangeTrunkUseCase;
+import dev.voiceagent.application.telephony.ListTrunksUseCase;
+import dev.voiceagent.application.telephony.RemoveTrunkUseCase;
 import dev.voiceagent.application.telephony.CreateTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.DeleteTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.GetPhoneNumberUseCase;
@@ -32,5 +36,9 @@ public record TelephonyUseCases(
         UpdatePhoneNumberUseCase updateNumber,
         RemovePhoneNumberUseCase removeNumber,
         SetDefaultCallerUseCase setDefaultCaller,
-        ListDispositionCodesUseCase dispositionCodes) {
+        ListDispositionCodesUseCase dispositionCodes,
+        ListTrunksUseCase listTrunks,
+        AddTrunkUseCase addTrunk,
+        ChangeTrunkUseCase changeTrunk,
+        RemoveTrunkUseCase removeTrunk) {
 }

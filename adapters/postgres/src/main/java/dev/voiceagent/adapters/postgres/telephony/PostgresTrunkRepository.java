@@ -1,0 +1,81 @@
+package dev.voiceagent.adapters.postgres.telephony;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.telephony.TrunkRepository;
+import dev.voiceagent.domain.telephony.Trunk;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+@ApplicationScoped
+public class PostgresTrunkRepository implements TrunkRepository {
+
+    private static final String COLUMNS = "id, organization_id, telephony_configuration_id, name, enabled, settings,"
+            + " created_at, updated_at";
+
+    private final Pool pool;
+
+    public PostgresTrunkRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<List<Trunk>> list(long organizationId, long configurationId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
+                + " AND telephony_configuration_id = $2 ORDER BY id").execute(Tuple.of(organizationId, configurationId))
+                .map(rows -> {
+                    List<Trunk> trunks = new ArrayList<>(rows.size());
+                    rows.forEach(r -> trunks.add(trunk(r)));
+                    return trunks;
+                });
+    }
+
+    @Override
+    public Uni<Optional<Trunk>> find(long organizationId, long configurationId, long trunkId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 AND id = $3")
+                .execute(Tuple.of(organizationId, configurationId, trunkId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(trunk(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<Trunk> insert(Trunk t) {
+        return pool.preparedQuery("INSERT INTO telephony_trunks (organization_id, telephony_configuration_id, name,"
+                        + " enabled, settings, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING " + COLUMNS)
+                .execute(Tuple.tuple().addLong(t.organizationId()).addLong(t.configurationId()).addString(t.name())
+                        .addBoolean(t.enabled()).addValue(JsonValues.toJson(t.settings()))
+                        .addOffsetDateTime(t.createdAt().atOffset(ZoneOffset.UTC))
+                        .addOffsetDateTime(t.updatedAt().atOffset(ZoneOffset.UTC)))
+                .map(rows -> trunk(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<Trunk> update(Trunk t) {
+        return pool.preparedQuery("UPDATE telephony_trunks SET name = $1, enabled = $2, settings = $3, updated_at = $4"
+                        + " WHERE organization_id = $5 AND telephony_configuration_id = $6 AND id = $7 RETURNING " + COLUMNS)
+                .execute(Tuple.tuple().addString(t.name()).addBoolean(t.enabled()).addValue(JsonValues.toJson(t.settings()))
+                        .addOffsetDateTime(t.updatedAt().atOffset(ZoneOffset.UTC)).addLong(t.organizationId())
+                        .addLong(t.configurationId()).addLong(t.id()))
+                .map(rows -> trunk(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<Void> delete(long organizationId, long configurationId, long trunkId) {
+        return pool.preparedQuery("DELETE FROM telephony_trunks WHERE organization_id = $1 AND telephony_configuration_id = $2"
+                        + " AND id = $3").execute(Tuple.of(organizationId, configurationId, trunkId)).replaceWithVoid()
+                .onFailure(f -> f instanceof io.vertx.pgclient.PgException pg && "23503".equals(pg.getSqlState()))
+                .transform(f -> new ConflictException("The trunk is used by phone numbers and cannot be deleted"));
+    }
+
+    private static Trunk trunk(Row r) {
+        return new Trunk(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3), r.getBoolean(4),
+                JsonValues.toMap(r.getValue(5)), r.getOffsetDateTime(6).toInstant(), r.getOffsetDateTime(7).toInstant());
+    }
+}

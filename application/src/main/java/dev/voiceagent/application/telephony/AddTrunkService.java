@@ -1,0 +1,29 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Trunk;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.util.Map;
+
+public class AddTrunkService implements AddTrunkUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
+    private final Clock clock;
+
+    public AddTrunkService(TelephonyConfigurationRepository configurations, TrunkRepository trunks, Clock clock) {
+        this.configurations = configurations;
+        this.trunks = trunks;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<Trunk> add(Principal principal, long configurationId, String name, boolean enabled,
+            Map<String, Object> settings) {
+        long org = principal.organizationId();
+        var now = clock.instant();
+        Trunk trunk = new Trunk(null, org, configurationId, name, enabled, settings, now, now);
+        return Trunks.trunkCapable(configurations, org, configurationId).chain(() -> trunks.insert(trunk));
+    }
+}

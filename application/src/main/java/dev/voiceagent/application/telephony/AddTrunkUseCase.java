@@ -1,0 +1,11 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Trunk;
+import io.smallrye.mutiny.Uni;
+import java.util.Map;
+
+public interface AddTrunkUseCase {
+
+    Uni<Trunk> add(Principal principal, long configurationId, String name, boolean enabled, Map<String, Object> settings);
+}

@@ -1,0 +1,13 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Trunk;
+import io.smallrye.mutiny.Uni;
+import java.util.Map;
+
+/** Null fields stay as they are. */
+public interface ChangeTrunkUseCase {
+
+    Uni<Trunk> change(Principal principal, long configurationId, long trunkId, String name, Boolean enabled,
+            Map<String, Object> settings);
+}

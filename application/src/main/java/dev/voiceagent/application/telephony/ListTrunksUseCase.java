@@ -1,0 +1,11 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.telephony.Trunk;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+public interface ListTrunksUseCase {
+
+    Uni<List<Trunk>> list(Principal principal, long configurationId);
+}

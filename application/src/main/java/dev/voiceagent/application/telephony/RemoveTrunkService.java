@@ -1,0 +1,22 @@
+package dev.voiceagent.application.telephony;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public class RemoveTrunkService implements RemoveTrunkUseCase {
+
+    private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
+
+    public RemoveTrunkService(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        this.configurations = configurations;
+        this.trunks = trunks;
+    }
+
+    @Override
+    public Uni<Void> remove(Principal principal, long configurationId, long trunkId) {
+        long org = principal.organizationId();
+        return Trunks.find(configurations, trunks, org, configurationId, trunkId)
+                .chain(t -> trunks.delete(org, configurationId, trunkId));
+    }
+}
