@@ -11,7 +11,9 @@ import dev.voiceagent.application.shared.InstanceSecretRepository;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
@@ -46,10 +48,12 @@ public class CallProducers {
     @Singleton
     InitiateCallUseCase initiateCall(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
+            WorkflowRunRepository runs, OrganizationPreferencesRepository preferences,
             @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
-        return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, gateways.stream().toList(),
+        return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, runs, preferences,
+                gateways.stream().toList(),
                 clock, ThreadLocalRandom.current(), defaultLimit, staleAfter);
     }
 

@@ -25,6 +25,11 @@ import dev.voiceagent.application.campaign.GetCampaignService;
 import dev.voiceagent.application.campaign.GetCampaignUseCase;
 import dev.voiceagent.application.campaign.ListCampaignsService;
 import dev.voiceagent.application.campaign.ListCampaignsUseCase;
+import dev.voiceagent.application.organization.GetOrganizationPreferencesService;
+import dev.voiceagent.application.organization.GetOrganizationPreferencesUseCase;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
+import dev.voiceagent.application.organization.UpdateOrganizationPreferencesService;
+import dev.voiceagent.application.organization.UpdateOrganizationPreferencesUseCase;
 import dev.voiceagent.application.shared.UnitOfWork;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -97,6 +102,18 @@ public class UseCaseProducers {
     @Singleton
     ReactivateApiKeyUseCase reactivateApiKey(ApiKeyRepository apiKeys) {
         return new ReactivateApiKeyService(apiKeys);
+    }
+
+    @Produces
+    @Singleton
+    GetOrganizationPreferencesUseCase getPreferences(OrganizationPreferencesRepository preferences) {
+        return new GetOrganizationPreferencesService(preferences);
+    }
+
+    @Produces
+    @Singleton
+    UpdateOrganizationPreferencesUseCase updatePreferences(OrganizationPreferencesRepository preferences) {
+        return new UpdateOrganizationPreferencesService(preferences);
     }
 
     @Produces

@@ -5,7 +5,9 @@ import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallOutcome;
@@ -37,6 +39,8 @@ public class InitiateCallService implements InitiateCallUseCase {
     private final PhoneNumberRepository numbers;
     private final PhoneNumberNormalizer normalizer;
     private final CallRepository calls;
+    private final WorkflowRunRepository runs;
+    private final OrganizationPreferencesRepository preferences;
     private final Map<dev.voiceagent.domain.telephony.Provider, CallGateway> gateways = new HashMap<>();
     private final Clock clock;
     private final RandomGenerator random;
@@ -45,12 +49,14 @@ public class InitiateCallService implements InitiateCallUseCase {
 
     public InitiateCallService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
-            List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter) {
+            WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter) {
         this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;
         this.normalizer = normalizer;
         this.calls = calls;
+        this.runs = runs;
+        this.preferences = preferences;
         gateways.forEach(g -> this.gateways.put(g.provider(), g));
         this.clock = clock;
         this.random = random;
@@ -61,23 +67,45 @@ public class InitiateCallService implements InitiateCallUseCase {
     @Override
     public Uni<InitiatedCall> initiate(InitiateCallCommand c) {
         long org = c.principal().organizationId();
-        if (c.phoneNumber() == null || c.phoneNumber().isBlank()) {
-            return Uni.createFrom().failure(new DomainRuleViolation("phone_number is required"));
-        }
         return workflows.find(org, c.workflowId())
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
-                .chain(workflow -> resolveConfiguration(org, c.telephonyConfigurationId())
+                .chain(workflow -> existingRun(org, c)
+                        .chain(existing -> numberToCall(org, c.phoneNumber()).chain(number ->
+                        resolveConfiguration(org, c.telephonyConfigurationId())
                         .chain(view -> numbers.list(org, view.configuration().id()).chain(list -> {
                             TelephonyConfiguration configuration = view.configuration();
-                            String to = normalizer.normalize(c.phoneNumber(), null, configuration.provider());
+                            String to = normalizer.normalize(number, null, configuration.provider());
                             var from = CallerSelection.choose(list.stream().map(n -> new CallerSelection.Number(n.id(),
                                     n.normalized(), n.active(), n.defaultCaller())).toList(), c.fromPhoneNumberId(), random);
                             if (c.fromPhoneNumberId() != null && from.isEmpty()) {
                                 throw new DomainRuleViolation("from_phone_number_not_found");
                             }
-                            return place(workflow, configuration, to,
+                            return place(workflow, existing, configuration, to,
                                     from.map(CallerSelection.Number::address).orElse(null));
-                        })));
+                        })))));
+    }
+
+    /** The run to reuse, which must be of this workflow; else a new one is made. */
+    private Uni<WorkflowRun> existingRun(long org, InitiateCallCommand c) {
+        if (c.workflowRunId() == null) {
+            return Uni.createFrom().nullItem();
+        }
+        return runs.find(org, c.workflowId(), c.workflowRunId()).map(found -> found.orElseThrow(
+                () -> new DomainRuleViolation("workflow_run_workflow_mismatch: run " + c.workflowRunId()
+                        + " is not a run of workflow " + c.workflowId())));
+    }
+
+    /** The number asked for, else the organization's test number. */
+    private Uni<String> numberToCall(long org, String requested) {
+        if (requested != null && !requested.isBlank()) {
+            return Uni.createFrom().item(requested);
+        }
+        return preferences.get(org).map(p -> {
+            if (p.testPhoneNumber() == null) {
+                throw new DomainRuleViolation("phone_number is required (the organization has no test phone number)");
+            }
+            return p.testPhoneNumber();
+        });
     }
 
     private Uni<TelephonyConfigurationView> resolveConfiguration(long org, Long requested) {
@@ -105,20 +133,15 @@ public class InitiateCallService implements InitiateCallUseCase {
         });
     }
 
-    private Uni<InitiatedCall> place(Workflow workflow, TelephonyConfiguration configuration, String to, String from) {
+    private Uni<InitiatedCall> place(Workflow workflow, WorkflowRun existing, TelephonyConfiguration configuration,
+            String to, String from) {
         CallGateway gateway = gateways.get(configuration.provider());
         if (gateway == null) {
             throw new DomainRuleViolation(configuration.provider().displayName() + " has no outbound gateway");
         }
         Instant now = clock.instant();
-        String name = "WR-TEL-OUT-%08d".formatted(random.nextInt(100_000_000));
-        WorkflowRun started = WorkflowRun.start(workflow.organizationId(), workflow.id(), workflow.editable(), name,
-                configuration.provider().wireName(), now);
-        Map<String, Object> context = new HashMap<>(started.initialContext());
-        context.put("phone_number", to);
-        WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
-                name, started.mode(), "outbound", started.state(), false, null, null, null, null, context, null, null,
-                null, null, now);
+        WorkflowRun run = existing != null ? existing : newRun(workflow, configuration, to, now);
+        String name = run.name();
         CallRecord call = new CallRecord(CallAttempt.dialing(workflow.organizationId(), 0, now), run,
                 configuration.provider(), configuration.id(), from, to);
         long org = workflow.organizationId();
@@ -130,6 +153,17 @@ public class InitiateCallService implements InitiateCallUseCase {
                         .call(callId -> calls.attachProviderCallId(reserved.attempt().id(), callId))
                         .map(callId -> new InitiatedCall(reserved.run().id(), name, callId))
                         .onFailure().call(failure -> failed(reserved)));
+    }
+
+    private WorkflowRun newRun(Workflow workflow, TelephonyConfiguration configuration, String to, Instant now) {
+        String name = "WR-TEL-OUT-%08d".formatted(random.nextInt(100_000_000));
+        WorkflowRun started = WorkflowRun.start(workflow.organizationId(), workflow.id(), workflow.editable(), name,
+                configuration.provider().wireName(), now);
+        Map<String, Object> context = new HashMap<>(started.initialContext());
+        context.put("phone_number", to);
+        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
+                started.mode(), "outbound", started.state(), false, null, null, null, null, context, null, null, null,
+                null, now);
     }
 
     /** The provider refused: the call ends in error (freeing the slot) and the run says why. */

@@ -130,13 +130,43 @@ class SingleCallEndToEndTest {
     }
 
     @Test
+    void theOrganizationsTestNumberIsUsedWhenNoneIsGivenAndARunCanBeReusedOnce() throws Exception {
+        simulator(50);
+        as(key).get("/api/v1/organizations/preferences").then().statusCode(200)
+                .body("test_phone_number", org.hamcrest.Matchers.nullValue())
+                .body("external_pbx_integrations_enabled", equalTo(false));
+        as(key).body(Map.of("timezone", "Mars/Base")).put("/api/v1/organizations/preferences").then().statusCode(400)
+                .body("detail", equalTo("Invalid timezone: Mars/Base"));
+        as(key).body(Map.of("test_phone_number", "+1 555 000 0012", "timezone", "Europe/Berlin"))
+                .put("/api/v1/organizations/preferences").then().statusCode(200)
+                .body("timezone", equalTo("Europe/Berlin"));
+        long runId = as(key).body(Map.of("workflow_id", workflow)).post("/api/v1/telephony/initiate-call").then()
+                .statusCode(200).extract().jsonPath().getLong("workflow_run_id");
+        assertThat(awaitCompleted(runId).getString("initial_context.phone_number")).isEqualTo("+15550000012");
+
+        long testRun = as(key).body(Map.of("mode", "webrtc", "name", "editor test")).post("/api/v1/workflow/" + workflow
+                + "/runs").then().statusCode(200).extract().jsonPath().getLong("id");
+        as(key).body(Map.of("workflow_id", workflow, "workflow_run_id", testRun)).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(200).body("workflow_run_id", equalTo((int) testRun))
+                .body("workflow_run_name", equalTo("editor test"));
+        as(key).body(Map.of("workflow_id", workflow, "workflow_run_id", testRun)).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(409).body("detail", equalTo("The run already has a call"));
+        long otherWorkflow = as(key).body(Map.of("name", "Other", "workflow_definition",
+                WorkflowEndToEndTest.definition("Hi"))).post("/api/v1/workflow/create/definition").then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        as(key).body(Map.of("workflow_id", otherWorkflow, "workflow_run_id", testRun))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(400)
+                .body("detail", startsWith("workflow_run_workflow_mismatch"));
+    }
+
+    @Test
     void callsNeedAWorkflowAReadyConfigurationAndANumber() {
         as(key).body(Map.of("workflow_id", workflow, "phone_number", "+15550000012"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(400)
                 .body("detail", equalTo("No telephony configuration: configure telephony first"));
         simulator(50);
         as(key).body(Map.of("workflow_id", workflow)).post("/api/v1/telephony/initiate-call").then().statusCode(400)
-                .body("detail", equalTo("phone_number is required"));
+                .body("detail", startsWith("phone_number is required"));
         as(key).body(Map.of("workflow_id", 999999, "phone_number", "+15550000012"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(404);
         as(key).body(Map.of("workflow_id", workflow, "phone_number", "12")).post("/api/v1/telephony/initiate-call")

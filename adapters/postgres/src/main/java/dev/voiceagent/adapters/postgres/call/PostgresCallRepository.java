@@ -1,6 +1,8 @@
 package dev.voiceagent.adapters.postgres.call;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
+import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
@@ -56,7 +58,9 @@ public class PostgresCallRepository implements CallRepository {
                     if (rows.iterator().next().getLong(0) >= limit) {
                         return Uni.createFrom().item(Optional.<CallRecord>empty());
                     }
-                    return PostgresWorkflowRunRepository.insert(tx, run).chain(storedRun -> tx.preparedQuery(
+                    Uni<WorkflowRun> stored = run.id() != null ? Uni.createFrom().item(run)
+                            : PostgresWorkflowRunRepository.insert(tx, run);
+                    return stored.chain(storedRun -> tx.preparedQuery(
                                     "INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider,"
                                             + " status, from_number, to_number, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
                                             + " RETURNING id")
@@ -70,7 +74,9 @@ public class PostgresCallRepository implements CallRepository {
                                         organizationId, storedRun.id(), null, a.status(), a.startedAt(), null, null, null),
                                         storedRun, call.provider(), call.configurationId(), call.fromNumber(), call.toNumber()));
                             }));
-                }));
+                }))
+                .onFailure(f -> UniqueViolation.of(f, "calls_workflow_run_id_key"))
+                .transform(f -> new ConflictException("The run already has a call"));
     }
 
     @Override

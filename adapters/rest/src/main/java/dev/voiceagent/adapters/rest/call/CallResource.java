@@ -30,7 +30,7 @@ public class CallResource {
 
     @POST
     public Uni<InitiateCallResponse> initiate(@NotNull @Valid InitiateCallRequest body) {
-        return initiate.initiate(new InitiateCallCommand(caller.principal(), body.workflowId(), body.phoneNumber(),
+        return initiate.initiate(new InitiateCallCommand(caller.principal(), body.workflowId(), body.workflowRunId(), body.phoneNumber(),
                         body.telephonyConfigurationId(), body.fromPhoneNumberId()))
                 .map(call -> new InitiateCallResponse("Call initiated successfully with run name " + call.runName(),
                         call.runId(), call.runName()));

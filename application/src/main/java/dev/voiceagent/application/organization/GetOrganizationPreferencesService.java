@@ -1,0 +1,19 @@
+package dev.voiceagent.application.organization;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.account.OrganizationPreferences;
+import io.smallrye.mutiny.Uni;
+
+public class GetOrganizationPreferencesService implements GetOrganizationPreferencesUseCase {
+
+    private final OrganizationPreferencesRepository preferences;
+
+    public GetOrganizationPreferencesService(OrganizationPreferencesRepository preferences) {
+        this.preferences = preferences;
+    }
+
+    @Override
+    public Uni<OrganizationPreferences> get(Principal principal) {
+        return preferences.get(principal.organizationId());
+    }
+}

@@ -1,0 +1,10 @@
+package dev.voiceagent.application.organization;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.account.OrganizationPreferences;
+import io.smallrye.mutiny.Uni;
+
+public interface GetOrganizationPreferencesUseCase {
+
+    Uni<OrganizationPreferences> get(Principal principal);
+}

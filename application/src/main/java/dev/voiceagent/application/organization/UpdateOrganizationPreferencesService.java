@@ -1,0 +1,19 @@
+package dev.voiceagent.application.organization;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.domain.account.OrganizationPreferences;
+import io.smallrye.mutiny.Uni;
+
+public class UpdateOrganizationPreferencesService implements UpdateOrganizationPreferencesUseCase {
+
+    private final OrganizationPreferencesRepository preferences;
+
+    public UpdateOrganizationPreferencesService(OrganizationPreferencesRepository preferences) {
+        this.preferences = preferences;
+    }
+
+    @Override
+    public Uni<OrganizationPreferences> update(Principal principal, OrganizationPreferences update) {
+        return preferences.put(principal.organizationId(), update);
+    }
+}
