@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
+
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
@@ -173,11 +176,5 @@ public class PostgresCampaignRepository implements CampaignRepository {
                 instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(COMPLETED_AT)), logs);
     }
 
-    private static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
 
-    private static Instant instant(OffsetDateTime time) {
-        return time == null ? null : time.toInstant();
-    }
 }

@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
+
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -156,11 +159,5 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
         return TelephonyConfigurationView.of(configuration, r.getLong(11).intValue());
     }
 
-    private static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
 
-    private static Instant instant(OffsetDateTime time) {
-        return time == null ? null : time.toInstant();
-    }
 }

@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
+
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
@@ -251,11 +254,5 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
                 });
     }
 
-    private static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
 
-    private static Instant instant(OffsetDateTime time) {
-        return time == null ? null : time.toInstant();
-    }
 }

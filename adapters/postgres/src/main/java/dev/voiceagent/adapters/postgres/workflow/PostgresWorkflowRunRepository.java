@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.workflow.RunPage;
 import dev.voiceagent.application.workflow.RunPageQuery;
@@ -185,7 +187,4 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                 r.getLong(o + 17), r.getOffsetDateTime(o + 18).toInstant());
     }
 
-    private static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
 }

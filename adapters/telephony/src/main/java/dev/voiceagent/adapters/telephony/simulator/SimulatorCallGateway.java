@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.telephony.simulator;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.domain.telephony.CallStatus;
@@ -40,7 +41,7 @@ public class SimulatorCallGateway implements CallGateway {
             @ConfigProperty(name = "voiceagent.callbacks.base-url") String baseUrl) {
         this.vertx = vertx;
         this.signer = signer;
-        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.baseUrl = CallbackUrls.base(baseUrl);
     }
 
     @Override

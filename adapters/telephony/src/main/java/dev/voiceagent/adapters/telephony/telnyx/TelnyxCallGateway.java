@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.telephony.telnyx;
 
+import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
@@ -26,8 +27,7 @@ public class TelnyxCallGateway implements CallGateway {
     public TelnyxCallGateway(@ConfigProperty(name = "voiceagent.telnyx.base-url", defaultValue = "https://api.telnyx.com")
             String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl) {
         this.api = QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(baseUrl)).build(TelnyxApi.class);
-        this.callbackBaseUrl = callbackBaseUrl.endsWith("/") ? callbackBaseUrl.substring(0, callbackBaseUrl.length() - 1)
-                : callbackBaseUrl;
+        this.callbackBaseUrl = CallbackUrls.base(callbackBaseUrl);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
+import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
@@ -35,8 +36,7 @@ public class TwilioCallGateway implements CallGateway {
             @ConfigProperty(name = "voiceagent.twilio.media-stream-url", defaultValue = "wss://localhost/api/v1/telephony/stream")
             String streamUrl) {
         this.api = QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(baseUrl)).build(TwilioApi.class);
-        this.callbackBaseUrl = callbackBaseUrl.endsWith("/") ? callbackBaseUrl.substring(0, callbackBaseUrl.length() - 1)
-                : callbackBaseUrl;
+        this.callbackBaseUrl = CallbackUrls.base(callbackBaseUrl);
         this.streamUrl = streamUrl;
     }
 
