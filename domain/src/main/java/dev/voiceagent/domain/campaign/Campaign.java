@@ -68,6 +68,106 @@ public record Campaign(
         return circuitBreaker == null ? CircuitBreakerConfig.NONE : circuitBreaker;
     }
 
+    /**
+     * created -> syncing (a redial, whose contacts exist already, goes straight to running).
+     * Needs a telephony configuration in the organization; the caller checks that.
+     */
+    public CampaignTransition start(java.time.Instant now) {
+        if (state != CampaignState.CREATED) {
+            throw new DomainRuleViolation("Campaign must be in 'created' state to start, current state: " + state.wireName());
+        }
+        CampaignState next = parentCampaignId != null ? CampaignState.RUNNING : CampaignState.SYNCING;
+        return transition(next, now, null, "started", "Campaign started" + (next == CampaignState.RUNNING
+                ? " (redial: contacts already loaded)" : "; loading contacts"), null);
+    }
+
+    /** running or syncing -> paused. A pause during syncing sticks when the sync finishes. */
+    public CampaignTransition pause(java.time.Instant now, String reason) {
+        if (state != CampaignState.RUNNING && state != CampaignState.SYNCING) {
+            throw new DomainRuleViolation("Campaign must be in 'running' or 'syncing' state to pause, current state: "
+                    + state.wireName());
+        }
+        return transition(CampaignState.PAUSED, now, null, "paused", reason == null ? "Campaign paused" : reason, null);
+    }
+
+    public CampaignTransition resume(java.time.Instant now) {
+        if (state != CampaignState.PAUSED) {
+            throw new DomainRuleViolation("Campaign must be in 'paused' state to resume, current state: " + state.wireName());
+        }
+        return transition(CampaignState.RUNNING, now, null, "resumed", "Campaign resumed; the breaker starts a fresh window",
+                null);
+    }
+
+    /** The contacts are loaded: syncing -> running, or completed when there are none; a paused campaign stays paused. */
+    public CampaignTransition contactsLoaded(int rows, java.time.Instant now) {
+        Campaign counted = new Campaign(id, organizationId, name, workflowId, createdBy, telephonyConfigurationId,
+                sourceType, sourceId, state, rows, processedRows, failedRows, retryConfig, maxConcurrency, scheduleConfig,
+                circuitBreaker, parentCampaignId, redialedCampaignId, createdAt, startedAt, completedAt, logs);
+        java.util.Map<String, Object> details = java.util.Map.of("total_rows", rows);
+        if (rows == 0) {
+            return counted.transition(CampaignState.COMPLETED, now, now, "completed", "No contacts to call", details);
+        }
+        CampaignState next = state == CampaignState.PAUSED ? CampaignState.PAUSED : CampaignState.RUNNING;
+        return counted.transition(next, now, null, "contacts_loaded", rows + " contacts loaded"
+                + (next == CampaignState.PAUSED ? "; the campaign stays paused" : ""), details);
+    }
+
+    /** No contact is pending or waiting for a retry and no call is active. */
+    public CampaignTransition complete(java.time.Instant now) {
+        if (state.isTerminal()) {
+            throw new DomainRuleViolation("Campaign is already " + state.wireName());
+        }
+        return transition(CampaignState.COMPLETED, now, now, "completed", "All contacts reached a final state", null);
+    }
+
+    public CampaignTransition fail(java.time.Instant now, String event, String message,
+            java.util.Map<String, Object> details) {
+        if (state.isTerminal()) {
+            throw new DomainRuleViolation("Campaign is already " + state.wireName());
+        }
+        return transition(CampaignState.FAILED, now, now, event, message, details, LogLevel.ERROR);
+    }
+
+    /** The breaker tripped: running -> paused, the entry carrying the rate, counts and threshold. */
+    public CampaignTransition tripBreaker(CircuitBreakerPolicy.Trip trip, java.util.List<String> recentFailures,
+            java.time.Instant now) {
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("failure_rate", trip.failureRate());
+        details.put("calls", trip.calls());
+        details.put("failures", trip.failures());
+        details.put("threshold", trip.threshold());
+        details.put("window_seconds", trip.windowSeconds());
+        details.put("recent_failures", java.util.List.copyOf(recentFailures));
+        return transition(CampaignState.PAUSED, now, null, "circuit_breaker_tripped", String.format(java.util.Locale.ROOT,
+                "Failure rate %.0f%% (%d of %d calls in %d s) reached the threshold of %.0f%%: campaign paused",
+                trip.failureRate() * 100, trip.failures(), trip.calls(), trip.windowSeconds(), trip.threshold() * 100),
+                details, LogLevel.WARNING);
+    }
+
+    private CampaignTransition transition(CampaignState next, java.time.Instant now, java.time.Instant completed,
+            String event, String message, java.util.Map<String, Object> details) {
+        return transition(next, now, completed, event, message, details, LogLevel.INFO);
+    }
+
+    private CampaignTransition transition(CampaignState next, java.time.Instant now, java.time.Instant completed,
+            String event, String message, java.util.Map<String, Object> details, LogLevel level) {
+        java.util.Map<String, Object> all = new java.util.LinkedHashMap<>();
+        all.put("from", state.wireName());
+        all.put("to", next.wireName());
+        if (details != null) {
+            all.putAll(details);
+        }
+        CampaignLogEntry entry = new CampaignLogEntry(now, level, event, message, all);
+        java.util.List<CampaignLogEntry> appended = new java.util.ArrayList<>(logs);
+        appended.add(entry);
+        Campaign changed = new Campaign(id, organizationId, name, workflowId, createdBy, telephonyConfigurationId,
+                sourceType, sourceId, next, totalRows, processedRows, failedRows, retryConfig, maxConcurrency,
+                scheduleConfig, circuitBreaker, parentCampaignId, redialedCampaignId, createdAt,
+                startedAt == null && next != CampaignState.CREATED ? now : startedAt,
+                completed != null ? completed : completedAt, appended);
+        return new CampaignTransition(changed, entry);
+    }
+
     public Campaign withId(long newId) {
         return new Campaign(newId, organizationId, name, workflowId, createdBy, telephonyConfigurationId, sourceType,
                 sourceId, state, totalRows, processedRows, failedRows, retryConfig, maxConcurrency, scheduleConfig,

@@ -1,0 +1,121 @@
+package dev.voiceagent.domain.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.telephony.CallStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CampaignPoliciesTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+    private final RetryConfig retries = new RetryConfig(true, 2, 300, true, true, true);
+
+    @Test
+    void busyNoAnswerAndVoicemailAreRetriedUpToMaxRetriesAfterTheDelay() {
+        for (CallStatus outcome : List.of(CallStatus.BUSY, CallStatus.NO_ANSWER, CallStatus.VOICEMAIL)) {
+            assertThat(RetryPolicy.retryAfter(retries, outcome, 1)).as(outcome.wireName()).contains(Duration.ofSeconds(300));
+            assertThat(RetryPolicy.retryAfter(retries, outcome, 2)).contains(Duration.ofSeconds(300));
+            assertThat(RetryPolicy.retryAfter(retries, outcome, 3)).as("max_retries extra attempts").isEmpty();
+        }
+    }
+
+    @Test
+    void failedErrorCanceledAndCompletedAreNotRetriedAndFlagsAreHonoured() {
+        for (CallStatus outcome : List.of(CallStatus.FAILED, CallStatus.ERROR, CallStatus.CANCELED, CallStatus.COMPLETED)) {
+            assertThat(RetryPolicy.retryAfter(retries, outcome, 1)).as(outcome.wireName()).isEmpty();
+        }
+        RetryConfig noVoicemail = new RetryConfig(true, 2, 60, true, true, false);
+        assertThat(RetryPolicy.retryAfter(noVoicemail, CallStatus.VOICEMAIL, 1)).isEmpty();
+        assertThat(RetryPolicy.retryAfter(new RetryConfig(false, 2, 60, true, true, true), CallStatus.BUSY, 1)).isEmpty();
+        assertThat(RetryPolicy.endsWithoutSuccess(CallStatus.BUSY)).isTrue();
+        assertThat(RetryPolicy.endsWithoutSuccess(CallStatus.COMPLETED)).isFalse();
+    }
+
+    @Test
+    void theBreakerTripsAtItsBoundariesOnly() {
+        CircuitBreakerConfig breaker = new CircuitBreakerConfig(true, 0.5, 120, 5);
+        assertThat(CircuitBreakerPolicy.evaluate(breaker, 4, 4)).as("below min_calls_in_window").isEmpty();
+        assertThat(CircuitBreakerPolicy.evaluate(breaker, 5, 2)).as("40%").isEmpty();
+        assertThat(CircuitBreakerPolicy.evaluate(breaker, 10, 5)).as("exactly the threshold trips").isPresent();
+        var trip = CircuitBreakerPolicy.evaluate(breaker, 5, 3).orElseThrow();
+        assertThat(trip.failureRate()).isEqualTo(0.6);
+        assertThat(trip.calls()).isEqualTo(5);
+        assertThat(CircuitBreakerPolicy.evaluate(new CircuitBreakerConfig(false, 0.5, 120, 5), 10, 10)).isEmpty();
+        assertThat(CircuitBreakerPolicy.evaluate(new CircuitBreakerConfig(true, 0.0, 120, 1), 10, 0))
+                .as("no failures never trips").isEmpty();
+        assertThat(CircuitBreakerPolicy.countsAsFailure(CallStatus.FAILED)).isTrue();
+        assertThat(CircuitBreakerPolicy.countsAsFailure(CallStatus.ERROR)).isTrue();
+        for (CallStatus success : List.of(CallStatus.COMPLETED, CallStatus.BUSY, CallStatus.NO_ANSWER, CallStatus.VOICEMAIL,
+                CallStatus.CANCELED)) {
+            assertThat(CircuitBreakerPolicy.countsAsFailure(success)).as(success.wireName()).isFalse();
+        }
+    }
+
+    private static Campaign created() {
+        return Campaign.create(1, 2, "Promo", 3, 4L, "campaigns/1/a.csv", null, 5, null,
+                new CircuitBreakerConfig(true, 0.5, 120, 5), T0).withId(9);
+    }
+
+    @Test
+    void theLifecycleWritesALogEntryForEveryChange() {
+        CampaignTransition started = created().start(T0.plusSeconds(1));
+        assertThat(started.campaign().state()).isEqualTo(CampaignState.SYNCING);
+        assertThat(started.campaign().startedAt()).isEqualTo(T0.plusSeconds(1));
+        assertThat(started.entry().event()).isEqualTo("started");
+        assertThat(started.entry().details()).containsEntry("from", "created").containsEntry("to", "syncing");
+
+        CampaignTransition loaded = started.campaign().contactsLoaded(200, T0.plusSeconds(2));
+        assertThat(loaded.campaign().state()).isEqualTo(CampaignState.RUNNING);
+        assertThat(loaded.campaign().totalRows()).isEqualTo(200);
+
+        CampaignTransition paused = loaded.campaign().pause(T0.plusSeconds(3), null);
+        CampaignTransition resumed = paused.campaign().resume(T0.plusSeconds(4));
+        CampaignTransition done = resumed.campaign().complete(T0.plusSeconds(5));
+        assertThat(done.campaign().state()).isEqualTo(CampaignState.COMPLETED);
+        assertThat(done.campaign().completedAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(done.campaign().logs()).extracting(CampaignLogEntry::event)
+                .containsExactly("started", "contacts_loaded", "paused", "resumed", "completed");
+    }
+
+    @Test
+    void aPauseDuringSyncingSticksAndAnEmptySourceCompletes() {
+        Campaign syncing = created().start(T0).campaign();
+        Campaign paused = syncing.pause(T0.plusSeconds(1), null).campaign();
+        CampaignTransition loaded = paused.contactsLoaded(10, T0.plusSeconds(2));
+        assertThat(loaded.campaign().state()).as("the reference overwrote the pause").isEqualTo(CampaignState.PAUSED);
+        assertThat(syncing.contactsLoaded(0, T0).campaign().state()).isEqualTo(CampaignState.COMPLETED);
+    }
+
+    @Test
+    void wrongTransitionsCarryTheReferencesMessages() {
+        Campaign running = created().start(T0).campaign().contactsLoaded(1, T0).campaign();
+        assertThatThrownBy(() -> running.start(T0)).isInstanceOf(DomainRuleViolation.class)
+                .hasMessage("Campaign must be in 'created' state to start, current state: running");
+        assertThatThrownBy(() -> created().pause(T0, null))
+                .hasMessage("Campaign must be in 'running' or 'syncing' state to pause, current state: created");
+        assertThatThrownBy(() -> running.resume(T0))
+                .hasMessage("Campaign must be in 'paused' state to resume, current state: running");
+        Campaign done = running.complete(T0).campaign();
+        assertThatThrownBy(() -> done.fail(T0, "batch_failed", "x", null)).hasMessage("Campaign is already completed");
+    }
+
+    @Test
+    void aRedialStartsRunningAndABreakerTripPausesWithItsFigures() {
+        Campaign redial = new Campaign(null, 1, "Promo (Redial)", 3, 2L, 4L, "csv", "k", CampaignState.CREATED, 3, 0, 0,
+                RetryConfig.DEFAULT, null, null, null, 9L, null, T0, null, null, List.of());
+        assertThat(redial.start(T0).campaign().state()).isEqualTo(CampaignState.RUNNING);
+        Campaign running = created().start(T0).campaign().contactsLoaded(20, T0).campaign();
+        var trip = CircuitBreakerPolicy.evaluate(running.effectiveCircuitBreaker(), 6, 4).orElseThrow();
+        CampaignTransition tripped = running.tripBreaker(trip, List.of("+15550001: failed"), T0.plusSeconds(9));
+        assertThat(tripped.campaign().state()).isEqualTo(CampaignState.PAUSED);
+        assertThat(tripped.entry().level()).isEqualTo(LogLevel.WARNING);
+        assertThat(tripped.entry().details()).containsEntry("calls", 6L).containsEntry("failures", 4L)
+                .containsEntry("threshold", 0.5).containsEntry("recent_failures", List.of("+15550001: failed"));
+        assertThat(tripped.entry().message()).contains("67%").contains("4 of 6");
+    }
+}
