@@ -1,0 +1,6 @@
+package dev.voiceagent.application.storage;
+
+import java.time.Instant;
+
+public record ObjectMetadata(String key, long size, String contentType, Instant lastModified) {
+}

@@ -1,0 +1,20 @@
+package dev.voiceagent.application.storage;
+
+import io.smallrye.mutiny.Uni;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Out-port: where uploaded files live, reached by time-limited signed URLs. */
+public interface ObjectStore {
+
+    /** A URL the client PUTs the file to (at most {@code maxBytes}). */
+    Uni<String> signedUploadUrl(String key, String contentType, long maxBytes, Duration ttl);
+
+    Uni<String> signedDownloadUrl(String key, Duration ttl, boolean inline);
+
+    Uni<Optional<ObjectMetadata>> metadata(String key);
+
+    /** The object's bytes as a stream (blocking: read it off the event loop). */
+    Uni<Optional<InputStream>> open(String key);
+}

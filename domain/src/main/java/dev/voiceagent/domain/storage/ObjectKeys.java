@@ -1,0 +1,55 @@
+package dev.voiceagent.domain.storage;
+
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Object keys are prefixed with their area and organization (campaigns/<org>/...), so ownership can
+ * be told from the key alone: another organization's key is refused.
+ */
+public final class ObjectKeys {
+
+    public static final long MAX_CSV_BYTES = 10L * 1024 * 1024;
+    private static final List<String> AREAS = List.of("campaigns", "knowledge_base", "recordings", "ambient_noise");
+    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._-]");
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._/-]{1,512}");
+
+    private ObjectKeys() {
+    }
+
+    /** campaigns/<org>/<uuid>_<name with every character outside [A-Za-z0-9._-] replaced by _>. */
+    public static String campaignUpload(long organizationId, String fileName, long fileSize, UUID id) {
+        String name = fileName == null ? "" : fileName.strip();
+        if (!name.toLowerCase(Locale.ROOT).endsWith(".csv") || name.length() > 200) {
+            throw new DomainRuleViolation("file_name must end in .csv (at most 200 characters)");
+        }
+        if (fileSize < 1 || fileSize > MAX_CSV_BYTES) {
+            throw new DomainRuleViolation("file_size must be between 1 byte and 10 MiB");
+        }
+        return "campaigns/" + organizationId + "/" + id + "_" + UNSAFE.matcher(name).replaceAll("_");
+    }
+
+    /** Fails with DomainRuleViolation for a malformed key and ForeignKeyException for another organization's. */
+    public static void checkOwner(String key, long organizationId) {
+        if (key == null || !KEY.matcher(key).matches() || key.contains("..") || key.startsWith("/")) {
+            throw new DomainRuleViolation("Invalid key format");
+        }
+        String[] parts = key.split("/", 3);
+        if (parts.length < 3 || !AREAS.contains(parts[0]) || parts[2].isEmpty()) {
+            throw new DomainRuleViolation("Invalid key format");
+        }
+        if (!parts[1].equals(String.valueOf(organizationId))) {
+            throw new ForeignKeyException();
+        }
+    }
+
+    /** The key names another organization's object. */
+    public static final class ForeignKeyException extends RuntimeException {
+        public ForeignKeyException() {
+            super("Access denied: this file does not belong to your organization", null, false, false);
+        }
+    }
+}
