@@ -2,6 +2,10 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.application.campaign.CreateCampaignService;
+import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.InitiateCallService;
 import dev.voiceagent.application.call.InitiateCallUseCase;
@@ -55,6 +59,16 @@ public class CallProducers {
         return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, runs, preferences,
                 gateways.stream().toList(),
                 clock, ThreadLocalRandom.current(), defaultLimit, staleAfter);
+    }
+
+    @Produces
+    @Singleton
+    CreateCampaignUseCase createCampaign(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
+            CallRepository calls, ContactSourceReader sources, PhoneNumberNormalizer normalizer,
+            CampaignRepository campaigns, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
+        return new CreateCampaignService(workflows, configurations, calls, sources, normalizer, campaigns, clock,
+                defaultLimit);
     }
 
     @Produces

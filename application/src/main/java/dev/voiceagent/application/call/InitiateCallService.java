@@ -1,6 +1,7 @@
 package dev.voiceagent.application.call;
 
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.telephony.OutboundConfigurations;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
@@ -20,7 +21,6 @@ import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +31,6 @@ import java.util.random.RandomGenerator;
  * a slot under the organization's limit (exact across replicas), create the run and place the call.
  */
 public class InitiateCallService implements InitiateCallUseCase {
-
-    static final String NO_CONFIGURATION = "No telephony configuration: configure telephony first";
 
     private final WorkflowRepository workflows;
     private final TelephonyConfigurationRepository configurations;
@@ -71,7 +69,7 @@ public class InitiateCallService implements InitiateCallUseCase {
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
                 .chain(workflow -> existingRun(org, c)
                         .chain(existing -> numberToCall(org, c.phoneNumber()).chain(number ->
-                        resolveConfiguration(org, c.telephonyConfigurationId())
+                        OutboundConfigurations.resolve(configurations, org, c.telephonyConfigurationId())
                         .chain(view -> numbers.list(org, view.configuration().id()).chain(list -> {
                             TelephonyConfiguration configuration = view.configuration();
                             String to = normalizer.normalize(number, null, configuration.provider());
@@ -105,31 +103,6 @@ public class InitiateCallService implements InitiateCallUseCase {
                 throw new DomainRuleViolation("phone_number is required (the organization has no test phone number)");
             }
             return p.testPhoneNumber();
-        });
-    }
-
-    private Uni<TelephonyConfigurationView> resolveConfiguration(long org, Long requested) {
-        if (requested != null) {
-            return configurations.find(org, requested).map(found -> {
-                TelephonyConfigurationView view = found.orElseThrow(
-                        () -> new ResourceNotFoundException("Telephony configuration not found"));
-                view.outboundBlockedReason().ifPresent(reason -> {
-                    throw new DomainRuleViolation("'" + view.configuration().name() + "' is not ready for outbound calls. "
-                            + reason);
-                });
-                return view;
-            });
-        }
-        return configurations.list(org).map(views -> {
-            List<TelephonyConfigurationView> candidates = views.stream().filter(v -> v.configuration().active())
-                    .sorted(Comparator.comparing((TelephonyConfigurationView v) -> !v.configuration().defaultOutbound()))
-                    .toList();
-            if (candidates.isEmpty()) {
-                throw new DomainRuleViolation(NO_CONFIGURATION);
-            }
-            return candidates.stream().filter(TelephonyConfigurationView::readyForOutbound).findFirst()
-                    .orElseThrow(() -> new DomainRuleViolation("'" + candidates.getFirst().configuration().name()
-                            + "' is not ready for outbound calls. " + candidates.getFirst().outboundBlockedReason().orElseThrow()));
         });
     }
 

@@ -6,7 +6,12 @@ import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignsResponse
 import dev.voiceagent.application.campaign.GetCampaignUseCase;
 import dev.voiceagent.application.campaign.ListCampaignsUseCase;
 import io.smallrye.mutiny.Uni;
+import dev.voiceagent.application.campaign.CreateCampaignCommand;
+import dev.voiceagent.application.campaign.CreateCampaignUseCase;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -16,12 +21,25 @@ public class CampaignResource {
 
     private final ListCampaignsUseCase list;
     private final GetCampaignUseCase get;
+    private final CreateCampaignUseCase create;
     private final Caller caller;
 
-    public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, Caller caller) {
+    public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
+            Caller caller) {
         this.list = list;
         this.get = get;
+        this.create = create;
         this.caller = caller;
+    }
+
+    @POST
+    @Path("/create")
+    public Uni<CampaignResponse> create(@NotNull @Valid CampaignRequests.CreateCampaignRequest body) {
+        return create.create(new CreateCampaignCommand(caller.principal(), body.name(), body.workflowId(),
+                body.sourceType(), body.sourceId(), body.telephonyConfigurationId(),
+                CampaignRequests.retry(body.retryConfig()), body.maxConcurrency(),
+                CampaignRequests.schedule(body.scheduleConfig()), CampaignRequests.breaker(body.circuitBreaker())))
+                .map(CampaignResponse::of);
     }
 
     /** Spec 4.1: answered at /api/v1/campaign/ and /api/v1/campaign alike (no redirect). */

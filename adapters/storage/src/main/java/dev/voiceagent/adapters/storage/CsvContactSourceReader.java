@@ -1,0 +1,64 @@
+package dev.voiceagent.adapters.storage;
+
+import de.siegmar.fastcsv.reader.CsvParseException;
+import de.siegmar.fastcsv.reader.CsvReader;
+import de.siegmar.fastcsv.reader.CsvRecord;
+import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.domain.campaign.ContactSourceCheck;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * CSV with FastCSV (RFC 4180: quotes, embedded commas and newlines, CRLF), streamed from the
+ * store on a worker thread: one record in memory at a time.
+ */
+@ApplicationScoped
+public class CsvContactSourceReader implements ContactSourceReader {
+
+    private final LocalObjectStore store;
+    private final Vertx vertx;
+
+    public CsvContactSourceReader(LocalObjectStore store, Vertx vertx) {
+        this.store = store;
+        this.vertx = vertx;
+    }
+
+    @Override
+    public Uni<Void> read(String sourceKey, ContactSourceCheck check) {
+        return store.open(sourceKey).chain(found -> {
+            InputStream in = found.orElseThrow(() -> new DomainRuleViolation("Failed to access CSV file: " + sourceKey));
+            return vertx.executeBlocking(Uni.createFrom().item(() -> {
+                feed(in, check);
+                return null;
+            }), false).replaceWithVoid();
+        });
+    }
+
+    static void feed(InputStream in, ContactSourceCheck check) {
+        try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
+                CsvReader<CsvRecord> csv = CsvReader.builder().skipEmptyLines(false).allowExtraFields(true)
+                        .allowMissingFields(true).ofCsvRecord(reader)) {
+            boolean first = true;
+            for (CsvRecord record : csv) {
+                if (first) {
+                    check.header(record.getFields());
+                    first = false;
+                } else {
+                    check.row(record.getFields());
+                }
+            }
+        } catch (CsvParseException e) {
+            throw new DomainRuleViolation("The CSV file could not be read: " + e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.telephony.OutboundConfigurations;
+import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationView;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.campaign.Campaign;
+import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import dev.voiceagent.domain.campaign.ContactSourceCheck;
+import dev.voiceagent.domain.campaign.LogLevel;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.storage.ObjectKeys;
+import dev.voiceagent.domain.workflow.TemplateVariables;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Creating a campaign checks, in order: the workflow, the source (the caller's own file; header,
+ * numbers valid for the provider, no duplicates, every template variable present and filled), the
+ * telephony configuration (ready for outbound), and max_concurrency against the effective limit.
+ */
+public class CreateCampaignService implements CreateCampaignUseCase {
+
+    private final WorkflowRepository workflows;
+    private final TelephonyConfigurationRepository configurations;
+    private final CallRepository calls;
+    private final ContactSourceReader sources;
+    private final PhoneNumberNormalizer normalizer;
+    private final CampaignRepository campaigns;
+    private final Clock clock;
+    private final int defaultLimit;
+
+    public CreateCampaignService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
+            CallRepository calls, ContactSourceReader sources, PhoneNumberNormalizer normalizer,
+            CampaignRepository campaigns, Clock clock, int defaultLimit) {
+        this.workflows = workflows;
+        this.configurations = configurations;
+        this.calls = calls;
+        this.sources = sources;
+        this.normalizer = normalizer;
+        this.campaigns = campaigns;
+        this.clock = clock;
+        this.defaultLimit = Math.max(1, defaultLimit);
+    }
+
+    @Override
+    public Uni<CampaignView> create(CreateCampaignCommand c) {
+        long org = c.principal().organizationId();
+        try {
+            ObjectKeys.checkOwner(c.sourceId(), org);
+        } catch (ObjectKeys.ForeignKeyException e) {
+            return Uni.createFrom().failure(new ForbiddenException("Access denied: Source file does not belong to your organization"));
+        }
+        return workflows.find(org, c.workflowId())
+                .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
+                .chain(workflow -> OutboundConfigurations.resolve(configurations, org, c.telephonyConfigurationId())
+                        .chain(view -> {
+                            var provider = view.configuration().provider();
+                            ContactSourceCheck check = new ContactSourceCheck(
+                                    TemplateVariables.requiredBy(workflow.published().definition()),
+                                    raw -> normalizer.normalize(raw, null, provider));
+                            return sources.read(c.sourceId(), check).invoke(() -> check.finish(provider.displayName()))
+                                    .chain(() -> checkConcurrency(org, c.maxConcurrency(), view))
+                                    .chain(() -> store(c, view, check.rows()));
+                        }));
+    }
+
+    private Uni<Void> checkConcurrency(long org, Integer requested, TelephonyConfigurationView view) {
+        if (requested == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return calls.organizationLimit(org).map(limit -> {
+            int orgLimit = limit.orElse(defaultLimit);
+            int numbers = view.activeNumbers();
+            int effective = numbers > 0 ? Math.min(orgLimit, numbers) : orgLimit;
+            if (requested > effective) {
+                throw new DomainRuleViolation(numbers > 0 && numbers < orgLimit
+                        ? "max_concurrency (" + requested + ") cannot exceed " + effective + ". You have " + numbers
+                                + " phone number(s) configured. Add more CLIs in telephony configuration to increase concurrency."
+                        : "max_concurrency (" + requested + ") cannot exceed organization limit (" + effective + ")");
+            }
+            return null;
+        });
+    }
+
+    private Uni<CampaignView> store(CreateCampaignCommand c, TelephonyConfigurationView view, int rows) {
+        Instant now = clock.instant();
+        Campaign created = Campaign.create(c.principal().organizationId(), c.principal().userId(), c.name().strip(),
+                c.workflowId(), view.configuration().id(), c.sourceId(), c.retryConfig(), c.maxConcurrency(),
+                c.scheduleConfig(), c.circuitBreaker(), now);
+        CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.INFO, "created", "Campaign created with " + rows
+                + " contacts", Map.of("source_rows", rows, "telephony_configuration_id", view.configuration().id()));
+        Campaign withLog = new Campaign(null, created.organizationId(), created.name(), created.workflowId(),
+                created.createdBy(), created.telephonyConfigurationId(), created.sourceType(), created.sourceId(),
+                created.state(), created.totalRows(), 0, 0, created.retryConfig(), created.maxConcurrency(),
+                created.scheduleConfig(), created.circuitBreaker(), null, null, now, null, null, List.of(entry));
+        return campaigns.insert(withLog)
+                .chain(stored -> campaigns.findView(stored.organizationId(), stored.id()))
+                .map(found -> found.orElseThrow());
+    }
+}

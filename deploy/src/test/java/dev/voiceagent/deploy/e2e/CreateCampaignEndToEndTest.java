@@ -1,0 +1,137 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.Sql;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** POST /campaign/create: every check in order, nothing stored on failure, the campaign on success. */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class CreateCampaignEndToEndTest {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private Api.Account account;
+    private String key;
+    private long workflow;
+
+    private RequestSpecification as(String apiKey) {
+        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
+    }
+
+    @BeforeEach
+    void workflowNeedingFirstName() {
+        account = Api.signUp("create");
+        key = Api.createKey(account, "k");
+        workflow = as(key).body(Map.of("name", "Caller", "workflow_definition",
+                        WorkflowEndToEndTest.definition("Remind {{first_name}}")))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    private void simulator() {
+        as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator")))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+    }
+
+    private String upload(String csv) {
+        var presigned = as(key).body(Map.of("file_name", "contacts.csv", "file_size",
+                        csv.getBytes(java.nio.charset.StandardCharsets.UTF_8).length))
+                .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
+        given().contentType("text/csv; charset=UTF-8").body(csv.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .put(presigned.getString("upload_url")).then().statusCode(200);
+        return presigned.getString("file_key");
+    }
+
+    private Map<String, Object> request(String source) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("name", "Spring reminders");
+        body.put("workflow_id", workflow);
+        body.put("source_type", "csv");
+        body.put("source_id", source);
+        return body;
+    }
+
+    private long campaigns() {
+        return new Sql(dataSource).queryLong("SELECT count(*) FROM campaigns WHERE organization_id = ?",
+                account.organizationId());
+    }
+
+    @Test
+    void aValidSourceCreatesTheCampaignWithItsSettingsAndALogEntry() {
+        simulator();
+        String source = upload("\uFEFFPhone_Number,first_name,notes\r\n+1 555 000 0011,Ann,\"likes mornings, early\"\r\n"
+                + "+15550000012,\"Bob\nJr\",\"said \"\"call back\"\"\"\r\n");
+        Map<String, Object> body = request(source);
+        body.put("max_concurrency", 3);
+        body.put("retry_config", Map.of("max_retries", 3, "retry_on_voicemail", true));
+        body.put("schedule_config", Map.of("timezone", "Europe/Berlin", "slots",
+                List.of(Map.of("day_of_week", 0, "start_time", "09:00", "end_time", "17:00"))));
+        body.put("circuit_breaker", Map.of("failure_threshold", 0.3));
+        as(key).body(body).post("/api/v1/campaign/create").then().statusCode(200)
+                .body("state", equalTo("created")).body("name", equalTo("Spring reminders"))
+                .body("source_id", equalTo(source)).body("max_concurrency", equalTo(3))
+                .body("retry_config.max_retries", equalTo(3)).body("retry_config.retry_delay_seconds", equalTo(120))
+                .body("retry_config.retry_on_voicemail", equalTo(true))
+                .body("schedule_config.enabled", equalTo(true)).body("schedule_config.timezone", equalTo("Europe/Berlin"))
+                .body("circuit_breaker.enabled", equalTo(true)).body("circuit_breaker.failure_threshold", equalTo(0.3f))
+                .body("telephony_configuration_name", equalTo("Laptop")).body("workflow_name", equalTo("Caller"))
+                .body("logs[0].event", equalTo("created")).body("logs[0].details.source_rows", equalTo(2));
+    }
+
+    @Test
+    void everyCheckAnswersWithAClearMessageAndStoresNothing() {
+        String good = upload("phone_number,first_name\n+15550000011,Ann\n");
+        as(key).body(request(good)).post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", equalTo("No telephony configuration: configure telephony first"));
+        simulator();
+        Map<String, Object> badWorkflow = request(good);
+        badWorkflow.put("workflow_id", 999999);
+        as(key).body(badWorkflow).post("/api/v1/campaign/create").then().statusCode(404)
+                .body("detail", equalTo("Workflow not found"));
+        as(key).body(request(upload("phone_number,first_name\n+15550000011,Ann\n12,Bob\n+15550000011,Cy\n")))
+                .post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", startsWith("Invalid phone numbers in rows: 3."));
+        as(key).body(request(upload("phone_number,first_name\n+15550000011,Ann\n+1 555 000 0011,Bob\n")))
+                .post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", equalTo("Duplicate phone numbers found in rows: 3. Phone numbers in a campaign must be unique."));
+        as(key).body(request(upload("phone_number\n+15550000011\n"))).post("/api/v1/campaign/create").then()
+                .statusCode(400).body("detail", containsString("missing from the source data: 'first_name'"));
+        as(key).body(request(upload("phone_number,first_name\n+15550000011,\n"))).post("/api/v1/campaign/create")
+                .then().statusCode(400).body("detail", startsWith("Template variable 'first_name' is empty in rows: 2."));
+        as(key).body(request(upload("name\nAnn\n"))).post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", equalTo("Source must contain a 'phone_number' column"));
+        as(key).body(request(upload("phone_number,first_name\n"))).post("/api/v1/campaign/create").then()
+                .statusCode(400).body("detail", equalTo("CSV file must have a header row and at least one data row"));
+        as(key).body(request("campaigns/" + account.organizationId() + "/missing.csv")).post("/api/v1/campaign/create")
+                .then().statusCode(400).body("detail", startsWith("Failed to access CSV file"));
+        as(key).body(request("campaigns/" + (account.organizationId() + 1000) + "/x.csv")).post("/api/v1/campaign/create")
+                .then().statusCode(403);
+        Map<String, Object> tooMany = request(good);
+        tooMany.put("max_concurrency", 11);
+        as(key).body(tooMany).post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", equalTo("max_concurrency (11) cannot exceed organization limit (10)"));
+        Map<String, Object> badRange = request(good);
+        badRange.put("retry_config", Map.of("max_retries", 11));
+        badRange.put("source_type", "google-sheet");
+        as(key).body(badRange).post("/api/v1/campaign/create").then().statusCode(422);
+        assertThat(campaigns()).isZero();
+    }
+}
