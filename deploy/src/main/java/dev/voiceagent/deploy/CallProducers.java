@@ -3,6 +3,15 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.ContactRepository;
+import dev.voiceagent.application.campaign.ImportContactsService;
+import dev.voiceagent.application.campaign.ImportContactsUseCase;
+import dev.voiceagent.application.campaign.PauseCampaignService;
+import dev.voiceagent.application.campaign.PauseCampaignUseCase;
+import dev.voiceagent.application.campaign.ResumeCampaignService;
+import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
+import dev.voiceagent.application.campaign.StartCampaignService;
+import dev.voiceagent.application.campaign.StartCampaignUseCase;
 import dev.voiceagent.application.campaign.ContactSourceReader;
 import dev.voiceagent.application.campaign.CreateCampaignService;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
@@ -69,6 +78,34 @@ public class CallProducers {
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
         return new CreateCampaignService(workflows, configurations, calls, sources, normalizer, campaigns, clock,
                 defaultLimit);
+    }
+
+    @Produces
+    @Singleton
+    ImportContactsUseCase importContacts(CampaignRepository campaigns, ContactRepository contacts,
+            ContactSourceReader sources, TelephonyConfigurationRepository configurations,
+            PhoneNumberNormalizer normalizer, Clock clock) {
+        return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, clock);
+    }
+
+    @Produces
+    @Singleton
+    StartCampaignUseCase startCampaign(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
+            ImportContactsUseCase importer, Clock clock) {
+        return new StartCampaignService(campaigns, configurations, importer, clock);
+    }
+
+    @Produces
+    @Singleton
+    PauseCampaignUseCase pauseCampaign(CampaignRepository campaigns, Clock clock) {
+        return new PauseCampaignService(campaigns, clock);
+    }
+
+    @Produces
+    @Singleton
+    ResumeCampaignUseCase resumeCampaign(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
+            Clock clock) {
+        return new ResumeCampaignService(campaigns, configurations, clock);
     }
 
     @Produces

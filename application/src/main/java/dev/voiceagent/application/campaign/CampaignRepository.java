@@ -12,6 +12,12 @@ public interface CampaignRepository {
     /** Stores a new campaign (and any log entries it carries); returns it with its id. */
     Uni<Campaign> insert(Campaign campaign);
 
+    /**
+     * Writes a transition and its log entry in one transaction, only if the campaign is still in the
+     * state it was read in (false when another request changed it first).
+     */
+    Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition);
+
     /** Appends to the log; entries keep the order in which they were written. */
     Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry);
 

@@ -26,6 +26,11 @@ class CampaignQueriesTest {
         }
 
         @Override
+        public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition t) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry) {
             throw new UnsupportedOperationException();
         }

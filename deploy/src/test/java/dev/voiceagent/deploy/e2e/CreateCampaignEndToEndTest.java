@@ -96,6 +96,65 @@ class CreateCampaignEndToEndTest {
                 .body("logs[0].event", equalTo("created")).body("logs[0].details.source_rows", equalTo(2));
     }
 
+    private io.restassured.path.json.JsonPath awaitState(long campaignId, String state) throws InterruptedException {
+        java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
+        io.restassured.path.json.JsonPath campaign = null;
+        while (java.time.Instant.now().isBefore(deadline)) {
+            campaign = as(key).get("/api/v1/campaign/" + campaignId).then().statusCode(200).extract().jsonPath();
+            if (state.equals(campaign.getString("state"))) {
+                return campaign;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("campaign " + campaignId + " never reached " + state + ": " + campaign.prettify());
+    }
+
+    @Test
+    void startImportsTheContactsAndPauseAndResumeAreLogged() throws Exception {
+        simulator();
+        StringBuilder csv = new StringBuilder("phone_number,first_name,timezone\n");
+        for (int i = 0; i < 2500; i++) {
+            csv.append("+1555%07d,Name %d,%s\n".formatted(i, i, i % 2 == 0 ? "Europe/Berlin" : ""));
+        }
+        long id = as(key).body(request(upload(csv.toString()))).post("/api/v1/campaign/create").then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(400).body("detail",
+                equalTo("Campaign must be in 'running' or 'syncing' state to pause, current state: created"));
+        as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(200).body("started_at", org.hamcrest.Matchers.notNullValue());
+        var running = awaitState(id, "running");
+        assertThat(running.getInt("total_rows")).isEqualTo(2500);
+        assertThat(running.getList("logs.event")).containsExactly("created", "started", "contacts_loaded");
+        Sql sql = new Sql(dataSource);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ?", id)).isEqualTo(2500);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND timezone = 'Europe/Berlin'"
+                + " AND context->>'first_name' LIKE 'Name %' AND state = 'pending'", id)).isEqualTo(1250);
+        as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(400)
+                .body("detail", equalTo("Campaign must be in 'created' state to start, current state: running"));
+        as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(200).body("state", equalTo("paused"));
+        as(key).post("/api/v1/campaign/" + id + "/resume").then().statusCode(200).body("state", equalTo("running"))
+                .body("logs.event", equalTo(List.of("created", "started", "contacts_loaded", "paused", "resumed")));
+        as(key).post("/api/v1/campaign/" + id + "/resume").then().statusCode(400)
+                .body("detail", equalTo("Campaign must be in 'paused' state to resume, current state: running"));
+        String otherKey = Api.createKey(Api.signUp("create-other"), "k");
+        as(otherKey).post("/api/v1/campaign/" + id + "/pause").then().statusCode(404)
+                .body("detail", equalTo("Campaign not found"));
+    }
+
+    @Test
+    void startingWithoutAnyTelephonyConfigurationIs400NotTheReferences401() {
+        long wf = new Sql(dataSource).workflow(account.organizationId(), "wf");
+        long id = new Sql(dataSource).insertReturningId("INSERT INTO campaigns (organization_id, name, workflow_id,"
+                + " source_id, retry_config) VALUES (?, 'c', ?, 'k', '{}')", account.organizationId(), wf);
+        as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(400)
+                .body("detail", equalTo("You must configure telephony first"));
+        simulator();
+        String otherKey = Api.createKey(Api.signUp("create-other2"), "k");
+        as(otherKey).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator")))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+        as(otherKey).post("/api/v1/campaign/" + id + "/start").then().statusCode(404)
+                .body("detail", equalTo("Campaign not found"));
+    }
+
     @Test
     void everyCheckAnswersWithAClearMessageAndStoresNothing() {
         String good = upload("phone_number,first_name\n+15550000011,Ann\n");

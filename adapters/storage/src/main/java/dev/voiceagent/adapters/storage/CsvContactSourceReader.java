@@ -33,16 +33,31 @@ public class CsvContactSourceReader implements ContactSourceReader {
 
     @Override
     public Uni<Void> read(String sourceKey, ContactSourceCheck check) {
+        return forEachRow(sourceKey, new RowSink() {
+            @Override
+            public void header(java.util.List<String> columns) {
+                check.header(columns);
+            }
+
+            @Override
+            public void row(java.util.List<String> values) {
+                check.row(values);
+            }
+        });
+    }
+
+    @Override
+    public Uni<Void> forEachRow(String sourceKey, RowSink sink) {
         return store.open(sourceKey).chain(found -> {
             InputStream in = found.orElseThrow(() -> new DomainRuleViolation("Failed to access CSV file: " + sourceKey));
             return vertx.executeBlocking(Uni.createFrom().item(() -> {
-                feed(in, check);
+                feed(in, sink);
                 return null;
             }), false).replaceWithVoid();
         });
     }
 
-    static void feed(InputStream in, ContactSourceCheck check) {
+    static void feed(InputStream in, RowSink check) {
         try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
                 CsvReader<CsvRecord> csv = CsvReader.builder().skipEmptyLines(false).allowExtraFields(true)
                         .allowMissingFields(true).ofCsvRecord(reader)) {
@@ -55,6 +70,7 @@ public class CsvContactSourceReader implements ContactSourceReader {
                     check.row(record.getFields());
                 }
             }
+            check.end();
         } catch (CsvParseException e) {
             throw new DomainRuleViolation("The CSV file could not be read: " + e.getMessage());
         } catch (IOException e) {

@@ -104,6 +104,19 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
+    public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition) {
+        Campaign after = transition.campaign();
+        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE campaigns SET state = $1, started_at = $2,"
+                        + " completed_at = $3, total_rows = $4, updated_at = now() WHERE organization_id = $5 AND id = $6"
+                        + " AND state = $7")
+                .execute(Tuple.tuple().addString(after.state().wireName()).addOffsetDateTime(utc(after.startedAt()))
+                        .addOffsetDateTime(utc(after.completedAt())).addInteger(after.totalRows())
+                        .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName()))
+                .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : appendLog(tx, after.organizationId(), after.id(), transition.entry()).replaceWith(true)));
+    }
+
+    @Override
     public Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry) {
         return appendLog(pool, organizationId, campaignId, entry);
     }

@@ -8,6 +8,9 @@ import dev.voiceagent.application.campaign.ListCampaignsUseCase;
 import io.smallrye.mutiny.Uni;
 import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
+import dev.voiceagent.application.campaign.PauseCampaignUseCase;
+import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
+import dev.voiceagent.application.campaign.StartCampaignUseCase;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
@@ -22,14 +25,38 @@ public class CampaignResource {
     private final ListCampaignsUseCase list;
     private final GetCampaignUseCase get;
     private final CreateCampaignUseCase create;
+    private final StartCampaignUseCase start;
+    private final PauseCampaignUseCase pause;
+    private final ResumeCampaignUseCase resume;
     private final Caller caller;
 
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
-            Caller caller) {
+            StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume, Caller caller) {
         this.list = list;
         this.get = get;
         this.create = create;
+        this.start = start;
+        this.pause = pause;
+        this.resume = resume;
         this.caller = caller;
+    }
+
+    @POST
+    @Path("/{campaign_id}/start")
+    public Uni<CampaignResponse> start(@PathParam("campaign_id") long campaignId) {
+        return start.start(caller.principal(), campaignId).map(CampaignResponse::of);
+    }
+
+    @POST
+    @Path("/{campaign_id}/pause")
+    public Uni<CampaignResponse> pause(@PathParam("campaign_id") long campaignId) {
+        return pause.pause(caller.principal(), campaignId).map(CampaignResponse::of);
+    }
+
+    @POST
+    @Path("/{campaign_id}/resume")
+    public Uni<CampaignResponse> resume(@PathParam("campaign_id") long campaignId) {
+        return resume.resume(caller.principal(), campaignId).map(CampaignResponse::of);
     }
 
     @POST

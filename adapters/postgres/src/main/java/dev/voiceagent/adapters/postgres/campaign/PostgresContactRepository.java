@@ -1,0 +1,39 @@
+package dev.voiceagent.adapters.postgres.campaign;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.campaign.ContactRepository;
+import dev.voiceagent.domain.campaign.Contact;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+@ApplicationScoped
+public class PostgresContactRepository implements ContactRepository {
+
+    private final Pool pool;
+
+    public PostgresContactRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<Void> insertBatch(List<Contact> contacts) {
+        if (contacts.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return pool.preparedQuery("INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number,"
+                        + " timezone, context) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING")
+                .executeBatch(contacts.stream().map(c -> Tuple.tuple().addLong(c.organizationId()).addLong(c.campaignId())
+                        .addInteger(c.rowNumber()).addString(c.phoneNumber()).addString(c.timezone())
+                        .addValue(JsonValues.toJson(c.context()))).toList())
+                .replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Long> count(long organizationId, long campaignId) {
+        return pool.preparedQuery("SELECT count(*) FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2")
+                .execute(Tuple.of(organizationId, campaignId)).map(rows -> rows.iterator().next().getLong(0));
+    }
+}

@@ -1,0 +1,14 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.domain.campaign.Contact;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+/** Out-port: the contacts of campaigns. */
+public interface ContactRepository {
+
+    /** Inserts a batch; rows already there (an interrupted import resumed) are skipped. */
+    Uni<Void> insertBatch(List<Contact> contacts);
+
+    Uni<Long> count(long organizationId, long campaignId);
+}

@@ -1,0 +1,9 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface PauseCampaignUseCase {
+
+    Uni<CampaignView> pause(Principal principal, long campaignId);
+}

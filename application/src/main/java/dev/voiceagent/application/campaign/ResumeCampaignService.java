@@ -1,0 +1,32 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+
+public class ResumeCampaignService implements ResumeCampaignUseCase {
+
+    private final CampaignRepository campaigns;
+    private final TelephonyConfigurationRepository configurations;
+    private final Clock clock;
+
+    public ResumeCampaignService(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
+            Clock clock) {
+        this.campaigns = campaigns;
+        this.configurations = configurations;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<CampaignView> resume(Principal principal, long campaignId) {
+        long org = principal.organizationId();
+        return configurations.list(org).chain(configs -> {
+            if (configs.isEmpty()) {
+                throw new DomainRuleViolation(StartCampaignService.NO_TELEPHONY);
+            }
+            return Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.resume(clock.instant()));
+        });
+    }
+}

@@ -1,0 +1,47 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.domain.campaign.CampaignState;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+
+/**
+ * created -> syncing, then the contacts are imported in the background (a redial, whose contacts
+ * exist, goes straight to running). Without any telephony configuration: 400 (the reference's 401
+ * was a bug).
+ */
+public class StartCampaignService implements StartCampaignUseCase {
+
+    static final String NO_TELEPHONY = "You must configure telephony first";
+
+    private final CampaignRepository campaigns;
+    private final TelephonyConfigurationRepository configurations;
+    private final ImportContactsUseCase importer;
+    private final Clock clock;
+
+    public StartCampaignService(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
+            ImportContactsUseCase importer, Clock clock) {
+        this.campaigns = campaigns;
+        this.configurations = configurations;
+        this.importer = importer;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<CampaignView> start(Principal principal, long campaignId) {
+        long org = principal.organizationId();
+        return configurations.list(org).chain(configs -> {
+            if (configs.isEmpty()) {
+                throw new DomainRuleViolation(NO_TELEPHONY);
+            }
+            return Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.start(clock.instant()));
+        }).invoke(view -> {
+            if (view.campaign().state() == CampaignState.SYNCING) {
+                // after the start committed; idempotent, so a crashed import can simply run again
+                importer.importContacts(org, campaignId).subscribe().with(rows -> { }, failure -> { });
+            }
+        });
+    }
+}
