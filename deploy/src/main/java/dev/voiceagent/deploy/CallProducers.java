@@ -49,11 +49,7 @@ public class CallProducers {
     @Singleton
     @Startup
     CallbackSigner callbackSigner(InstanceSecretRepository secrets, SecureRandom random) {
-        String key = secrets.getOrCreate("callback_signing_key", () -> {
-            byte[] bytes = new byte[32];
-            random.nextBytes(bytes);
-            return Base64.getEncoder().encodeToString(bytes);
-        }).await().atMost(Duration.ofSeconds(30));
+        String key = InstanceKeys.getOrCreate(secrets, random, "callback_signing_key", 32);
         return new CallbackSigner(key.getBytes(StandardCharsets.US_ASCII));
     }
 

@@ -36,11 +36,7 @@ public class SecurityProducers {
             @ConfigProperty(name = "voiceagent.auth.token-lifetime", defaultValue = "PT720H") Duration lifetime,
             InstanceSecretRepository secrets, SecureRandom random) {
         String secret = configured.filter(s -> !s.isBlank()).orElseGet(() -> {
-            String stored = secrets.getOrCreate(JWT_SECRET_NAME, () -> {
-                byte[] bytes = new byte[48];
-                random.nextBytes(bytes);
-                return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-            }).await().atMost(Duration.ofSeconds(30));
+            String stored = InstanceKeys.getOrCreate(secrets, random, JWT_SECRET_NAME, 48);
             LOG.info("No voiceagent.auth.jwt-secret configured: using the instance secret kept in the database");
             return stored;
         });

@@ -27,11 +27,7 @@ public class StorageProducers {
     @Singleton
     @Startup
     UrlSigner urlSigner(InstanceSecretRepository secrets, SecureRandom random) {
-        String key = secrets.getOrCreate("object_store_signing_key", () -> {
-            byte[] bytes = new byte[32];
-            random.nextBytes(bytes);
-            return Base64.getEncoder().encodeToString(bytes);
-        }).await().atMost(Duration.ofSeconds(30));
+        String key = InstanceKeys.getOrCreate(secrets, random, "object_store_signing_key", 32);
         return new UrlSigner(key.getBytes(StandardCharsets.US_ASCII));
     }
 

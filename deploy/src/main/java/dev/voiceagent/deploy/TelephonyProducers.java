@@ -72,11 +72,7 @@ public class TelephonyProducers {
             InstanceSecretRepository secrets, SecureRandom random) {
         String key = configured.filter(k -> !k.isBlank()).orElseGet(() -> {
             LOG.info("No voiceagent.telephony.credentials-key configured: using the instance key kept in the database");
-            return secrets.getOrCreate(KEY_NAME, () -> {
-                byte[] bytes = new byte[32];
-                random.nextBytes(bytes);
-                return Base64.getEncoder().encodeToString(bytes);
-            }).await().atMost(Duration.ofSeconds(30));
+            return InstanceKeys.getOrCreate(secrets, random, KEY_NAME, 32);
         });
         return new CredentialCipher(Base64.getDecoder().decode(key.strip()));
     }
