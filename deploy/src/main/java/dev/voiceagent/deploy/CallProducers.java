@@ -3,6 +3,8 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
+import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
 import dev.voiceagent.application.campaign.ContactRepository;
 import dev.voiceagent.application.campaign.ImportContactsService;
 import dev.voiceagent.application.campaign.ImportContactsUseCase;
@@ -102,6 +104,14 @@ public class CallProducers {
     ResumeCampaignUseCase resumeCampaign(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
             Clock clock) {
         return new ResumeCampaignService(campaigns, configurations, clock);
+    }
+
+    @Produces
+    @Singleton
+    GetCampaignDefaultsUseCase campaignDefaults(CallRepository calls, TelephonyConfigurationRepository configurations,
+            CampaignRepository campaigns,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
+        return new GetCampaignDefaultsService(calls, configurations, campaigns, defaultLimit);
     }
 
     @Produces

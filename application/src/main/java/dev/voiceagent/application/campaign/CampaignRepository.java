@@ -25,4 +25,7 @@ public interface CampaignRepository {
     Uni<List<CampaignView>> listViews(long organizationId);
 
     Uni<Optional<CampaignView>> findView(long organizationId, long campaignId);
+
+    /** The organization's most recently created campaign. */
+    Uni<Optional<CampaignView>> latest(long organizationId);
 }

@@ -41,6 +41,11 @@ class CampaignQueriesTest {
         }
 
         @Override
+        public Uni<Optional<CampaignView>> latest(long organizationId) {
+            return listViews(organizationId).map(l -> l.stream().findFirst());
+        }
+
+        @Override
         public Uni<Optional<CampaignView>> findView(long organizationId, long campaignId) {
             return listViews(organizationId).map(l -> l.stream().filter(v -> v.campaign().id() == campaignId).findFirst());
         }

@@ -156,6 +156,26 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
+    void campaignDefaultsShowTheLimitsTheEnginesDefaultsAndTheLastCampaignsSettings() {
+        as(key).get("/api/v1/organizations/campaign-defaults").then().statusCode(200)
+                .body("concurrent_call_limit", equalTo(10)).body("from_numbers_count", equalTo(0))
+                .body("default_retry_config.max_retries", equalTo(1))
+                .body("default_retry_config.retry_on_voicemail", equalTo(false))
+                .body("last_campaign_settings", org.hamcrest.Matchers.nullValue());
+        simulator();
+        Map<String, Object> body = request(upload("phone_number,first_name\n+15550000011,Ann\n"));
+        body.put("max_concurrency", 4);
+        as(key).body(body).post("/api/v1/campaign/create").then().statusCode(200);
+        new Sql(dataSource).update("UPDATE organizations SET concurrent_call_limit = 25 WHERE id = ?",
+                account.organizationId());
+        as(key).get("/api/v1/organizations/campaign-defaults").then().statusCode(200)
+                .body("concurrent_call_limit", equalTo(25))
+                .body("last_campaign_settings.max_concurrency", equalTo(4))
+                .body("last_campaign_settings.circuit_breaker.enabled", equalTo(false))
+                .body("last_campaign_settings.schedule_config", org.hamcrest.Matchers.nullValue());
+    }
+
+    @Test
     void everyCheckAnswersWithAClearMessageAndStoresNothing() {
         String good = upload("phone_number,first_name\n+15550000011,Ann\n");
         as(key).body(request(good)).post("/api/v1/campaign/create").then().statusCode(400)

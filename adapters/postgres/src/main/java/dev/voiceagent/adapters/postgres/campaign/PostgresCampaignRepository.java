@@ -139,6 +139,14 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
+    public Uni<Optional<CampaignView>> latest(long organizationId) {
+        return pool.preparedQuery("SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY created_at DESC, id DESC"
+                        + " LIMIT 1").execute(Tuple.of(organizationId))
+                .chain(rows -> rows.size() == 0 ? Uni.createFrom().item(Optional.<CampaignView>empty())
+                        : findView(organizationId, rows.iterator().next().getLong(0)));
+    }
+
+    @Override
     public Uni<Optional<CampaignView>> findView(long organizationId, long campaignId) {
         Tuple ids = Tuple.of(organizationId, campaignId);
         return Uni.combine().all()

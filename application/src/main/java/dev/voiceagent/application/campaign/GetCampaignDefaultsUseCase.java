@@ -1,0 +1,9 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface GetCampaignDefaultsUseCase {
+
+    Uni<CampaignDefaults> defaults(Principal principal);
+}
