@@ -1,7 +1,13 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.storage.UrlSigner;
+import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.CreateSourceDownloadUrlService;
+import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.shared.InstanceSecretRepository;
+import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlService;
+import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlUseCase;
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.storage.CreateDownloadUrlService;
 import dev.voiceagent.application.storage.CreateDownloadUrlUseCase;
 import dev.voiceagent.application.storage.CreateUploadUrlService;
@@ -39,6 +45,16 @@ public class StorageProducers {
     @Produces @Singleton
     CreateDownloadUrlUseCase createDownloadUrl(ObjectStore store) {
         return new CreateDownloadUrlService(store);
+    }
+
+    @Produces @Singleton
+    CreateAmbientNoiseUploadUrlUseCase ambientNoiseUpload(WorkflowRepository workflows, ObjectStore store) {
+        return new CreateAmbientNoiseUploadUrlService(workflows, store);
+    }
+
+    @Produces @Singleton
+    CreateSourceDownloadUrlUseCase sourceDownload(CampaignRepository campaigns, ObjectStore store) {
+        return new CreateSourceDownloadUrlService(campaigns, store);
     }
 
     @Produces @Singleton

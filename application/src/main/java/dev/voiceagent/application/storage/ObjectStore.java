@@ -8,6 +8,9 @@ import java.util.Optional;
 /** Out-port: where uploaded files live, reached by time-limited signed URLs. */
 public interface ObjectStore {
 
+    /** The backend's name as clients see it (storage_backend): local, s3, ... */
+    String backendName();
+
     /** A URL the client PUTs the file to (at most {@code maxBytes}). */
     Uni<String> signedUploadUrl(String key, String contentType, long maxBytes, Duration ttl);
 

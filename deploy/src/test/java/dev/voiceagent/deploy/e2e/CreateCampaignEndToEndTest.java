@@ -176,6 +176,29 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
+    void theSourceCanBeDownloadedAgainAndAmbientNoiseUploadsAreSigned() {
+        simulator();
+        String csv = "phone_number,first_name\n+15550000011,Ann\n";
+        long id = as(key).body(request(upload(csv))).post("/api/v1/campaign/create").then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        String url = as(key).get("/api/v1/campaign/" + id + "/source-download-url").then().statusCode(200)
+                .body("expires_in", equalTo(3600)).extract().path("download_url");
+        assertThat(given().get(url).then().statusCode(200).extract().asString()).isEqualTo(csv);
+        String otherKey = Api.createKey(Api.signUp("create-dl"), "k");
+        as(otherKey).get("/api/v1/campaign/" + id + "/source-download-url").then().statusCode(404);
+
+        as(key).body(Map.of("workflow_id", workflow, "filename", "office hum.wav", "file_size", 2048))
+                .post("/api/v1/workflow/ambient-noise/upload-url").then().statusCode(200)
+                .body("storage_backend", equalTo("local"))
+                .body("storage_key", org.hamcrest.Matchers.matchesPattern(
+                        "ambient_noise/" + account.organizationId() + "/" + workflow + "/[0-9a-f-]{36}_office_hum\\.wav"));
+        as(otherKey).body(Map.of("workflow_id", workflow, "filename", "x.wav", "file_size", 10))
+                .post("/api/v1/workflow/ambient-noise/upload-url").then().statusCode(404);
+        as(key).body(Map.of("workflow_id", workflow, "filename", "x.exe", "mime_type", "application/x-msdownload",
+                "file_size", 10)).post("/api/v1/workflow/ambient-noise/upload-url").then().statusCode(400);
+    }
+
+    @Test
     void everyCheckAnswersWithAClearMessageAndStoresNothing() {
         String good = upload("phone_number,first_name\n+15550000011,Ann\n");
         as(key).body(request(good)).post("/api/v1/campaign/create").then().statusCode(400)

@@ -32,6 +32,22 @@ public final class ObjectKeys {
         return "campaigns/" + organizationId + "/" + id + "_" + UNSAFE.matcher(name).replaceAll("_");
     }
 
+    /** ambient_noise/<org>/<workflow>/<uuid>_<sanitized name>, for an audio file of 1 byte..10 MiB. */
+    public static String ambientNoiseUpload(long organizationId, long workflowId, String fileName, String mimeType,
+            long fileSize, UUID id) {
+        String name = fileName == null ? "" : fileName.strip();
+        if (name.isEmpty() || name.length() > 200) {
+            throw new DomainRuleViolation("filename must be between 1 and 200 characters");
+        }
+        if (mimeType == null || !mimeType.toLowerCase(Locale.ROOT).startsWith("audio/")) {
+            throw new DomainRuleViolation("mime_type must be an audio type (audio/...)");
+        }
+        if (fileSize < 1 || fileSize > MAX_CSV_BYTES) {
+            throw new DomainRuleViolation("file_size must be between 1 byte and 10 MiB");
+        }
+        return "ambient_noise/" + organizationId + "/" + workflowId + "/" + id + "_" + UNSAFE.matcher(name).replaceAll("_");
+    }
+
     /** Fails with DomainRuleViolation for a malformed key and ForeignKeyException for another organization's. */
     public static void checkOwner(String key, long organizationId) {
         if (key == null || !KEY.matcher(key).matches() || key.contains("..") || key.startsWith("/")) {

@@ -41,6 +41,11 @@ public class LocalObjectStore implements ObjectStore {
         this.vertx = vertx;
     }
 
+    @Override
+    public String backendName() {
+        return "local";
+    }
+
     /** The file of a key, never outside the root. */
     Path file(String key) {
         Path file = root.resolve(key).normalize();

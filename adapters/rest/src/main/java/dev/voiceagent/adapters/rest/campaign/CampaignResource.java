@@ -8,6 +8,7 @@ import dev.voiceagent.application.campaign.ListCampaignsUseCase;
 import io.smallrye.mutiny.Uni;
 import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
+import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.PauseCampaignUseCase;
 import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
 import dev.voiceagent.application.campaign.StartCampaignUseCase;
@@ -28,10 +29,16 @@ public class CampaignResource {
     private final StartCampaignUseCase start;
     private final PauseCampaignUseCase pause;
     private final ResumeCampaignUseCase resume;
+    private final CreateSourceDownloadUrlUseCase sourceDownload;
     private final Caller caller;
 
+    public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
+    }
+
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
-            StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume, Caller caller) {
+            StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
+            CreateSourceDownloadUrlUseCase sourceDownload, Caller caller) {
+        this.sourceDownload = sourceDownload;
         this.list = list;
         this.get = get;
         this.create = create;
@@ -39,6 +46,13 @@ public class CampaignResource {
         this.pause = pause;
         this.resume = resume;
         this.caller = caller;
+    }
+
+    @GET
+    @Path("/{campaign_id}/source-download-url")
+    public Uni<CampaignSourceDownloadResponse> sourceDownloadUrl(@PathParam("campaign_id") long campaignId) {
+        return sourceDownload.create(caller.principal(), campaignId).map(url -> new CampaignSourceDownloadResponse(url,
+                dev.voiceagent.application.campaign.CreateSourceDownloadUrlService.TTL.toSeconds()));
     }
 
     @POST

@@ -12,6 +12,7 @@ import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowSummaryResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowTemplateResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowVersionResponse;
+import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlUseCase;
 import dev.voiceagent.application.workflow.ChangeWorkflowStatusUseCase;
 import dev.voiceagent.application.workflow.CountWorkflowsUseCase;
 import dev.voiceagent.application.workflow.CreateDraftUseCase;
@@ -81,6 +82,13 @@ public class WorkflowResource {
     public record MoveWorkflowToFolderRequest(Long folderId) {
     }
 
+    public record AmbientNoiseUploadRequest(@NotNull Long workflowId, @NotBlank String filename, String mimeType,
+            @NotNull @jakarta.validation.constraints.Min(1) @Max(10_485_760) Long fileSize) {
+    }
+
+    public record AmbientNoiseUploadResponse(String uploadUrl, String storageKey, String storageBackend) {
+    }
+
     public record DuplicateTemplateRequest(@NotNull Long templateId, @NotBlank @Size(max = 255) String workflowName) {
     }
 
@@ -100,6 +108,7 @@ public class WorkflowResource {
     private final CreateDraftUseCase createDraft;
     private final DuplicateTemplateUseCase duplicateTemplate;
     private final WorkflowInsights insights;
+    private final CreateAmbientNoiseUploadUrlUseCase ambientNoise;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     public WorkflowResource(Caller caller, CreateWorkflowUseCase create,
@@ -107,8 +116,10 @@ public class WorkflowResource {
             CountWorkflowsUseCase count, UpdateWorkflowUseCase update, ChangeWorkflowStatusUseCase changeStatus,
             MoveWorkflowToFolderUseCase move, DuplicateWorkflowUseCase duplicate, ValidateWorkflowUseCase validate,
             ListWorkflowVersionsUseCase versions, PublishWorkflowUseCase publish, CreateDraftUseCase createDraft,
-            DuplicateTemplateUseCase duplicateTemplate, WorkflowInsights insights) {
+            DuplicateTemplateUseCase duplicateTemplate, WorkflowInsights insights,
+            CreateAmbientNoiseUploadUrlUseCase ambientNoise) {
         this.insights = insights;
+        this.ambientNoise = ambientNoise;
         this.caller = caller;
         this.create = create;
         this.createFromDescription = createFromDescription;
@@ -231,6 +242,14 @@ public class WorkflowResource {
     @Path("/{workflow_id}/create-draft")
     public Uni<WorkflowVersionResponse> createDraft(@PathParam("workflow_id") long workflowId) {
         return createDraft.createDraft(caller.principal(), workflowId).map(WorkflowVersionResponse::of);
+    }
+
+    @POST
+    @Path("/ambient-noise/upload-url")
+    public Uni<AmbientNoiseUploadResponse> ambientNoiseUploadUrl(@NotNull @Valid AmbientNoiseUploadRequest body) {
+        return ambientNoise.create(caller.principal(), body.workflowId(), body.filename(),
+                        body.mimeType() == null ? "audio/wav" : body.mimeType(), body.fileSize())
+                .map(u -> new AmbientNoiseUploadResponse(u.uploadUrl(), u.storageKey(), u.storageBackend()));
     }
 
     @GET

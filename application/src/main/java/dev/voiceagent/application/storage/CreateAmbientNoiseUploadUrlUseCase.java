@@ -1,0 +1,13 @@
+package dev.voiceagent.application.storage;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface CreateAmbientNoiseUploadUrlUseCase {
+
+    /** A signed PUT for a workflow's ambient-noise audio (the workflow must be the caller's). */
+    Uni<AmbientNoiseUpload> create(Principal principal, long workflowId, String fileName, String mimeType, long fileSize);
+
+    record AmbientNoiseUpload(String uploadUrl, String storageKey, String storageBackend) {
+    }
+}
