@@ -4,6 +4,8 @@ import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
+import dev.voiceagent.application.campaign.GetCampaignProgressService;
+import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
 import dev.voiceagent.application.campaign.ContactRepository;
 import dev.voiceagent.application.campaign.ImportContactsService;
@@ -112,6 +114,14 @@ public class CallProducers {
             CampaignRepository campaigns,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
         return new GetCampaignDefaultsService(calls, configurations, campaigns, defaultLimit);
+    }
+
+    @Produces
+    @Singleton
+    GetCampaignProgressUseCase campaignProgress(CampaignRepository campaigns, ContactRepository contacts,
+            CallRepository calls,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
+        return new GetCampaignProgressService(campaigns, contacts, calls, defaultLimit);
     }
 
     @Produces

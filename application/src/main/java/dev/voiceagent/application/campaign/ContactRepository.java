@@ -11,4 +11,10 @@ public interface ContactRepository {
     Uni<Void> insertBatch(List<Contact> contacts);
 
     Uni<Long> count(long organizationId, long campaignId);
+
+    /** Contacts in a final state, and those among them whose last call failed, was busy or unanswered. */
+    Uni<Tally> tally(long organizationId, long campaignId);
+
+    record Tally(long processed, long failed) {
+    }
 }

@@ -120,6 +120,10 @@ class CreateCampaignEndToEndTest {
                 .extract().jsonPath().getLong("id");
         as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(400).body("detail",
                 equalTo("Campaign must be in 'running' or 'syncing' state to pause, current state: created"));
+        as(key).get("/api/v1/campaign/" + id + "/progress").then().statusCode(200)
+                .body("state", equalTo("created")).body("total_rows", equalTo(0))
+                .body("source_sync.status", equalTo("pending")).body("started_at", org.hamcrest.Matchers.nullValue())
+                .body("rate_limit", equalTo(10));
         as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(200).body("started_at", org.hamcrest.Matchers.notNullValue());
         var running = awaitState(id, "running");
         assertThat(running.getInt("total_rows")).isEqualTo(2500);
@@ -130,6 +134,20 @@ class CreateCampaignEndToEndTest {
                 + " AND context->>'first_name' LIKE 'Name %' AND state = 'pending'", id)).isEqualTo(1250);
         as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(400)
                 .body("detail", equalTo("Campaign must be in 'created' state to start, current state: running"));
+        // progress is counted from the contacts: 3 finished (file rows 2-4, the header is row 1), 2 of them
+        // with a failed / unanswered last call; one busy contact waiting for its retry is not processed yet
+        sql.update("UPDATE campaign_contacts SET state = 'done', last_outcome = CASE row_number WHEN 2 THEN 'completed'"
+                + " WHEN 3 THEN 'no-answer' ELSE 'failed' END WHERE campaign_id = ? AND row_number <= 4", id);
+        sql.update("UPDATE campaign_contacts SET state = 'waiting_retry', last_outcome = 'busy'"
+                + " WHERE campaign_id = ? AND row_number = 5", id);
+        as(key).get("/api/v1/campaign/" + id + "/progress").then().statusCode(200)
+                .body("campaign_id", equalTo((int) id)).body("state", equalTo("running"))
+                .body("total_rows", equalTo(2500)).body("processed_rows", equalTo(3)).body("failed_calls", equalTo(2))
+                .body("progress_percentage", equalTo(0.12f)).body("source_sync.status", equalTo("completed"))
+                .body("source_sync.last_synced_at", org.hamcrest.Matchers.notNullValue())
+                .body("source_sync.error", org.hamcrest.Matchers.nullValue())
+                .body("rate_limit", equalTo(10)).body("started_at", org.hamcrest.Matchers.notNullValue())
+                .body("completed_at", org.hamcrest.Matchers.nullValue());
         as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(200).body("state", equalTo("paused"));
         as(key).post("/api/v1/campaign/" + id + "/resume").then().statusCode(200).body("state", equalTo("running"))
                 .body("logs.event", equalTo(List.of("created", "started", "contacts_loaded", "paused", "resumed")));
@@ -137,6 +155,8 @@ class CreateCampaignEndToEndTest {
                 .body("detail", equalTo("Campaign must be in 'paused' state to resume, current state: running"));
         String otherKey = Api.createKey(Api.signUp("create-other"), "k");
         as(otherKey).post("/api/v1/campaign/" + id + "/pause").then().statusCode(404)
+                .body("detail", equalTo("Campaign not found"));
+        as(otherKey).get("/api/v1/campaign/" + id + "/progress").then().statusCode(404)
                 .body("detail", equalTo("Campaign not found"));
     }
 

@@ -9,6 +9,8 @@ import io.smallrye.mutiny.Uni;
 import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
+import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
 import dev.voiceagent.application.campaign.PauseCampaignUseCase;
 import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
 import dev.voiceagent.application.campaign.StartCampaignUseCase;
@@ -30,6 +32,7 @@ public class CampaignResource {
     private final PauseCampaignUseCase pause;
     private final ResumeCampaignUseCase resume;
     private final CreateSourceDownloadUrlUseCase sourceDownload;
+    private final GetCampaignProgressUseCase progress;
     private final Caller caller;
 
     public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
@@ -37,8 +40,9 @@ public class CampaignResource {
 
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
-            CreateSourceDownloadUrlUseCase sourceDownload, Caller caller) {
+            CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress, Caller caller) {
         this.sourceDownload = sourceDownload;
+        this.progress = progress;
         this.list = list;
         this.get = get;
         this.create = create;
@@ -53,6 +57,13 @@ public class CampaignResource {
     public Uni<CampaignSourceDownloadResponse> sourceDownloadUrl(@PathParam("campaign_id") long campaignId) {
         return sourceDownload.create(caller.principal(), campaignId).map(url -> new CampaignSourceDownloadResponse(url,
                 dev.voiceagent.application.campaign.CreateSourceDownloadUrlService.TTL.toSeconds()));
+    }
+
+    @GET
+    @Path("/{campaign_id}/progress")
+    @Operation(summary = "Get Campaign Progress", description = "Contacts in a final state, failed calls, the source import and the concurrency cap in force")
+    public Uni<CampaignProgressResponse> progress(@PathParam("campaign_id") long campaignId) {
+        return progress.progress(caller.principal(), campaignId).map(CampaignProgressResponse::of);
     }
 
     @POST

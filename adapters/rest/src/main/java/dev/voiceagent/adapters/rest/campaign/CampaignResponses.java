@@ -69,6 +69,29 @@ public final class CampaignResponses {
         }
     }
 
+    @Schema(name = "CampaignProgressResponse", title = "CampaignProgressResponse")
+    public record CampaignProgressResponse(
+            @Schema(required = true, title = "Campaign Id") long campaignId,
+            @Schema(required = true, title = "State") String state,
+            @Schema(required = true, title = "Total Rows") int totalRows,
+            @Schema(required = true, title = "Processed Rows") long processedRows,
+            @Schema(required = true, title = "Failed Calls") long failedCalls,
+            @Schema(required = true, title = "Progress Percentage") double progressPercentage,
+            @Schema(required = true, title = "Source Sync") java.util.Map<String, Object> sourceSync,
+            @Schema(required = true, title = "Rate Limit") int rateLimit,
+            @Schema(required = true, nullable = true, title = "Started At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant startedAt,
+            @Schema(required = true, nullable = true, title = "Completed At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant completedAt) {
+
+        public static CampaignProgressResponse of(dev.voiceagent.domain.campaign.CampaignProgress p) {
+            java.util.Map<String, Object> sync = new java.util.LinkedHashMap<>();
+            sync.put("status", p.sourceSync().status());
+            sync.put("last_synced_at", p.sourceSync().lastSyncedAt() == null ? null : p.sourceSync().lastSyncedAt().toString());
+            sync.put("error", p.sourceSync().error());
+            return new CampaignProgressResponse(p.campaignId(), p.state().wireName(), p.totalRows(), p.processedRows(),
+                    p.failedCalls(), p.progressPercentage(), sync, p.rateLimit(), p.startedAt(), p.completedAt());
+        }
+    }
+
     @Schema(name = "RetryConfigResponse", title = "RetryConfigResponse")
     public record RetryConfigResponse(
             @Schema(required = true, title = "Enabled") boolean enabled,
