@@ -6,6 +6,8 @@ import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
 import dev.voiceagent.application.campaign.GetCampaignProgressService;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.application.campaign.UpdateCampaignService;
+import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
 import dev.voiceagent.application.campaign.ContactRepository;
 import dev.voiceagent.application.campaign.ImportContactsService;
@@ -122,6 +124,14 @@ public class CallProducers {
             CallRepository calls,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
         return new GetCampaignProgressService(campaigns, contacts, calls, defaultLimit);
+    }
+
+    @Produces
+    @Singleton
+    UpdateCampaignUseCase updateCampaign(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
+            CallRepository calls, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
+        return new UpdateCampaignService(campaigns, configurations, calls, clock, defaultLimit);
     }
 
     @Produces

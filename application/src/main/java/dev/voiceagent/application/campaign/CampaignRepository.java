@@ -18,6 +18,14 @@ public interface CampaignRepository {
      */
     Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition);
 
+    /**
+     * Writes the settings the transition changed (only those: a concurrent change of another
+     * setting is kept) and its log entry, in one transaction, while the campaign is still in the
+     * state it was read in; false when it is not.
+     */
+    Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition,
+            java.util.Set<String> changed);
+
     /** Appends to the log; entries keep the order in which they were written. */
     Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry);
 

@@ -12,7 +12,6 @@ import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import dev.voiceagent.domain.campaign.LogLevel;
-import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.workflow.TemplateVariables;
 import io.smallrye.mutiny.Uni;
@@ -67,27 +66,9 @@ public class CreateCampaignService implements CreateCampaignUseCase {
                                     TemplateVariables.requiredBy(workflow.published().definition()),
                                     raw -> normalizer.normalize(raw, null, provider));
                             return sources.read(c.sourceId(), check).invoke(() -> check.finish(provider.displayName()))
-                                    .chain(() -> checkConcurrency(org, c.maxConcurrency(), view))
+                                    .chain(() -> ConcurrencyLimit.check(calls, defaultLimit, org, c.maxConcurrency(), view))
                                     .chain(() -> store(c, view, check.rows()));
                         }));
-    }
-
-    private Uni<Void> checkConcurrency(long org, Integer requested, TelephonyConfigurationView view) {
-        if (requested == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return calls.organizationLimit(org).map(limit -> {
-            int orgLimit = limit.orElse(defaultLimit);
-            int numbers = view.activeNumbers();
-            int effective = numbers > 0 ? Math.min(orgLimit, numbers) : orgLimit;
-            if (requested > effective) {
-                throw new DomainRuleViolation(numbers > 0 && numbers < orgLimit
-                        ? "max_concurrency (" + requested + ") cannot exceed " + effective + ". You have " + numbers
-                                + " phone number(s) configured. Add more CLIs in telephony configuration to increase concurrency."
-                        : "max_concurrency (" + requested + ") cannot exceed organization limit (" + effective + ")");
-            }
-            return null;
-        });
     }
 
     private Uni<CampaignView> store(CreateCampaignCommand c, TelephonyConfigurationView view, int rows) {

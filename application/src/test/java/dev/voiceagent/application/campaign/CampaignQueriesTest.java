@@ -31,6 +31,12 @@ class CampaignQueriesTest {
         }
 
         @Override
+        public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition t,
+                java.util.Set<String> changed) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry) {
             throw new UnsupportedOperationException();
         }

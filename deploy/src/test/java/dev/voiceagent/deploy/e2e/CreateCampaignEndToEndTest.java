@@ -161,6 +161,47 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
+    void patchChangesOnlyTheGivenSettingsUntilTheCampaignFinishes() {
+        simulator();
+        Map<String, Object> body = request(upload("phone_number,first_name\n+15550000031,Ann\n"));
+        body.put("retry_config", Map.of("max_retries", 4));
+        long id = as(key).body(body).post("/api/v1/campaign/create").then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        String path = "/api/v1/campaign/" + id;
+        as(key).body(Map.of("name", "Autumn reminders", "max_concurrency", 2, "schedule_config",
+                        Map.of("timezone", "America/New_York", "slots",
+                                List.of(Map.of("day_of_week", 4, "start_time", "10:00", "end_time", "12:00")))))
+                .patch(path).then().statusCode(200)
+                .body("name", equalTo("Autumn reminders")).body("max_concurrency", equalTo(2))
+                .body("schedule_config.timezone", equalTo("America/New_York"))
+                .body("schedule_config.slots[0].day_of_week", equalTo(4))
+                .body("retry_config.max_retries", equalTo(4)) // not given: unchanged
+                .body("logs.event", equalTo(List.of("created", "updated")))
+                .body("logs[1].details.changed", equalTo(List.of("name", "max_concurrency", "schedule_config")));
+        as(key).get(path).then().statusCode(200).body("name", equalTo("Autumn reminders"))
+                .body("max_concurrency", equalTo(2)).body("retry_config.max_retries", equalTo(4));
+
+        as(key).body(Map.of("max_concurrency", 11)).patch(path).then().statusCode(400)
+                .body("detail", equalTo("max_concurrency (11) cannot exceed organization limit (10)"));
+        as(key).body(Map.of("max_concurrency", 101)).patch(path).then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "max_concurrency")));
+        as(key).body(Map.of("name", "")).patch(path).then().statusCode(422);
+        as(key).body(Map.of("schedule_config", Map.of("timezone", "Mars/Olympus", "slots",
+                        List.of(Map.of("day_of_week", 0, "start_time", "09:00", "end_time", "17:00")))))
+                .patch(path).then().statusCode(400).body("detail", equalTo("Invalid timezone: Mars/Olympus"));
+        String otherKey = Api.createKey(Api.signUp("patch-other"), "k");
+        as(otherKey).body(Map.of("name", "mine now")).patch(path).then().statusCode(404)
+                .body("detail", equalTo("Campaign not found"));
+        // the refused changes left the campaign as it was
+        as(key).get(path).then().statusCode(200).body("name", equalTo("Autumn reminders"))
+                .body("max_concurrency", equalTo(2)).body("logs.event", equalTo(List.of("created", "updated")));
+
+        new Sql(dataSource).update("UPDATE campaigns SET state = 'completed' WHERE id = ?", id);
+        as(key).body(Map.of("name", "Too late")).patch(path).then().statusCode(400)
+                .body("detail", equalTo("Cannot update a completed campaign"));
+    }
+
+    @Test
     void startingWithoutAnyTelephonyConfigurationIs400NotTheReferences401() {
         long wf = new Sql(dataSource).workflow(account.organizationId(), "wf");
         long id = new Sql(dataSource).insertReturningId("INSERT INTO campaigns (organization_id, name, workflow_id,"

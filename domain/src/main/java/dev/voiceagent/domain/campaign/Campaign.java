@@ -112,6 +112,44 @@ public record Campaign(
                 + (next == CampaignState.PAUSED ? "; the campaign stays paused" : ""), details);
     }
 
+    /**
+     * Changes the settings (any state but completed and failed, running included; the dispatcher
+     * reads them on its next tick). Null leaves a setting as it is; the workflow, source and
+     * telephony configuration never change. The entry names what changed.
+     */
+    public CampaignTransition update(String newName, RetryConfig newRetry, Integer newMaxConcurrency,
+            ScheduleConfig newSchedule, CircuitBreakerConfig newBreaker, java.time.Instant now) {
+        if (state.isTerminal()) {
+            throw new DomainRuleViolation("Cannot update a " + state.wireName() + " campaign");
+        }
+        java.util.List<String> changed = changedSettings(newName, newRetry, newMaxConcurrency, newSchedule, newBreaker);
+        CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.INFO, "updated",
+                changed.isEmpty() ? "Nothing to change" : "Settings changed: " + String.join(", ", changed),
+                java.util.Map.of("changed", java.util.List.copyOf(changed)));
+        java.util.List<CampaignLogEntry> appended = new java.util.ArrayList<>(logs);
+        appended.add(entry);
+        Campaign updated = new Campaign(id, organizationId, newName != null ? newName.strip() : name, workflowId,
+                createdBy, telephonyConfigurationId, sourceType, sourceId, state, totalRows, processedRows, failedRows,
+                newRetry != null ? newRetry : retryConfig, newMaxConcurrency != null ? newMaxConcurrency : maxConcurrency,
+                newSchedule != null ? newSchedule : scheduleConfig, newBreaker != null ? newBreaker : circuitBreaker,
+                parentCampaignId, redialedCampaignId, createdAt, startedAt, completedAt, appended);
+        return new CampaignTransition(updated, entry);
+    }
+
+    /** The wire names of the settings an update gives (non-null), in a fixed order. */
+    public static java.util.List<String> changedSettings(String newName, RetryConfig newRetry, Integer newMaxConcurrency,
+            ScheduleConfig newSchedule, CircuitBreakerConfig newBreaker) {
+        java.util.List<String> changed = new java.util.ArrayList<>();
+        String[] names = {"name", "retry_config", "max_concurrency", "schedule_config", "circuit_breaker"};
+        Object[] values = {newName, newRetry, newMaxConcurrency, newSchedule, newBreaker};
+        for (int i = 0; i < names.length; i++) {
+            if (values[i] != null) {
+                changed.add(names[i]);
+            }
+        }
+        return java.util.List.copyOf(changed);
+    }
+
     /** No contact is pending or waiting for a retry and no call is active. */
     public CampaignTransition complete(java.time.Instant now) {
         if (state.isTerminal()) {

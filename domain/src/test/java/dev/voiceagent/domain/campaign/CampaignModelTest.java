@@ -101,4 +101,27 @@ class CampaignModelTest {
         assertThatThrownBy(() -> entry.details().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
         assertThat(LogLevel.fromWireName("warning")).isEqualTo(LogLevel.WARNING);
     }
+
+    @Test
+    void anUpdateChangesOnlyTheGivenSettingsAndIsRefusedOnceFinished() {
+        Campaign campaign = Campaign.create(1, 2, "Spring promo", 3, null, "campaigns/1/x.csv", null, 4, null, null, NOW)
+                .withId(7);
+        RetryConfig retry = new RetryConfig(true, 3, 300, true, false, true);
+        CampaignTransition change = campaign.update("  Autumn promo ", retry, null, null, null, NOW.plusSeconds(1));
+        Campaign updated = change.campaign();
+        assertThat(updated.name()).isEqualTo("Autumn promo");
+        assertThat(updated.retryConfig()).isEqualTo(retry);
+        assertThat(updated.maxConcurrency()).isEqualTo(4);
+        assertThat(updated.state()).isEqualTo(CampaignState.CREATED);
+        assertThat(change.entry().event()).isEqualTo("updated");
+        assertThat(change.entry().details()).containsEntry("changed", List.of("name", "retry_config"));
+        assertThat(updated.logs()).containsExactly(change.entry());
+        assertThatThrownBy(() -> campaign.update(" ", null, null, null, null, NOW)).isInstanceOf(DomainRuleViolation.class);
+
+        Campaign completed = campaign.start(NOW).campaign().contactsLoaded(0, NOW).campaign();
+        assertThatThrownBy(() -> completed.update("x", null, null, null, null, NOW))
+                .hasMessage("Cannot update a completed campaign");
+        Campaign failed = campaign.start(NOW).campaign().fail(NOW, "source_sync_failed", "gone", null).campaign();
+        assertThatThrownBy(() -> failed.update(null, null, 2, null, null, NOW)).hasMessage("Cannot update a failed campaign");
+    }
 }

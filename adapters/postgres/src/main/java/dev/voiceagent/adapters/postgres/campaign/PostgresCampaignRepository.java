@@ -117,6 +117,32 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
+    public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition,
+            java.util.Set<String> changed) {
+        Campaign after = transition.campaign();
+        // CASE on a flag per setting: one statement text, only the changed settings written
+        Tuple values = Tuple.tuple()
+                .addBoolean(changed.contains("name")).addString(after.name())
+                .addBoolean(changed.contains("retry_config")).addValue(CampaignJson.retry(after.retryConfig()))
+                .addBoolean(changed.contains("max_concurrency")).addInteger(after.maxConcurrency())
+                .addBoolean(changed.contains("schedule_config")).addValue(CampaignJson.schedule(after.scheduleConfig()))
+                .addBoolean(changed.contains("circuit_breaker")).addValue(CampaignJson.breaker(after.circuitBreaker()))
+                .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName());
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        UPDATE campaigns SET
+                            name = CASE WHEN $1 THEN $2 ELSE name END,
+                            retry_config = CASE WHEN $3 THEN $4 ELSE retry_config END,
+                            max_concurrency = CASE WHEN $5 THEN $6 ELSE max_concurrency END,
+                            schedule_config = CASE WHEN $7 THEN $8 ELSE schedule_config END,
+                            circuit_breaker = CASE WHEN $9 THEN $10 ELSE circuit_breaker END,
+                            updated_at = now()
+                        WHERE organization_id = $11 AND id = $12 AND state = $13""")
+                .execute(values)
+                .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : appendLog(tx, after.organizationId(), after.id(), transition.entry()).replaceWith(true)));
+    }
+
+    @Override
     public Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry) {
         return appendLog(pool, organizationId, campaignId, entry);
     }

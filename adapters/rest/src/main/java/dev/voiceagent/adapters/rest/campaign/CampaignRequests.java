@@ -49,6 +49,12 @@ public final class CampaignRequests {
             @Valid CircuitBreakerConfigRequest circuitBreaker) {
     }
 
+    /** PATCH: every field optional; the workflow, source and telephony configuration cannot change. */
+    public record UpdateCampaignRequest(@Size(min = 1, max = 255) String name, @Valid RetryConfigRequest retryConfig,
+            @Min(1) @Max(100) Integer maxConcurrency, @Valid ScheduleConfigRequest scheduleConfig,
+            @Valid CircuitBreakerConfigRequest circuitBreaker) {
+    }
+
     static RetryConfig retry(RetryConfigRequest r) {
         if (r == null) {
             return null;

@@ -10,6 +10,8 @@ import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.application.campaign.UpdateCampaignCommand;
+import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
 import dev.voiceagent.application.campaign.PauseCampaignUseCase;
 import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
@@ -17,6 +19,7 @@ import dev.voiceagent.application.campaign.StartCampaignUseCase;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -33,6 +36,7 @@ public class CampaignResource {
     private final ResumeCampaignUseCase resume;
     private final CreateSourceDownloadUrlUseCase sourceDownload;
     private final GetCampaignProgressUseCase progress;
+    private final UpdateCampaignUseCase update;
     private final Caller caller;
 
     public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
@@ -40,8 +44,10 @@ public class CampaignResource {
 
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
-            CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress, Caller caller) {
+            CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress,
+            UpdateCampaignUseCase update, Caller caller) {
         this.sourceDownload = sourceDownload;
+        this.update = update;
         this.progress = progress;
         this.list = list;
         this.get = get;
@@ -109,5 +115,17 @@ public class CampaignResource {
             description = "Get campaign details")
     public Uni<CampaignResponse> get(@PathParam("campaign_id") long campaignId) {
         return get.get(caller.principal(), campaignId).map(CampaignResponse::of);
+    }
+
+    @PATCH
+    @Path("/{campaign_id}")
+    @Operation(summary = "Update Campaign", description = "Change the name, retry, concurrency, schedule or circuit-breaker"
+            + " settings of a campaign that is not completed or failed")
+    public Uni<CampaignResponse> update(@PathParam("campaign_id") long campaignId,
+            @NotNull @Valid CampaignRequests.UpdateCampaignRequest body) {
+        return update.update(new UpdateCampaignCommand(caller.principal(), campaignId, body.name(),
+                CampaignRequests.retry(body.retryConfig()), body.maxConcurrency(),
+                CampaignRequests.schedule(body.scheduleConfig()), CampaignRequests.breaker(body.circuitBreaker())))
+                .map(CampaignResponse::of);
     }
 }
