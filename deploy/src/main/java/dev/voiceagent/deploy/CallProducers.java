@@ -7,6 +7,8 @@ import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
 import dev.voiceagent.application.campaign.GetCampaignProgressService;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.UpdateCampaignService;
+import dev.voiceagent.application.campaign.ListCampaignRunsService;
+import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
 import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
 import dev.voiceagent.application.campaign.ContactRepository;
@@ -132,6 +134,12 @@ public class CallProducers {
             CallRepository calls, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
         return new UpdateCampaignService(campaigns, configurations, calls, clock, defaultLimit);
+    }
+
+    @Produces
+    @Singleton
+    ListCampaignRunsUseCase campaignRuns(CampaignRepository campaigns, WorkflowRunRepository runs) {
+        return new ListCampaignRunsService(campaigns, runs);
     }
 
     @Produces

@@ -16,6 +16,9 @@ public interface WorkflowRunRepository {
 
     Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query);
 
+    /** The runs a campaign placed, with the same filters and sorting. */
+    Uni<RunPage> pageForCampaign(long organizationId, long campaignId, RunPageQuery query);
+
     /** The newest runs first, at most {@code limit}. */
     Uni<List<WorkflowRun>> recent(long organizationId, long workflowId, int limit);
 

@@ -202,6 +202,43 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
+    void runsListOnlyTheCampaignsOwnRunsPagedAndSorted() {
+        simulator();
+        long id = as(key).body(request(upload("phone_number,first_name\n+15550000041,Ann\n")))
+                .post("/api/v1/campaign/create").then().statusCode(200).extract().jsonPath().getLong("id");
+        Sql sql = new Sql(dataSource);
+        long definition = sql.queryLong(
+                "SELECT id FROM workflow_definitions WHERE workflow_id = ? AND status = 'published'", workflow);
+        String insert = "INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode, is_completed,"
+                + " state, usage_info, campaign_id, created_at) VALUES (?, ?, ?, ?, 'simulator', true, 'completed',"
+                + " ?::jsonb, ?, ?::timestamptz)";
+        long first = sql.insertReturningId(insert, account.organizationId(), workflow, definition, "c1",
+                "{\"call_duration_seconds\": 30}", id, "2026-11-01T10:00:00Z");
+        long second = sql.insertReturningId(insert, account.organizationId(), workflow, definition, "c2",
+                "{\"call_duration_seconds\": 5}", id, "2026-11-01T11:00:00Z");
+        long third = sql.insertReturningId(insert, account.organizationId(), workflow, definition, "c3",
+                "{\"call_duration_seconds\": 12}", id, "2026-11-01T12:00:00Z");
+        // a run of the same workflow outside the campaign is not listed
+        sql.insertReturningId(insert, account.organizationId(), workflow, definition, "test", "{}", null,
+                "2026-11-01T13:00:00Z");
+        String path = "/api/v1/campaign/" + id + "/runs";
+
+        as(key).get(path).then().statusCode(200).body("total_count", equalTo(3)).body("total_pages", equalTo(1))
+                .body("page", equalTo(1)).body("limit", equalTo(50))
+                .body("runs.id", equalTo(List.of((int) third, (int) second, (int) first)))
+                .body("runs[0].workflow_id", equalTo((int) workflow)).body("runs[0].is_completed", equalTo(true));
+        as(key).get(path + "?limit=2&page=2").then().statusCode(200).body("total_pages", equalTo(2))
+                .body("runs.id", equalTo(List.of((int) first)));
+        as(key).get(path + "?sort_by=duration&sort_order=asc").then().statusCode(200)
+                .body("runs.id", equalTo(List.of((int) second, (int) third, (int) first)));
+        as(key).get(path + "?filters=not-json").then().statusCode(400).body("detail", equalTo("Invalid filter format"));
+        as(key).get(path + "?limit=101").then().statusCode(422);
+        as(key).get(path + "?sort_order=sideways").then().statusCode(422);
+        String otherKey = Api.createKey(Api.signUp("runs-other"), "k");
+        as(otherKey).get(path).then().statusCode(404).body("detail", equalTo("Campaign not found"));
+    }
+
+    @Test
     void startingWithoutAnyTelephonyConfigurationIs400NotTheReferences401() {
         long wf = new Sql(dataSource).workflow(account.organizationId(), "wf");
         long id = new Sql(dataSource).insertReturningId("INSERT INTO campaigns (organization_id, name, workflow_id,"

@@ -73,8 +73,18 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
     @Override
     public Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query) {
-        List<Object> args = new ArrayList<>(List.of(organizationId, workflowId));
-        StringBuilder where = new StringBuilder(" FROM workflow_runs WHERE organization_id = $1 AND workflow_id = $2");
+        return page(organizationId, "workflow_id", workflowId, query);
+    }
+
+    @Override
+    public Uni<RunPage> pageForCampaign(long organizationId, long campaignId, RunPageQuery query) {
+        return page(organizationId, "campaign_id", campaignId, query);
+    }
+
+    /** {@code scope} is one of two column names fixed above, never caller input. */
+    private Uni<RunPage> page(long organizationId, String scope, long scopeId, RunPageQuery query) {
+        List<Object> args = new ArrayList<>(List.of(organizationId, scopeId));
+        StringBuilder where = new StringBuilder(" FROM workflow_runs WHERE organization_id = $1 AND " + scope + " = $2");
         for (RunFilter filter : query.filters()) {
             switch (filter) {
                 case RunFilter.DateRange d -> {

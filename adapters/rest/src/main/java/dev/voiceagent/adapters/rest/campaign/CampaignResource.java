@@ -10,6 +10,14 @@ import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
+import dev.voiceagent.adapters.rest.workflow.RunPageParameters;
+import dev.voiceagent.adapters.rest.workflow.WorkflowRunResponses.WorkflowRunResponse;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.QueryParam;
 import dev.voiceagent.application.campaign.UpdateCampaignCommand;
 import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
@@ -37,15 +45,29 @@ public class CampaignResource {
     private final CreateSourceDownloadUrlUseCase sourceDownload;
     private final GetCampaignProgressUseCase progress;
     private final UpdateCampaignUseCase update;
+    private final ListCampaignRunsUseCase runs;
+    private final ObjectMapper json;
     private final Caller caller;
 
     public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
     }
 
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "CampaignRunsResponse",
+            description = "Paginated response for campaign workflow runs")
+    public record CampaignRunsResponse(
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) java.util.List<WorkflowRunResponse> runs,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) long totalCount,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) int page,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) int limit,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) long totalPages) {
+    }
+
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
             CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress,
-            UpdateCampaignUseCase update, Caller caller) {
+            UpdateCampaignUseCase update, ListCampaignRunsUseCase runs, ObjectMapper json, Caller caller) {
+        this.runs = runs;
+        this.json = json;
         this.sourceDownload = sourceDownload;
         this.update = update;
         this.progress = progress;
@@ -63,6 +85,21 @@ public class CampaignResource {
     public Uni<CampaignSourceDownloadResponse> sourceDownloadUrl(@PathParam("campaign_id") long campaignId) {
         return sourceDownload.create(caller.principal(), campaignId).map(url -> new CampaignSourceDownloadResponse(url,
                 dev.voiceagent.application.campaign.CreateSourceDownloadUrlService.TTL.toSeconds()));
+    }
+
+    @GET
+    @Path("/{campaign_id}/runs")
+    @Operation(summary = "Get Campaign Runs", description = "Get campaign workflow runs with pagination, filters and sorting")
+    public Uni<CampaignRunsResponse> runs(@PathParam("campaign_id") long campaignId,
+            @QueryParam("page") @DefaultValue("1") @Min(1) int page,
+            @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(100) int limit,
+            @QueryParam("filters") String filters,
+            @QueryParam("sort_by") @DefaultValue("created_at") String sortBy,
+            @QueryParam("sort_order") @DefaultValue("desc") String sortOrder) {
+        RunPageParameters params = RunPageParameters.parse(json, page, limit, filters, sortBy, sortOrder);
+        return runs.list(caller.principal(), campaignId, params.query()).map(result -> new CampaignRunsResponse(
+                result.runs().stream().map(WorkflowRunResponse::of).toList(), result.totalCount(), page, limit,
+                RunPageParameters.totalPages(result.totalCount(), limit)));
     }
 
     @GET

@@ -50,7 +50,7 @@ public final class WorkflowRunResponses {
             @Schema(nullable = true) Map<String, Object> logs,
             @Schema(nullable = true) Map<String, Object> annotations) {
 
-        static WorkflowRunResponse of(WorkflowRun r) {
+        public static WorkflowRunResponse of(WorkflowRun r) {
             return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
                     r.transcriptUrl(), r.recordingUrl(), null, null, null, null, null, null, null, r.costInfo(),
                     r.usageInfo(), r.definitionId(), r.initialContext(), r.gatheredContext(), r.callType(), r.logs(),
