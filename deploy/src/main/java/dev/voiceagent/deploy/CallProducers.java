@@ -8,6 +8,8 @@ import dev.voiceagent.application.campaign.GetCampaignProgressService;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.UpdateCampaignService;
 import dev.voiceagent.application.campaign.ListCampaignRunsService;
+import dev.voiceagent.application.campaign.ExportCampaignReportService;
+import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
 import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
 import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
@@ -140,6 +142,12 @@ public class CallProducers {
     @Singleton
     ListCampaignRunsUseCase campaignRuns(CampaignRepository campaigns, WorkflowRunRepository runs) {
         return new ListCampaignRunsService(campaigns, runs);
+    }
+
+    @Produces
+    @Singleton
+    ExportCampaignReportUseCase campaignReport(CampaignRepository campaigns, WorkflowRunRepository runs) {
+        return new ExportCampaignReportService(campaigns, runs);
     }
 
     @Produces

@@ -1,7 +1,6 @@
 package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.application.auth.Principal;
-import dev.voiceagent.domain.workflow.RunReport;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
@@ -22,9 +21,6 @@ public class ExportWorkflowReportService implements ExportWorkflowReportUseCase 
         long org = principal.organizationId();
         return Workflows.find(workflows, org, workflowId)
                 .chain(w -> runs.reportVariables(org, workflowId, from, to))
-                .map(variables -> Multi.createBy().concatenating().streams(
-                        Multi.createFrom().item(RunReport.csvLine(RunReport.header(variables))),
-                        runs.reportRuns(org, workflowId, from, to)
-                                .map(run -> RunReport.csvLine(RunReport.row(run, variables)))));
+                .map(variables -> RunReportStream.csv(variables, runs.reportRuns(org, workflowId, from, to)));
     }
 }

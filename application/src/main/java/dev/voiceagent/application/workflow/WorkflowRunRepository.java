@@ -27,4 +27,10 @@ public interface WorkflowRunRepository {
 
     /** The reportable runs (completed, with a duration), newest first, streamed from the database. */
     Multi<WorkflowRun> reportRuns(long organizationId, long workflowId, Instant from, Instant to);
+
+    /** As {@link #reportVariables}, over the runs a campaign placed. */
+    Uni<List<String>> campaignReportVariables(long organizationId, long campaignId, Instant from, Instant to);
+
+    /** As {@link #reportRuns}, over the runs a campaign placed. */
+    Multi<WorkflowRun> campaignReportRuns(long organizationId, long campaignId, Instant from, Instant to);
 }

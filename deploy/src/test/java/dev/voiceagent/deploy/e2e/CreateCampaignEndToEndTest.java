@@ -236,6 +236,22 @@ class CreateCampaignEndToEndTest {
         as(key).get(path + "?sort_order=sideways").then().statusCode(422);
         String otherKey = Api.createKey(Api.signUp("runs-other"), "k");
         as(otherKey).get(path).then().statusCode(404).body("detail", equalTo("Campaign not found"));
+
+        // the report: the campaign's finished calls newest first, bounded by the dates (inclusive)
+        String report = "/api/v1/campaign/" + id + "/report";
+        var csv = as(key).get(report).then().statusCode(200)
+                .header("Content-Disposition", equalTo("attachment; filename=\"campaign_" + id + "_report.csv\""))
+                .contentType(startsWith("text/csv")).extract().asString();
+        List<String> lines = csv.lines().toList();
+        assertThat(lines.getFirst()).startsWith("Run ID,Campaign ID,Agent ID,Agent Definition ID,Created At,Phone Number");
+        assertThat(lines.subList(1, lines.size())).extracting(l -> l.substring(0, l.indexOf(',')))
+                .containsExactly(String.valueOf(third), String.valueOf(second), String.valueOf(first));
+        assertThat(lines.get(1)).startsWith(third + "," + id + "," + workflow + ",");
+        String bounded = as(key).get(report + "?start_date=2026-11-01T10:30:00Z&end_date=2026-11-01T11:00:00Z")
+                .then().statusCode(200).extract().asString();
+        assertThat(bounded.lines().skip(1).toList()).hasSize(1).allMatch(l -> l.startsWith(second + ","));
+        as(key).get(report + "?start_date=yesterday").then().statusCode(422);
+        as(otherKey).get(report).then().statusCode(404).body("detail", equalTo("Campaign not found"));
     }
 
     @Test

@@ -137,18 +137,32 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                 .execute(Tuple.of(organizationId, workflowId, limit)).map(PostgresWorkflowRunRepository::runs);
     }
 
-    private static final String REPORTABLE = " FROM workflow_runs r WHERE r.organization_id = $1 AND r.workflow_id = $2"
-            + " AND r.is_completed AND jsonb_typeof(r.usage_info->'call_duration_seconds') = 'number'"
+    /** The reportable runs of a workflow or campaign ({@code scope} is a fixed column name, never caller input). */
+    private static String reportable(String scope) {
+        return " FROM workflow_runs r WHERE r.organization_id = $1 AND r." + scope + " = $2" + REPORTABLE_RUNS;
+    }
+
+    private static final String REPORTABLE_RUNS = " AND r.is_completed AND jsonb_typeof(r.usage_info->'call_duration_seconds') = 'number'"
             + " AND ($3::timestamptz IS NULL OR r.created_at >= $3) AND ($4::timestamptz IS NULL OR r.created_at <= $4)";
 
     @Override
     public Uni<List<String>> reportVariables(long organizationId, long workflowId, Instant from, Instant to) {
-        return pool.preparedQuery("SELECT k.key" + REPORTABLE.replace(" FROM workflow_runs r",
+        return reportVariables(organizationId, "workflow_id", workflowId, from, to);
+    }
+
+    @Override
+    public Uni<List<String>> campaignReportVariables(long organizationId, long campaignId, Instant from, Instant to) {
+        return reportVariables(organizationId, "campaign_id", campaignId, from, to);
+    }
+
+    private Uni<List<String>> reportVariables(long organizationId, String scope, long scopeId, Instant from,
+            Instant to) {
+        return pool.preparedQuery("SELECT k.key" + reportable(scope).replace(" FROM workflow_runs r",
                                 " FROM workflow_runs r CROSS JOIN LATERAL jsonb_object_keys(CASE WHEN"
                                         + " jsonb_typeof(r.gathered_context->'extracted_variables') = 'object'"
                                         + " THEN r.gathered_context->'extracted_variables' ELSE '{}'::jsonb END) AS k(key)")
                         + " GROUP BY k.key ORDER BY max(r.created_at) DESC, k.key")
-                .execute(Tuple.of(organizationId, workflowId, utc(from), utc(to))).map(rows -> {
+                .execute(Tuple.of(organizationId, scopeId, utc(from), utc(to))).map(rows -> {
                     List<String> keys = new ArrayList<>();
                     rows.forEach(r -> keys.add(r.getString(0)));
                     return keys;
@@ -158,14 +172,23 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     /** Keyset batches of {@value #REPORT_BATCH} rows: memory stays flat and no cursor holds a transaction open. */
     @Override
     public Multi<WorkflowRun> reportRuns(long organizationId, long workflowId, Instant from, Instant to) {
+        return reportRuns(organizationId, "workflow_id", workflowId, from, to);
+    }
+
+    @Override
+    public Multi<WorkflowRun> campaignReportRuns(long organizationId, long campaignId, Instant from, Instant to) {
+        return reportRuns(organizationId, "campaign_id", campaignId, from, to);
+    }
+
+    private Multi<WorkflowRun> reportRuns(long organizationId, String scope, long scopeId, Instant from, Instant to) {
         AtomicReference<WorkflowRun> last = new AtomicReference<>();
-        String sql = "SELECT " + COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2") + REPORTABLE
+        String sql = "SELECT " + COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2") + reportable(scope)
                 + " AND ($5::timestamptz IS NULL OR (r.created_at, r.id) < ($5, $6))"
                 + " ORDER BY r.created_at DESC, r.id DESC LIMIT " + REPORT_BATCH;
         return Multi.createBy().repeating()
                 .uni(() -> {
                     WorkflowRun after = last.get();
-                    return pool.preparedQuery(sql).execute(Tuple.of(organizationId, workflowId, utc(from), utc(to),
+                    return pool.preparedQuery(sql).execute(Tuple.of(organizationId, scopeId, utc(from), utc(to),
                                     after == null ? null : utc(after.createdAt()), after == null ? null : after.id()))
                             .map(PostgresWorkflowRunRepository::runs)
                             .invoke(batch -> {

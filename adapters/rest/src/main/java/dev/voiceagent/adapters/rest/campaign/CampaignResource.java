@@ -11,6 +11,9 @@ import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
+import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
+import dev.voiceagent.adapters.rest.workflow.ReportDownloads;
+import org.jboss.resteasy.reactive.RestMulti;
 import dev.voiceagent.adapters.rest.workflow.RunPageParameters;
 import dev.voiceagent.adapters.rest.workflow.WorkflowRunResponses.WorkflowRunResponse;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -46,6 +49,7 @@ public class CampaignResource {
     private final GetCampaignProgressUseCase progress;
     private final UpdateCampaignUseCase update;
     private final ListCampaignRunsUseCase runs;
+    private final ExportCampaignReportUseCase report;
     private final ObjectMapper json;
     private final Caller caller;
 
@@ -65,8 +69,10 @@ public class CampaignResource {
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
             CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress,
-            UpdateCampaignUseCase update, ListCampaignRunsUseCase runs, ObjectMapper json, Caller caller) {
+            UpdateCampaignUseCase update, ListCampaignRunsUseCase runs, ExportCampaignReportUseCase report,
+            ObjectMapper json, Caller caller) {
         this.runs = runs;
+        this.report = report;
         this.json = json;
         this.sourceDownload = sourceDownload;
         this.update = update;
@@ -100,6 +106,21 @@ public class CampaignResource {
         return runs.list(caller.principal(), campaignId, params.query()).map(result -> new CampaignRunsResponse(
                 result.runs().stream().map(WorkflowRunResponse::of).toList(), result.totalCount(), page, limit,
                 RunPageParameters.totalPages(result.totalCount(), limit)));
+    }
+
+    @GET
+    @Path("/{campaign_id}/report")
+    @jakarta.ws.rs.Produces("text/csv")
+    @Operation(summary = "Get Campaign Report", description = "CSV attachment campaign_<id>_report.csv of the campaign's"
+            + " finished calls, newest first, streamed; start_date and end_date (ISO date-time or date) bound created_at inclusively")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200",
+            description = "CSV attachment campaign_<id>_report.csv, streamed",
+            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "text/csv"))
+    public RestMulti<String> report(@PathParam("campaign_id") long campaignId,
+            @QueryParam("start_date") String startDate, @QueryParam("end_date") String endDate) {
+        return ReportDownloads.csvAttachment(report.export(caller.principal(), campaignId,
+                ReportDownloads.date("start_date", startDate, false), ReportDownloads.date("end_date", endDate, true)),
+                "campaign_" + campaignId + "_report.csv");
     }
 
     @GET

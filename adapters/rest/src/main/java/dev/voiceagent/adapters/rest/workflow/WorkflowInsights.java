@@ -1,7 +1,5 @@
 package dev.voiceagent.adapters.rest.workflow;
 
-import dev.voiceagent.adapters.rest.shared.RequestValidationException;
-import dev.voiceagent.adapters.rest.shared.ValidationError;
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.workflow.AgentPreview;
 import dev.voiceagent.application.workflow.PreviewAgentUseCase;
@@ -13,10 +11,6 @@ import dev.voiceagent.application.workflow.ReviewPilotRunsUseCase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,11 +57,10 @@ public class WorkflowInsights {
     }
 
     RestMulti<String> report(Principal principal, long workflowId, String startDate, String endDate) {
-        Instant from = date("start_date", startDate, false);
-        Instant to = date("end_date", endDate, true);
-        return RestMulti.fromUniResponse(export.export(principal, workflowId, from, to), lines -> lines,
-                lines -> Map.of("Content-Disposition",
-                        List.of("attachment; filename=\"workflow_" + workflowId + "_report.csv\"")));
+        Instant from = ReportDownloads.date("start_date", startDate, false);
+        Instant to = ReportDownloads.date("end_date", endDate, true);
+        return ReportDownloads.csvAttachment(export.export(principal, workflowId, from, to),
+                "workflow_" + workflowId + "_report.csv");
     }
 
     Uni<AgentSetupResponse> agentSetup(Principal principal, long workflowId) {
@@ -91,21 +84,4 @@ public class WorkflowInsights {
     }
 
     /** ISO date-time with offset, or a plain date (start of day, or end of day for end_date), in UTC. */
-    private static Instant date(String name, String value, boolean endOfDay) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException e) {
-            try {
-                LocalDate day = LocalDate.parse(value);
-                return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusNanos(1000)
-                        : day.atStartOfDay().toInstant(ZoneOffset.UTC);
-            } catch (DateTimeParseException again) {
-                throw new RequestValidationException(ValidationError.of(List.of("query", name),
-                        "Input should be a valid datetime or date", "datetime_from_date_parsing", value));
-            }
-        }
-    }
 }
