@@ -8,6 +8,8 @@ import dev.voiceagent.application.campaign.GetCampaignProgressService;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.UpdateCampaignService;
 import dev.voiceagent.application.campaign.ListCampaignRunsService;
+import dev.voiceagent.application.campaign.RedialCampaignService;
+import dev.voiceagent.application.campaign.RedialCampaignUseCase;
 import dev.voiceagent.application.campaign.ExportCampaignReportService;
 import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
 import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
@@ -148,6 +150,12 @@ public class CallProducers {
     @Singleton
     ExportCampaignReportUseCase campaignReport(CampaignRepository campaigns, WorkflowRunRepository runs) {
         return new ExportCampaignReportService(campaigns, runs);
+    }
+
+    @Produces
+    @Singleton
+    RedialCampaignUseCase redialCampaign(CampaignRepository campaigns, ContactRepository contacts, Clock clock) {
+        return new RedialCampaignService(campaigns, contacts, clock);
     }
 
     @Produces

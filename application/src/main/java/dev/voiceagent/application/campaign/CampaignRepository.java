@@ -13,6 +13,13 @@ public interface CampaignRepository {
     Uni<Campaign> insert(Campaign campaign);
 
     /**
+     * In one transaction: stores the redial, copies the parent's contacts whose last call ended in one
+     * of {@code outcomes} (as pending) and marks the parent redialed. Empty when the parent is no
+     * longer a completed, un-redialed campaign (a concurrent redial won).
+     */
+    Uni<Optional<Campaign>> insertRedial(Campaign parent, Campaign child, List<String> outcomes);
+
+    /**
      * Writes a transition and its log entry in one transaction, only if the campaign is still in the
      * state it was read in (false when another request changed it first).
      */

@@ -15,6 +15,9 @@ public interface ContactRepository {
     /** Contacts in a final state, and those among them whose last call failed, was busy or unanswered. */
     Uni<Tally> tally(long organizationId, long campaignId);
 
+    /** Contacts in a final state whose last call ended in one of {@code outcomes}. */
+    Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes);
+
     record Tally(long processed, long failed) {
     }
 }

@@ -31,6 +31,11 @@ class CampaignQueriesTest {
         }
 
         @Override
+        public Uni<java.util.Optional<Campaign>> insertRedial(Campaign parent, Campaign child, java.util.List<String> o) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition t,
                 java.util.Set<String> changed) {
             throw new UnsupportedOperationException();

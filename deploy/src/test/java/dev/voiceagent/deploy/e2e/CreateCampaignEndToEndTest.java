@@ -255,6 +255,52 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
+    void aRedialCallsTheUnreachedContactsOnceAndStartsStraightIntoRunning() throws Exception {
+        simulator();
+        long id = as(key).body(request(upload("phone_number,first_name\n+15550000051,Ann\n+15550000052,Bob\n"
+                        + "+15550000053,Cy\n+15550000054,Di\n")))
+                .post("/api/v1/campaign/create").then().statusCode(200).extract().jsonPath().getLong("id");
+        String path = "/api/v1/campaign/" + id + "/redial";
+        as(key).body(Map.of()).post(path).then().statusCode(400)
+                .body("detail", equalTo("Only completed campaigns can be redialed (current state: created)"));
+        as(key).post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        awaitState(id, "running");
+        Sql sql = new Sql(dataSource);
+        // as the dispatcher leaves them: one reached, one busy, one unanswered, one voicemail
+        sql.update("UPDATE campaign_contacts SET state = 'done', last_outcome = CASE phone_number"
+                + " WHEN '+15550000051' THEN 'completed' WHEN '+15550000052' THEN 'busy'"
+                + " WHEN '+15550000053' THEN 'no-answer' ELSE 'voicemail' END WHERE campaign_id = ?", id);
+        sql.update("UPDATE campaigns SET state = 'completed', completed_at = now() WHERE id = ?", id);
+
+        as(key).body(Map.of("retry_on_voicemail", false, "retry_on_no_answer", false, "retry_on_busy", false))
+                .post(path).then().statusCode(422);
+        as(key).body(Map.of("retry_on_no_answer", false, "retry_on_busy", false, "retry_on_voicemail", false,
+                "name", "")).post(path).then().statusCode(422);
+        // with the voicemail contact reached after all, a voicemail-only redial matches nobody: 400, nothing stored
+        sql.update("UPDATE campaign_contacts SET last_outcome = 'completed' WHERE campaign_id = ? AND phone_number = '+15550000054'", id);
+        as(key).body(Map.of("retry_on_no_answer", false, "retry_on_busy", false)).post(path).then().statusCode(400)
+                .body("detail", equalTo("No subscribers match the selected redial criteria"));
+        as(key).get("/api/v1/campaign/" + id).then().body("redialed_campaign_id", org.hamcrest.Matchers.nullValue());
+
+        var child = as(key).body(Map.of("retry_on_busy", false)).post(path).then().statusCode(200)
+                .body("name", equalTo("Spring reminders (Redial)")).body("state", equalTo("created"))
+                .body("parent_campaign_id", equalTo((int) id)).body("total_rows", equalTo(1))
+                .body("telephony_configuration_name", equalTo("Laptop"))
+                .extract().jsonPath();
+        long childId = child.getLong("id");
+        as(key).get("/api/v1/campaign/" + id).then().body("redialed_campaign_id", equalTo((int) childId));
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'pending'"
+                + " AND phone_number = '+15550000053' AND context->>'first_name' = 'Cy'", childId)).isEqualTo(1);
+        as(key).body(Map.of()).post(path).then().statusCode(400)
+                .body("detail", equalTo("This campaign has already been redialed"));
+        as(key).post("/api/v1/campaign/" + childId + "/start").then().statusCode(200).body("state", equalTo("running"));
+        as(key).get("/api/v1/campaign/" + childId + "/progress").then().statusCode(200)
+                .body("source_sync.status", equalTo("completed")).body("total_rows", equalTo(1));
+        String otherKey = Api.createKey(Api.signUp("redial-other"), "k");
+        as(otherKey).body(Map.of()).post(path).then().statusCode(404).body("detail", equalTo("Campaign not found"));
+    }
+
+    @Test
     void startingWithoutAnyTelephonyConfigurationIs400NotTheReferences401() {
         long wf = new Sql(dataSource).workflow(account.organizationId(), "wf");
         long id = new Sql(dataSource).insertReturningId("INSERT INTO campaigns (organization_id, name, workflow_id,"

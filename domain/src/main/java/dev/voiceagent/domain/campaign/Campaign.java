@@ -63,6 +63,38 @@ public record Campaign(
                 maxConcurrency, scheduleConfig, circuitBreaker, null, null, now, null, null, List.of());
     }
 
+    /** The call outcomes a redial can select: the contact was not reached. */
+    public static final java.util.List<String> REDIAL_OUTCOMES = java.util.List.of("voicemail", "no-answer", "busy");
+
+    /**
+     * A redial of this (completed, not yet redialed) campaign: same workflow, source and settings,
+     * and, unlike the reference, the same telephony configuration. Its contacts are copied from
+     * this campaign's, so it starts straight into running. {@code name} null means "name (Redial)".
+     */
+    public Campaign redial(String newName, RetryConfig newRetry, java.util.Collection<String> outcomes, Instant now) {
+        if (state != CampaignState.COMPLETED) {
+            throw new DomainRuleViolation("Only completed campaigns can be redialed (current state: " + state.wireName() + ")");
+        }
+        if (redialedCampaignId != null) {
+            throw new DomainRuleViolation("This campaign has already been redialed");
+        }
+        if (outcomes.isEmpty() || !REDIAL_OUTCOMES.containsAll(outcomes)) {
+            throw new DomainRuleViolation("Select at least one of voicemail, no-answer and busy to redial");
+        }
+        String suffix = " (Redial)";
+        String childName = newName != null ? newName.strip()
+                : (name.length() + suffix.length() > MAX_NAME_LENGTH
+                        ? name.substring(0, MAX_NAME_LENGTH - suffix.length()) : name) + suffix;
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("parent_campaign_id", id);
+        details.put("outcomes", java.util.List.copyOf(outcomes));
+        CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.INFO, "created",
+                "Redial of campaign " + id + " for contacts whose last call ended " + String.join(", ", outcomes), details);
+        return new Campaign(null, organizationId, childName, workflowId, createdBy, telephonyConfigurationId, sourceType,
+                sourceId, CampaignState.CREATED, null, 0, 0, newRetry != null ? newRetry : retryConfig, maxConcurrency,
+                scheduleConfig, circuitBreaker, id, null, now, null, null, java.util.List.of(entry));
+    }
+
     /** The breaker in force: the stored one, or {@link CircuitBreakerConfig#NONE}. */
     public CircuitBreakerConfig effectiveCircuitBreaker() {
         return circuitBreaker == null ? CircuitBreakerConfig.NONE : circuitBreaker;

@@ -124,4 +124,32 @@ class CampaignModelTest {
         Campaign failed = campaign.start(NOW).campaign().fail(NOW, "source_sync_failed", "gone", null).campaign();
         assertThatThrownBy(() -> failed.update(null, null, 2, null, null, NOW)).hasMessage("Cannot update a failed campaign");
     }
+
+    @Test
+    void aRedialCopiesTheSettingsAndTheTelephonyConfigurationOfACompletedCampaign() {
+        Campaign parent = Campaign.create(1, 2, "x".repeat(255), 3, 44L, "campaigns/1/x.csv", null, 4, null, null, NOW)
+                .withId(7);
+        assertThatThrownBy(() -> parent.redial(null, null, List.of("busy"), NOW))
+                .hasMessage("Only completed campaigns can be redialed (current state: created)");
+        Campaign completed = parent.start(NOW).campaign().contactsLoaded(0, NOW).campaign();
+        Campaign child = completed.redial(null, null, List.of("busy", "voicemail"), NOW.plusSeconds(5));
+        assertThat(child.name()).hasSize(255).endsWith(" (Redial)");
+        assertThat(child.parentCampaignId()).isEqualTo(7);
+        assertThat(child.telephonyConfigurationId()).isEqualTo(44L);
+        assertThat(child.maxConcurrency()).isEqualTo(4);
+        assertThat(child.retryConfig()).isEqualTo(completed.retryConfig());
+        assertThat(child.state()).isEqualTo(CampaignState.CREATED);
+        assertThat(child.logs()).singleElement().satisfies(e -> assertThat(e.details())
+                .containsEntry("parent_campaign_id", 7L).containsEntry("outcomes", List.of("busy", "voicemail")));
+        // the redial starts straight into running: its contacts are there already
+        assertThat(child.withId(8).start(NOW).campaign().state()).isEqualTo(CampaignState.RUNNING);
+        assertThat(completed.redial("Second go", null, List.of("no-answer"), NOW).name()).isEqualTo("Second go");
+        assertThatThrownBy(() -> completed.redial(null, null, List.of(), NOW)).isInstanceOf(DomainRuleViolation.class);
+        assertThatThrownBy(() -> completed.redial(null, null, List.of("completed"), NOW))
+                .isInstanceOf(DomainRuleViolation.class);
+        Campaign redialed = new Campaign(7L, 1, "p", 3, 2L, 44L, "csv", "k", CampaignState.COMPLETED, 0, 0, 0,
+                RetryConfig.DEFAULT, null, null, null, null, 9L, NOW, NOW, NOW, List.of());
+        assertThatThrownBy(() -> redialed.redial(null, null, List.of("busy"), NOW))
+                .hasMessage("This campaign has already been redialed");
+    }
 }

@@ -86,6 +86,10 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     @Override
     public Uni<Campaign> insert(Campaign c) {
+        return pool.withTransaction(tx -> insert(tx, c));
+    }
+
+    private static Uni<Campaign> insert(SqlClient tx, Campaign c) {
         Tuple values = Tuple.tuple() // Tuple.of caps at 6 arguments; build it up.
                 .addLong(c.organizationId()).addString(c.name()).addLong(c.workflowId()).addLong(c.createdBy())
                 .addLong(c.telephonyConfigurationId()).addString(c.sourceType()).addString(c.sourceId())
@@ -95,12 +99,36 @@ public class PostgresCampaignRepository implements CampaignRepository {
                 .addValue(CampaignJson.breaker(c.circuitBreaker())).addLong(c.parentCampaignId())
                 .addLong(c.redialedCampaignId()).addOffsetDateTime(utc(c.createdAt()))
                 .addOffsetDateTime(utc(c.startedAt())).addOffsetDateTime(utc(c.completedAt()));
-        return pool.withTransaction(tx -> tx.preparedQuery(INSERT).execute(values)
+        return tx.preparedQuery(INSERT).execute(values)
                 .map(rows -> c.withId(rows.iterator().next().getLong("id")))
                 .call(saved -> saved.logs().isEmpty()
                         ? Uni.createFrom().voidItem()
                         : tx.preparedQuery(INSERT_LOG).executeBatch(saved.logs().stream()
-                                .map(entry -> logTuple(saved.organizationId(), saved.id(), entry)).toList())));
+                                .map(entry -> logTuple(saved.organizationId(), saved.id(), entry)).toList()));
+    }
+
+    @Override
+    public Uni<Optional<Campaign>> insertRedial(Campaign parent, Campaign child, List<String> outcomes) {
+        long org = parent.organizationId();
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT id FROM campaigns WHERE organization_id = $1"
+                        + " AND id = $2 AND state = 'completed' AND redialed_campaign_id IS NULL FOR UPDATE")
+                .execute(Tuple.of(org, parent.id()))
+                .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(Optional.<Campaign>empty())
+                        : insert(tx, child).chain(saved -> tx.preparedQuery("""
+                                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number,
+                                               timezone, context)
+                                        SELECT organization_id, $3, row_number, phone_number, timezone, context
+                                          FROM campaign_contacts
+                                         WHERE organization_id = $1 AND campaign_id = $2 AND state = 'done'
+                                           AND last_outcome = ANY($4)""")
+                                .execute(Tuple.of(org, parent.id(), saved.id(), outcomes.toArray(String[]::new)))
+                                .chain(copied -> tx.preparedQuery("UPDATE campaigns SET total_rows = $3"
+                                                + " WHERE organization_id = $1 AND id = $2")
+                                        .execute(Tuple.of(org, saved.id(), copied.rowCount())))
+                                .chain(() -> tx.preparedQuery("UPDATE campaigns SET redialed_campaign_id = $3,"
+                                                + " updated_at = now() WHERE organization_id = $1 AND id = $2")
+                                        .execute(Tuple.of(org, parent.id(), saved.id())))
+                                .replaceWith(Optional.of(saved)))));
     }
 
     @Override

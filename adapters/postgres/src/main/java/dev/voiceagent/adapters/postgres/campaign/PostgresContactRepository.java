@@ -48,4 +48,12 @@ public class PostgresContactRepository implements ContactRepository {
                     return new Tally(row.getLong(0), row.getLong(1));
                 });
     }
+
+    @Override
+    public Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes) {
+        return pool.preparedQuery("SELECT count(*) FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2"
+                        + " AND state = 'done' AND last_outcome = ANY($3)")
+                .execute(Tuple.of(organizationId, campaignId, outcomes.toArray(String[]::new)))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
 }

@@ -55,6 +55,30 @@ public final class CampaignRequests {
             @Valid CircuitBreakerConfigRequest circuitBreaker) {
     }
 
+    /** Each flag defaults to true; at least one must be true (422 otherwise). */
+    public record RedialCampaignRequest(@Size(min = 1, max = 255) String name, Boolean retryOnVoicemail,
+            Boolean retryOnNoAnswer, Boolean retryOnBusy, @Valid RetryConfigRequest retryConfig) {
+
+        @jakarta.validation.constraints.AssertTrue(message = "At least one of retry_on_voicemail, retry_on_no_answer"
+                + " and retry_on_busy must be true")
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public boolean isAnyOutcomeSelected() {
+            return voicemail() || noAnswer() || busy();
+        }
+
+        public boolean voicemail() {
+            return retryOnVoicemail == null || retryOnVoicemail;
+        }
+
+        public boolean noAnswer() {
+            return retryOnNoAnswer == null || retryOnNoAnswer;
+        }
+
+        public boolean busy() {
+            return retryOnBusy == null || retryOnBusy;
+        }
+    }
+
     static RetryConfig retry(RetryConfigRequest r) {
         if (r == null) {
             return null;

@@ -11,6 +11,8 @@ import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
 import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
+import dev.voiceagent.application.campaign.RedialCampaignCommand;
+import dev.voiceagent.application.campaign.RedialCampaignUseCase;
 import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
 import dev.voiceagent.adapters.rest.workflow.ReportDownloads;
 import org.jboss.resteasy.reactive.RestMulti;
@@ -50,6 +52,7 @@ public class CampaignResource {
     private final UpdateCampaignUseCase update;
     private final ListCampaignRunsUseCase runs;
     private final ExportCampaignReportUseCase report;
+    private final RedialCampaignUseCase redial;
     private final ObjectMapper json;
     private final Caller caller;
 
@@ -70,8 +73,9 @@ public class CampaignResource {
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
             CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress,
             UpdateCampaignUseCase update, ListCampaignRunsUseCase runs, ExportCampaignReportUseCase report,
-            ObjectMapper json, Caller caller) {
+            RedialCampaignUseCase redial, ObjectMapper json, Caller caller) {
         this.runs = runs;
+        this.redial = redial;
         this.report = report;
         this.json = json;
         this.sourceDownload = sourceDownload;
@@ -128,6 +132,16 @@ public class CampaignResource {
     @Operation(summary = "Get Campaign Progress", description = "Contacts in a final state, failed calls, the source import and the concurrency cap in force")
     public Uni<CampaignProgressResponse> progress(@PathParam("campaign_id") long campaignId) {
         return progress.progress(caller.principal(), campaignId).map(CampaignProgressResponse::of);
+    }
+
+    @POST
+    @Path("/{campaign_id}/redial")
+    @Operation(summary = "Redial Campaign", description = "A new campaign for the contacts of a completed campaign whose"
+            + " last call ended in voicemail, no answer or busy (as selected); at most one redial per campaign")
+    public Uni<CampaignResponse> redial(@PathParam("campaign_id") long campaignId,
+            @NotNull @Valid CampaignRequests.RedialCampaignRequest body) {
+        return redial.redial(new RedialCampaignCommand(caller.principal(), campaignId, body.name(), body.voicemail(),
+                body.noAnswer(), body.busy(), CampaignRequests.retry(body.retryConfig()))).map(CampaignResponse::of);
     }
 
     @POST
