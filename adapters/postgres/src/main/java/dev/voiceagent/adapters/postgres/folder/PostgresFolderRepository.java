@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.folder;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.folder.FolderRepository;
 import dev.voiceagent.application.shared.ConflictException;
@@ -10,7 +11,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,11 +29,7 @@ public class PostgresFolderRepository implements FolderRepository {
     @Override
     public Uni<List<Folder>> list(long organizationId) {
         return pool.preparedQuery("SELECT id, organization_id, name, created_at FROM folders WHERE organization_id = $1"
-                + " ORDER BY lower(name), id").execute(Tuple.of(organizationId)).map(rows -> {
-                    List<Folder> folders = new ArrayList<>(rows.size());
-                    rows.forEach(r -> folders.add(folder(r)));
-                    return folders;
-                });
+                + " ORDER BY lower(name), id").execute(Tuple.of(organizationId)).map(rows -> Rows.list(rows, PostgresFolderRepository::folder));
     }
 
     @Override

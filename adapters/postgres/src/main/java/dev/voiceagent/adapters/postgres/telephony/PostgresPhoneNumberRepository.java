@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
@@ -11,7 +12,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,11 +33,7 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     public Uni<List<TelephonyNumber>> list(long organizationId, long configurationId) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
                         + " AND telephony_configuration_id = $2 ORDER BY id")
-                .execute(Tuple.of(organizationId, configurationId)).map(rows -> {
-                    List<TelephonyNumber> numbers = new ArrayList<>(rows.size());
-                    rows.forEach(r -> numbers.add(number(r)));
-                    return numbers;
-                });
+                .execute(Tuple.of(organizationId, configurationId)).map(rows -> Rows.list(rows, PostgresPhoneNumberRepository::number));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
@@ -52,11 +53,7 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     @Override
     public Uni<List<TelephonyConfigurationView>> list(long organizationId) {
         return pool.preparedQuery(SELECT + " ORDER BY c.created_at, c.id").execute(Tuple.of(organizationId))
-                .map(rows -> {
-                    List<TelephonyConfigurationView> views = new ArrayList<>(rows.size());
-                    rows.forEach(r -> views.add(view(r)));
-                    return views;
-                });
+                .map(rows -> Rows.list(rows, this::view));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.telephony.TrunkRepository;
@@ -10,7 +11,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,11 +30,7 @@ public class PostgresTrunkRepository implements TrunkRepository {
     public Uni<List<Trunk>> list(long organizationId, long configurationId) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
                 + " AND telephony_configuration_id = $2 ORDER BY id").execute(Tuple.of(organizationId, configurationId))
-                .map(rows -> {
-                    List<Trunk> trunks = new ArrayList<>(rows.size());
-                    rows.forEach(r -> trunks.add(trunk(r)));
-                    return trunks;
-                });
+                .map(rows -> Rows.list(rows, PostgresTrunkRepository::trunk));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
@@ -247,11 +248,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     public Uni<List<WorkflowVersion>> versions(long organizationId, long workflowId, int limit, int offset) {
         return pool.preparedQuery("SELECT " + VERSION_COLUMNS + " FROM workflow_definitions d"
                         + " WHERE d.organization_id = $1 AND d.workflow_id = $2 ORDER BY d.version_number DESC LIMIT $3 OFFSET $4")
-                .execute(Tuple.of(organizationId, workflowId, limit, offset)).map(rows -> {
-                    List<WorkflowVersion> versions = new ArrayList<>(rows.size());
-                    rows.forEach(r -> versions.add(version(r, 0)));
-                    return versions;
-                });
+                .execute(Tuple.of(organizationId, workflowId, limit, offset)).map(rows -> Rows.list(rows, r -> version(r, 0)));
     }
 
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
@@ -202,9 +203,7 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     }
 
     private static List<WorkflowRun> runs(RowSet<Row> rows) {
-        List<WorkflowRun> runs = new ArrayList<>(rows.size());
-        rows.forEach(r -> runs.add(run(r)));
-        return runs;
+        return Rows.list(rows, PostgresWorkflowRunRepository::run);
     }
 
     public static WorkflowRun run(Row r) {
