@@ -1,42 +1,48 @@
 package dev.voiceagent.adapters.rest.campaign;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.voiceagent.adapters.rest.auth.Caller;
+import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignResponse;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignsResponse;
-import dev.voiceagent.application.campaign.GetCampaignUseCase;
-import dev.voiceagent.application.campaign.ListCampaignsUseCase;
-import io.smallrye.mutiny.Uni;
-import dev.voiceagent.application.campaign.CreateCampaignCommand;
-import dev.voiceagent.application.campaign.CreateCampaignUseCase;
-import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
-import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
-import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
-import dev.voiceagent.application.campaign.RedialCampaignCommand;
-import dev.voiceagent.application.campaign.RedialCampaignUseCase;
-import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
 import dev.voiceagent.adapters.rest.workflow.ReportDownloads;
-import org.jboss.resteasy.reactive.RestMulti;
 import dev.voiceagent.adapters.rest.workflow.RunPageParameters;
 import dev.voiceagent.adapters.rest.workflow.WorkflowRunResponses.WorkflowRunResponse;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.ws.rs.DefaultValue;
-import jakarta.ws.rs.QueryParam;
-import dev.voiceagent.application.campaign.UpdateCampaignCommand;
-import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
-import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
+import dev.voiceagent.application.campaign.CreateCampaignCommand;
+import dev.voiceagent.application.campaign.CreateCampaignUseCase;
+import dev.voiceagent.application.campaign.CreateSourceDownloadUrlService;
+import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
+import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
+import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.application.campaign.GetCampaignUseCase;
+import dev.voiceagent.application.campaign.ListCampaignRunsUseCase;
+import dev.voiceagent.application.campaign.ListCampaignsUseCase;
 import dev.voiceagent.application.campaign.PauseCampaignUseCase;
+import dev.voiceagent.application.campaign.RedialCampaignCommand;
+import dev.voiceagent.application.campaign.RedialCampaignUseCase;
 import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
 import dev.voiceagent.application.campaign.StartCampaignUseCase;
+import dev.voiceagent.application.campaign.UpdateCampaignCommand;
+import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.jboss.resteasy.reactive.RestMulti;
 
 @Path("/api/v1/campaign")
 public class CampaignResource {
@@ -59,14 +65,14 @@ public class CampaignResource {
     public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
     }
 
-    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "CampaignRunsResponse",
+    @Schema(name = "CampaignRunsResponse",
             description = "Paginated response for campaign workflow runs")
     public record CampaignRunsResponse(
-            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) java.util.List<WorkflowRunResponse> runs,
-            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) long totalCount,
-            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) int page,
-            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) int limit,
-            @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true) long totalPages) {
+            @Schema(required = true) List<WorkflowRunResponse> runs,
+            @Schema(required = true) long totalCount,
+            @Schema(required = true) int page,
+            @Schema(required = true) int limit,
+            @Schema(required = true) long totalPages) {
     }
 
     public CampaignResource(ListCampaignsUseCase list, GetCampaignUseCase get, CreateCampaignUseCase create,
@@ -94,7 +100,7 @@ public class CampaignResource {
     @Path("/{campaign_id}/source-download-url")
     public Uni<CampaignSourceDownloadResponse> sourceDownloadUrl(@PathParam("campaign_id") long campaignId) {
         return sourceDownload.create(caller.principal(), campaignId).map(url -> new CampaignSourceDownloadResponse(url,
-                dev.voiceagent.application.campaign.CreateSourceDownloadUrlService.TTL.toSeconds()));
+                CreateSourceDownloadUrlService.TTL.toSeconds()));
     }
 
     @GET
@@ -114,12 +120,12 @@ public class CampaignResource {
 
     @GET
     @Path("/{campaign_id}/report")
-    @jakarta.ws.rs.Produces("text/csv")
+    @Produces("text/csv")
     @Operation(summary = "Get Campaign Report", description = "CSV attachment campaign_<id>_report.csv of the campaign's"
             + " finished calls, newest first, streamed; start_date and end_date (ISO date-time or date) bound created_at inclusively")
-    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200",
+    @APIResponse(responseCode = "200",
             description = "CSV attachment campaign_<id>_report.csv, streamed",
-            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "text/csv"))
+            content = @Content(mediaType = "text/csv"))
     public RestMulti<String> report(@PathParam("campaign_id") long campaignId,
             @QueryParam("start_date") String startDate, @QueryParam("end_date") String endDate) {
         return ReportDownloads.csvAttachment(report.export(caller.principal(), campaignId,

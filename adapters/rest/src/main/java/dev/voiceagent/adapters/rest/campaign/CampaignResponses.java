@@ -3,11 +3,13 @@ package dev.voiceagent.adapters.rest.campaign;
 import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import dev.voiceagent.domain.campaign.CampaignProgress;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;
 import dev.voiceagent.domain.campaign.TimeSlot;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -77,13 +79,13 @@ public final class CampaignResponses {
             @Schema(required = true, title = "Processed Rows") long processedRows,
             @Schema(required = true, title = "Failed Calls") long failedCalls,
             @Schema(required = true, title = "Progress Percentage") double progressPercentage,
-            @Schema(required = true, title = "Source Sync") java.util.Map<String, Object> sourceSync,
+            @Schema(required = true, title = "Source Sync") Map<String, Object> sourceSync,
             @Schema(required = true, title = "Rate Limit") int rateLimit,
             @Schema(required = true, nullable = true, title = "Started At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant startedAt,
             @Schema(required = true, nullable = true, title = "Completed At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant completedAt) {
 
-        public static CampaignProgressResponse of(dev.voiceagent.domain.campaign.CampaignProgress p) {
-            java.util.Map<String, Object> sync = new java.util.LinkedHashMap<>();
+        public static CampaignProgressResponse of(CampaignProgress p) {
+            Map<String, Object> sync = new LinkedHashMap<>();
             sync.put("status", p.sourceSync().status());
             sync.put("last_synced_at", p.sourceSync().lastSyncedAt() == null ? null : p.sourceSync().lastSyncedAt().toString());
             sync.put("error", p.sourceSync().error());
