@@ -3,6 +3,8 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
 import dev.voiceagent.application.campaign.GetCampaignProgressService;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
@@ -92,15 +94,16 @@ public class CallProducers {
     @Singleton
     ImportContactsUseCase importContacts(CampaignRepository campaigns, ContactRepository contacts,
             ContactSourceReader sources, TelephonyConfigurationRepository configurations,
-            PhoneNumberNormalizer normalizer, Clock clock) {
-        return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, clock);
+            PhoneNumberNormalizer normalizer, DispatchLedger ledger, Clock clock,
+            @ConfigProperty(name = "voiceagent.dispatch.import-lease", defaultValue = "PT1M") Duration lease) {
+        return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, ledger, clock, lease);
     }
 
     @Produces
     @Singleton
     StartCampaignUseCase startCampaign(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
-            ImportContactsUseCase importer, Clock clock) {
-        return new StartCampaignService(campaigns, configurations, importer, clock);
+            Clock clock) {
+        return new StartCampaignService(campaigns, configurations, clock);
     }
 
     @Produces
@@ -161,7 +164,7 @@ public class CallProducers {
     @Produces
     @Singleton
     ProcessCallReportUseCase processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
-            Clock clock) {
-        return new ProcessCallReportService(calls, configurations, clock);
+            CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher) {
+        return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher);
     }
 }

@@ -28,6 +28,12 @@ public interface CallRepository {
      */
     Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter);
 
+    /**
+     * As {@link #applyReport(CallRecord, CallAttempt, WorkflowRun)}, and, in the same transaction, the
+     * campaign contact's effect (retry or finish, the campaign's counters, an optional log entry).
+     */
+    Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect);
+
     Uni<Boolean> alreadyApplied(String provider, String dedupKey);
 
     /** Recorded after the change commits, so a retried report after a failure is not taken for a duplicate. */

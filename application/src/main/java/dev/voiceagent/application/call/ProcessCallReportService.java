@@ -5,8 +5,12 @@ import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallOutcome;
+import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.domain.campaign.RetryPolicy;
+import dev.voiceagent.domain.telephony.CallStatus;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Applies a verified provider report to the call of the run it names. Idempotent: duplicates, late
@@ -21,11 +25,16 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
 
     private final CallRepository calls;
     private final TelephonyConfigurationRepository configurations;
+    private final CampaignRepository campaigns;
     private final Clock clock;
+    private final SlotListener slots;
 
-    public ProcessCallReportService(CallRepository calls, TelephonyConfigurationRepository configurations, Clock clock) {
+    public ProcessCallReportService(CallRepository calls, TelephonyConfigurationRepository configurations,
+            CampaignRepository campaigns, Clock clock, SlotListener slots) {
+        this.slots = slots;
         this.calls = calls;
         this.configurations = configurations;
+        this.campaigns = campaigns;
         this.clock = clock;
     }
 
@@ -55,6 +64,22 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
         });
     }
 
+    /**
+     * A campaign call's final outcome decides its contact: retried after the delay when the retry
+     * policy says so, else finished. Null for single calls and while the call goes on.
+     */
+    private Uni<ContactEffect> contactEffect(CallRecord call, CallAttempt after) {
+        if (call.campaign() == null || !after.status().isFinal()) {
+            return Uni.createFrom().nullItem();
+        }
+        return campaigns.retryConfig(after.organizationId(), call.campaign().campaignId()).map(config -> {
+            var retry = config.flatMap(c -> RetryPolicy.retryAfter(c, after.status(), call.campaign().attemptNumber()));
+            Instant now = clock.instant();
+            return new ContactEffect(call.campaign(), retry.map(now::plus).orElse(null),
+                    after.status() == CallStatus.COMPLETED, null, null);
+        });
+    }
+
     private Uni<String> apply(CallReport report, int attemptsLeft) {
         return calls.findByRun(report.runId()).chain(found -> {
             CallRecord call = found.filter(c -> c.provider() == report.provider())
@@ -65,12 +90,17 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
             if (outcome instanceof CallAttempt.Ignored ignored) {
                 return Uni.createFrom().item("ignored: " + ignored.reason());
             }
-            return calls.applyReport(call, outcome.attempt(), CallOutcome.applyTo(call.run(), outcome.attempt()))
+            return contactEffect(call, outcome.attempt())
+                    .chain(effect -> calls.applyReport(call, outcome.attempt(),
+                            CallOutcome.applyTo(call.run(), outcome.attempt()), effect))
                     .chain(applied -> {
                         if (!applied) {
                             // another report changed the call meanwhile: decide again on fresh state
                             return attemptsLeft > 1 ? apply(report, attemptsLeft - 1)
                                     : Uni.createFrom().failure(new IllegalStateException("call changed concurrently"));
+                        }
+                        if (call.campaign() != null && outcome.attempt().status().isFinal()) {
+                            slots.slotFreed(call.attempt().organizationId());
                         }
                         return calls.markApplied(report.provider().wireName(), report.dedupKey(), call.attempt().id())
                                 .replaceWith("applied: " + report.status().wireName());

@@ -41,6 +41,11 @@ public interface CampaignRepository {
 
     Uni<Optional<CampaignView>> findView(long organizationId, long campaignId);
 
+    /** The retry settings a campaign runs with (read for every final outcome of its calls). */
+    default Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
+        return findView(organizationId, campaignId).map(found -> found.map(view -> view.campaign().retryConfig()));
+    }
+
     /** The organization's most recently created campaign. */
     Uni<Optional<CampaignView>> latest(long organizationId);
 }

@@ -12,6 +12,7 @@ import dev.voiceagent.domain.telephony.Provider;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,16 +35,28 @@ public class ImportContactsService implements ImportContactsUseCase {
     private final ContactSourceReader sources;
     private final TelephonyConfigurationRepository configurations;
     private final PhoneNumberNormalizer normalizer;
+    private final DispatchLedger ledger;
     private final Clock clock;
+    private final Duration lease;
 
     public ImportContactsService(CampaignRepository campaigns, ContactRepository contacts, ContactSourceReader sources,
-            TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer, Clock clock) {
+            TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer, DispatchLedger ledger,
+            Clock clock, Duration lease) {
+        this.ledger = ledger;
+        this.lease = lease;
         this.campaigns = campaigns;
         this.contacts = contacts;
         this.sources = sources;
         this.configurations = configurations;
         this.normalizer = normalizer;
         this.clock = clock;
+    }
+
+    @Override
+    public Uni<Boolean> importNext() {
+        Instant now = clock.instant();
+        return ledger.claimImport(now, now.plus(lease)).chain(claimed -> claimed.isEmpty() ? Uni.createFrom().item(false)
+                : importContacts(claimed.get().organizationId(), claimed.get().campaignId()).replaceWith(true));
     }
 
     @Override
@@ -138,6 +151,8 @@ public class ImportContactsService implements ImportContactsUseCase {
                 return;
             }
             contacts.insertBatch(List.copyOf(batch)).await().atMost(Duration.ofMinutes(1));
+            ledger.renewImport(new DispatchLedger.CampaignKey(campaign.organizationId(), campaign.id()),
+                    clock.instant().plus(lease)).await().atMost(Duration.ofMinutes(1));
             imported += batch.size();
             batch.clear();
             if (imported % PROGRESS_EVERY < BATCH) {

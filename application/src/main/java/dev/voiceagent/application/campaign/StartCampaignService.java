@@ -2,15 +2,14 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
-import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
 /**
- * created -> syncing, then the contacts are imported in the background (a redial, whose contacts
- * exist, goes straight to running). Without any telephony configuration: 400 (the reference's 401
- * was a bug).
+ * created -> syncing; the dispatcher's import tick (any replica) then loads the contacts, so an
+ * import interrupted by a crash is taken over (a redial, whose contacts exist, goes straight to
+ * running). Without any telephony configuration: 400 (the reference's 401 was a bug).
  */
 public class StartCampaignService implements StartCampaignUseCase {
 
@@ -18,14 +17,12 @@ public class StartCampaignService implements StartCampaignUseCase {
 
     private final CampaignRepository campaigns;
     private final TelephonyConfigurationRepository configurations;
-    private final ImportContactsUseCase importer;
     private final Clock clock;
 
     public StartCampaignService(CampaignRepository campaigns, TelephonyConfigurationRepository configurations,
-            ImportContactsUseCase importer, Clock clock) {
+            Clock clock) {
         this.campaigns = campaigns;
         this.configurations = configurations;
-        this.importer = importer;
         this.clock = clock;
     }
 
@@ -37,11 +34,6 @@ public class StartCampaignService implements StartCampaignUseCase {
                 throw new DomainRuleViolation(NO_TELEPHONY);
             }
             return Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.start(clock.instant()));
-        }).invoke(view -> {
-            if (view.campaign().state() == CampaignState.SYNCING) {
-                // after the start committed; idempotent, so a crashed import can simply run again
-                importer.importContacts(org, campaignId).subscribe().with(rows -> { }, failure -> { });
-            }
         });
     }
 }

@@ -28,7 +28,7 @@ class DependencyRuleTest {
     @Test
     void everyLayerHasClasses() {
         for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres",
-                "adapters.telephony", "deploy"}) {
+                "adapters.telephony", "adapters.storage", "adapters.scheduler", "deploy"}) {
             assertThat(classes.stream().filter(c -> c.getPackageName().startsWith(ROOT + "." + layer)))
                     .as("classes in %s", layer).isNotEmpty();
         }

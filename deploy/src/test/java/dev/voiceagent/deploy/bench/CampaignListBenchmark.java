@@ -219,6 +219,8 @@ public final class CampaignListBenchmark {
                 org = rs.getLong(2);
             }
             long workflow = insert(c, "INSERT INTO workflows (organization_id, name) VALUES (?, 'Benchmark flow')", org);
+            long definition = insert(c, "INSERT INTO workflow_definitions (organization_id, workflow_id, version_number,"
+                    + " status, workflow_json) VALUES (?, ?, 1, 'published', '{}')", org, workflow);
             long telephony = insert(c,
                     "INSERT INTO telephony_configurations (organization_id, name, provider) VALUES (?, 'Bench trunk', 'twilio')", org);
             for (int i = 0; i < campaigns; i++) {
@@ -237,9 +239,18 @@ public final class CampaignListBenchmark {
                             + " VALUES (?, ?, now(), 'warning', 'circuit_breaker_tripped', 'Failure rate over threshold',"
                             + " '{\"failure_rate\":0.6,\"window_seconds\":120}')", org, campaign);
                 }
-                for (int a = 0; a < 10; a++) {
-                    insert(c, "INSERT INTO call_attempts (organization_id, campaign_id, state) VALUES (?, ?, ?)", org,
-                            campaign, a % 3 == 0 ? "queued" : "processed");
+                for (int a = 0; a < 10; a++) { // 4 contacts waiting, 6 dialed once (the ledger the list counts)
+                    boolean queued = a % 3 == 0;
+                    long contact = insert(c, "INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,"
+                            + " phone_number, state, attempts) VALUES (?, ?, ?, ?, ?, ?)", org, campaign, a + 2,
+                            "+1415555" + (1000 + a), queued ? "pending" : "done", queued ? 0 : 1);
+                    if (!queued) {
+                        long run = insert(c, "INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name,"
+                                + " mode, campaign_id) VALUES (?, ?, ?, 'r', 'twilio', ?)", org, workflow, definition, campaign);
+                        insert(c, "INSERT INTO calls (organization_id, workflow_run_id, provider, status, to_number,"
+                                + " started_at, ended_at, campaign_id, contact_id, attempt_number) VALUES (?, ?, 'twilio',"
+                                + " 'completed', '+14155550000', now(), now(), ?, ?, 1)", org, run, campaign, contact);
+                    }
                 }
             }
         }

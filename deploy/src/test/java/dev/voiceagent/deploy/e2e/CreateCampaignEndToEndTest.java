@@ -96,6 +96,13 @@ class CreateCampaignEndToEndTest {
                 .body("logs[0].event", equalTo("created")).body("logs[0].details.source_rows", equalTo(2));
     }
 
+    /** A calling window three days from today (UTC): closed now in every time zone. */
+    static Map<String, Object> closedWindow() {
+        int day = (java.time.LocalDate.now(java.time.ZoneOffset.UTC).getDayOfWeek().getValue() - 1 + 3) % 7;
+        return Map.of("enabled", true, "timezone", "UTC",
+                "slots", List.of(Map.of("day_of_week", day, "start_time", "09:00", "end_time", "17:00")));
+    }
+
     private io.restassured.path.json.JsonPath awaitState(long campaignId, String state) throws InterruptedException {
         java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
         io.restassured.path.json.JsonPath campaign = null;
@@ -116,7 +123,9 @@ class CreateCampaignEndToEndTest {
         for (int i = 0; i < 2500; i++) {
             csv.append("+1555%07d,Name %d,%s\n".formatted(i, i, i % 2 == 0 ? "Europe/Berlin" : ""));
         }
-        long id = as(key).body(request(upload(csv.toString()))).post("/api/v1/campaign/create").then().statusCode(200)
+        Map<String, Object> body = request(upload(csv.toString()));
+        body.put("schedule_config", closedWindow()); // the dispatcher leaves the contacts to this test
+        long id = as(key).body(body).post("/api/v1/campaign/create").then().statusCode(200)
                 .extract().jsonPath().getLong("id");
         as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(400).body("detail",
                 equalTo("Campaign must be in 'running' or 'syncing' state to pause, current state: created"));

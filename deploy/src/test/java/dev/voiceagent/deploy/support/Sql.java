@@ -53,10 +53,34 @@ public final class Sql {
         return insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + java.util.UUID.randomUUID());
     }
 
+    /**
+     * Dispatch history for list counts: a "processed" attempt is a finished contact with its placed
+     * call in the ledger; a "queued" one is a contact still waiting to be dialed.
+     */
     public void attempts(long organizationId, long campaignId, String state, int count) {
+        long workflow = queryLong("SELECT workflow_id FROM campaigns WHERE id = ?", campaignId);
         for (int i = 0; i < count; i++) {
-            update("INSERT INTO call_attempts (organization_id, campaign_id, state) VALUES (?, ?, ?)", organizationId,
-                    campaignId, state);
+            long row = queryLong("SELECT count(*) + 2 FROM campaign_contacts WHERE campaign_id = ?", campaignId);
+            boolean processed = state.equals("processed");
+            long contact = insertReturningId("INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,"
+                    + " phone_number, state, attempts, last_outcome) VALUES (?, ?, ?, ?, ?, ?, ?)", organizationId,
+                    campaignId, (int) row, "+1415555" + String.format("%04d", row), processed ? "done" : "pending",
+                    processed ? 1 : 0, processed ? "completed" : null);
+            if (processed) {
+                long definition = queryLong("SELECT id FROM workflow_definitions WHERE workflow_id = ?"
+                        + " UNION ALL SELECT -1 ORDER BY 1 DESC LIMIT 1", workflow);
+                if (definition < 0) {
+                    definition = insertReturningId("INSERT INTO workflow_definitions (organization_id, workflow_id,"
+                            + " version_number, status, workflow_json) VALUES (?, ?, 1, 'published', '{}')",
+                            organizationId, workflow);
+                }
+                long run = insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id,"
+                        + " name, mode, campaign_id) VALUES (?, ?, ?, 'r', 'simulator', ?)", organizationId, workflow,
+                        definition, campaignId);
+                update("INSERT INTO calls (organization_id, workflow_run_id, provider, status, to_number, started_at,"
+                        + " ended_at, campaign_id, contact_id, attempt_number) VALUES (?, ?, 'simulator', 'completed',"
+                        + " '+14155550000', now(), now(), ?, ?, 1)", organizationId, run, campaignId, contact);
+            }
         }
     }
 

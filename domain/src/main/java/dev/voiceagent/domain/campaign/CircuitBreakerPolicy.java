@@ -16,6 +16,16 @@ public final class CircuitBreakerPolicy {
     public record Trip(double failureRate, long calls, long failures, double threshold, int windowSeconds) {
     }
 
+    /**
+     * Where the window starts: window_seconds back from now, but never before the campaign last
+     * resumed (a resume starts a fresh window, so the failures that tripped it do not trip it again).
+     */
+    public static java.time.Instant windowStart(CircuitBreakerConfig config, java.time.Instant freshFrom,
+            java.time.Instant now) {
+        java.time.Instant start = now.minusSeconds(config.windowSeconds());
+        return freshFrom != null && freshFrom.isAfter(start) ? freshFrom : start;
+    }
+
     public static boolean countsAsFailure(CallStatus outcome) {
         return outcome.isFailure();
     }

@@ -37,6 +37,26 @@ class CampaignPoliciesTest {
     }
 
     @Test
+    void freeSlotsAreTheSmallerOfTheCampaignsRoomAndTheOrganizationsRoom() {
+        assertThat(DispatchCapacity.freeSlots(5, 0, 10, 0)).isEqualTo(5);
+        assertThat(DispatchCapacity.freeSlots(5, 3, 10, 3)).isEqualTo(2);
+        assertThat(DispatchCapacity.freeSlots(5, 0, 10, 8)).as("other sources use the organization's slots").isEqualTo(2);
+        assertThat(DispatchCapacity.freeSlots(null, 4, 10, 4)).as("no cap: the organization's limit").isEqualTo(6);
+        assertThat(DispatchCapacity.freeSlots(50, 0, 10, 0)).as("a cap above the limit").isEqualTo(10);
+        assertThat(DispatchCapacity.freeSlots(5, 5, 10, 5)).isZero();
+        assertThat(DispatchCapacity.freeSlots(5, 7, 10, 12)).as("over the limit (limit lowered): never negative").isZero();
+    }
+
+    @Test
+    void theBreakerWindowStartsWindowSecondsBackButNeverBeforeTheLastResume() {
+        CircuitBreakerConfig config = new CircuitBreakerConfig(true, 0.5, 120, 5);
+        assertThat(CircuitBreakerPolicy.windowStart(config, null, T0)).isEqualTo(T0.minusSeconds(120));
+        assertThat(CircuitBreakerPolicy.windowStart(config, T0.minusSeconds(300), T0)).isEqualTo(T0.minusSeconds(120));
+        assertThat(CircuitBreakerPolicy.windowStart(config, T0.minusSeconds(30), T0)).as("resumed 30 s ago")
+                .isEqualTo(T0.minusSeconds(30));
+    }
+
+    @Test
     void theBreakerTripsAtItsBoundariesOnly() {
         CircuitBreakerConfig breaker = new CircuitBreakerConfig(true, 0.5, 120, 5);
         assertThat(CircuitBreakerPolicy.evaluate(breaker, 4, 4)).as("below min_calls_in_window").isEmpty();

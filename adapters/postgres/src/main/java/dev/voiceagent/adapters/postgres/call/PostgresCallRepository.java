@@ -8,6 +8,10 @@ import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
 import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.application.call.CampaignAttempt;
+import dev.voiceagent.application.call.ContactEffect;
+import dev.voiceagent.adapters.postgres.campaign.CampaignLogs;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
@@ -34,7 +38,7 @@ public class PostgresCallRepository implements CallRepository {
     private static final String ACTIVE = "('initiated', 'ringing', 'in-progress')";
     private static final String CALL_COLUMNS = "c.id, c.organization_id, c.workflow_run_id, c.provider_call_id, c.status,"
             + " c.started_at, c.answered_at, c.ended_at, c.duration_seconds, c.provider, c.telephony_configuration_id,"
-            + " c.from_number, c.to_number";
+            + " c.from_number, c.to_number, c.campaign_id, c.contact_id, c.attempt_number";
 
     private final Pool pool;
 
@@ -98,24 +102,57 @@ public class PostgresCallRepository implements CallRepository {
                         return Optional.empty();
                     }
                     Row row = rows.iterator().next();
-                    return Optional.of(record(row, PostgresWorkflowRunRepository.run(row, 13)));
+                    return Optional.of(record(row, PostgresWorkflowRunRepository.run(row, 16)));
                 });
     }
 
     @Override
     public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter) {
+        return applyReport(before, after, runAfter, null);
+    }
+
+    @Override
+    public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect) {
         return pool.withTransaction(tx -> tx.preparedQuery("UPDATE calls SET status = $1, answered_at = $2, ended_at = $3,"
-                        + " duration_seconds = $4, updated_at = now() WHERE id = $5 AND status = $6")
+                        + " duration_seconds = $4, failure_reason = COALESCE($7, failure_reason), updated_at = now()"
+                        + " WHERE id = $5 AND status = $6")
                 .execute(Tuple.tuple().addString(after.status().wireName()).addOffsetDateTime(utc(after.answeredAt()))
                         .addOffsetDateTime(utc(after.endedAt())).addInteger(after.durationSeconds())
-                        .addLong(before.attempt().id()).addString(before.attempt().status().wireName()))
+                        .addLong(before.attempt().id()).addString(before.attempt().status().wireName())
+                        .addString(effect == null ? null : effect.failureReason()))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
                         : tx.preparedQuery("UPDATE workflow_runs SET state = $1, is_completed = $2, usage_info = $3,"
                                         + " gathered_context = $4 WHERE id = $5")
                                 .execute(Tuple.tuple().addString(runAfter.state()).addBoolean(runAfter.completed())
                                         .addValue(JsonValues.toJson(runAfter.usageInfo()))
                                         .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
+                                .chain(() -> effect == null ? Uni.createFrom().voidItem()
+                                        : settleContact(tx, after, effect))
                                 .replaceWith(true)));
+    }
+
+    /**
+     * The contact leaves 'dialing' for this attempt exactly once (guarded by state and attempt
+     * number), and the campaign's counters move with it in the same statement.
+     */
+    private static Uni<Void> settleContact(SqlClient tx, CallAttempt after, ContactEffect effect) {
+        CampaignAttempt a = effect.attempt();
+        return tx.preparedQuery("""
+                        WITH settled AS (
+                            UPDATE campaign_contacts
+                               SET state = CASE WHEN $4 THEN 'done' ELSE 'waiting_retry' END,
+                                   next_attempt_at = COALESCE($5, next_attempt_at), last_outcome = $6
+                             WHERE id = $1 AND campaign_id = $2 AND state = 'dialing' AND attempts = $3
+                            RETURNING campaign_id)
+                        UPDATE campaigns c
+                           SET processed_rows = processed_rows + (CASE WHEN $4 THEN 1 ELSE 0 END),
+                               failed_rows = failed_rows + (CASE WHEN $4 AND NOT $7 THEN 1 ELSE 0 END)
+                          FROM settled WHERE c.id = settled.campaign_id""")
+                .execute(Tuple.tuple().addLong(a.contactId()).addLong(a.campaignId()).addInteger(a.attemptNumber())
+                        .addBoolean(effect.finished()).addOffsetDateTime(utc(effect.retryAt()))
+                        .addString(after.status().wireName()).addBoolean(effect.succeeded()))
+                .chain(() -> effect.log() == null ? Uni.createFrom().voidItem()
+                        : CampaignLogs.append(tx, after.organizationId(), a.campaignId(), effect.log()));
     }
 
     @Override
@@ -134,8 +171,10 @@ public class PostgresCallRepository implements CallRepository {
         CallAttempt attempt = new CallAttempt(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3),
                 CallStatus.fromWireName(r.getString(4)).orElseThrow(), instant(r.getOffsetDateTime(5)),
                 instant(r.getOffsetDateTime(6)), instant(r.getOffsetDateTime(7)), r.getInteger(8));
+        CampaignAttempt campaign = r.getLong(13) == null ? null
+                : new CampaignAttempt(r.getLong(13), r.getLong(14), r.getInteger(15));
         return new CallRecord(attempt, run, Provider.fromWireName(r.getString(9)).orElseThrow(), r.getLong(10),
-                r.getString(11), r.getString(12));
+                r.getString(11), r.getString(12), campaign);
     }
 
 

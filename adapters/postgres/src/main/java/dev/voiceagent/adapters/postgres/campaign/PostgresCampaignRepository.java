@@ -40,15 +40,20 @@ public class PostgresCampaignRepository implements CampaignRepository {
                    c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
                    c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
                    w.name AS workflow_name, t.name AS telephony_configuration_name,
-                   COALESCE(a.executed, 0) AS executed_count, COALESCE(a.total, 0) AS total_queued_count
+                   COALESCE(a.executed, 0) AS executed_count,
+                   COALESCE(a.total, 0) + COALESCE(q.waiting, 0) AS total_queued_count
               FROM campaigns c
               LEFT JOIN workflows w ON w.organization_id = c.organization_id AND w.id = c.workflow_id
               LEFT JOIN telephony_configurations t
                      ON t.organization_id = c.organization_id AND t.id = c.telephony_configuration_id
               LEFT JOIN LATERAL (
-                    SELECT count(*) FILTER (WHERE ca.state = 'processed') AS executed, count(*) AS total
-                      FROM call_attempts ca
-                     WHERE ca.organization_id = c.organization_id AND ca.campaign_id = c.id) a ON true
+                    SELECT count(*) FILTER (WHERE a.failure_reason IS NULL) AS executed, count(*) AS total
+                      FROM calls a
+                     WHERE a.campaign_id = c.id) a ON true
+              LEFT JOIN LATERAL (
+                    SELECT count(*) AS waiting
+                      FROM campaign_contacts q
+                     WHERE q.campaign_id = c.id AND q.state IN ('pending', 'waiting_retry')) q ON true
              WHERE c.organization_id = $1
             """;
 
@@ -73,10 +78,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
             RETURNING id
             """;
 
-    private static final String INSERT_LOG = """
-            INSERT INTO campaign_log_entries (organization_id, campaign_id, ts, level, event, message, details)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """;
+    private static final String INSERT_LOG = CampaignLogs.INSERT;
 
     private final Pool pool;
 
@@ -133,15 +135,26 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     @Override
     public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition) {
+        return pool.withTransaction(tx -> applyTransition(tx, before, transition));
+    }
+
+    /**
+     * Within the caller's transaction: the new state and its log entry, only if the campaign is still
+     * in the state it was read in. Leaving paused for running starts the breaker's fresh window.
+     */
+    public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before,
+            dev.voiceagent.domain.campaign.CampaignTransition transition) {
         Campaign after = transition.campaign();
-        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE campaigns SET state = $1, started_at = $2,"
-                        + " completed_at = $3, total_rows = $4, updated_at = now() WHERE organization_id = $5 AND id = $6"
-                        + " AND state = $7")
+        return tx.preparedQuery("UPDATE campaigns SET state = $1, started_at = $2, completed_at = $3, total_rows = $4,"
+                        + " breaker_window_from = CASE WHEN $7 = 'paused' AND $1 = 'running' THEN $8"
+                        + " ELSE breaker_window_from END, updated_at = now()"
+                        + " WHERE organization_id = $5 AND id = $6 AND state = $7")
                 .execute(Tuple.tuple().addString(after.state().wireName()).addOffsetDateTime(utc(after.startedAt()))
                         .addOffsetDateTime(utc(after.completedAt())).addInteger(after.totalRows())
-                        .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName()))
+                        .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName())
+                        .addOffsetDateTime(utc(transition.entry().ts())))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
-                        : appendLog(tx, after.organizationId(), after.id(), transition.entry()).replaceWith(true)));
+                        : appendLog(tx, after.organizationId(), after.id(), transition.entry()).replaceWith(true));
     }
 
     @Override
@@ -175,9 +188,8 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return appendLog(pool, organizationId, campaignId, entry);
     }
 
-    /** Appends within the caller's transaction, so that the entry commits with the change it explains. */
     static Uni<Void> appendLog(SqlClient client, long organizationId, long campaignId, CampaignLogEntry entry) {
-        return client.preparedQuery(INSERT_LOG).execute(logTuple(organizationId, campaignId, entry)).replaceWithVoid();
+        return CampaignLogs.append(client, organizationId, campaignId, entry);
     }
 
     /**
@@ -190,6 +202,14 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return Uni.combine().all()
                 .unis(pool.preparedQuery(LIST).execute(org), pool.preparedQuery(LIST_LOGS).execute(org))
                 .with(PostgresCampaignRepository::views);
+    }
+
+    @Override
+    public Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
+        return pool.preparedQuery("SELECT retry_config FROM campaigns WHERE organization_id = $1 AND id = $2")
+                .execute(Tuple.of(organizationId, campaignId))
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.of(CampaignJson.retry((JsonObject) rows.iterator().next().getValue(0))));
     }
 
     @Override
@@ -209,9 +229,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     private static Tuple logTuple(long organizationId, long campaignId, CampaignLogEntry entry) {
-        return Tuple.tuple().addLong(organizationId).addLong(campaignId).addOffsetDateTime(utc(entry.ts()))
-                .addString(entry.level().wireName()).addString(entry.event()).addString(entry.message())
-                .addValue(entry.details() == null ? null : new JsonObject(entry.details()));
+        return CampaignLogs.tuple(organizationId, campaignId, entry);
     }
 
     // Column positions of VIEW_SELECT and LOGS_SELECT: reading by index avoids a name lookup per cell.
@@ -239,7 +257,8 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return views;
     }
 
-    private static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
+    /** A campaign from the first 21 columns of VIEW_SELECT (the dispatcher selects the same ones). */
+    static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
                 r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),
                 CampaignState.fromWireName(r.getString(STATE)).orElseThrow(),

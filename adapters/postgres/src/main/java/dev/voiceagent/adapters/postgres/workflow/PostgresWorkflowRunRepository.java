@@ -49,20 +49,25 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
         return insert(pool, r);
     }
 
+    /** Inserts a run and returns it as stored (all columns); one tuple per run, so it batches. */
+    public static final String INSERT = "INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
+            + " call_type, state, is_completed, recording_url, transcript_url, usage_info, cost_info,"
+            + " initial_context, gathered_context, logs, annotations, campaign_id, created_at) VALUES"
+            + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING " + COLUMNS;
+
     /** Inserts within the caller's transaction (a call reservation stores its run with the call). */
     public static Uni<WorkflowRun> insert(SqlClient client, WorkflowRun r) {
-        return client.preparedQuery("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
-                        + " call_type, state, is_completed, recording_url, transcript_url, usage_info, cost_info,"
-                        + " initial_context, gathered_context, logs, annotations, campaign_id, created_at) VALUES"
-                        + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING " + COLUMNS)
-                .execute(Tuple.tuple().addLong(r.organizationId()).addLong(r.workflowId()).addLong(r.definitionId())
-                        .addString(r.name()).addString(r.mode()).addString(r.callType()).addString(r.state())
-                        .addBoolean(r.completed()).addString(r.recordingUrl()).addString(r.transcriptUrl())
-                        .addValue(JsonValues.toJson(r.usageInfo())).addValue(JsonValues.toJson(r.costInfo()))
-                        .addValue(JsonValues.toJson(r.initialContext())).addValue(JsonValues.toJson(r.gatheredContext()))
-                        .addValue(JsonValues.toJson(r.logs())).addValue(JsonValues.toJson(r.annotations()))
-                        .addLong(r.campaignId()).addOffsetDateTime(r.createdAt().atOffset(ZoneOffset.UTC)))
-                .map(rows -> run(rows.iterator().next()));
+        return client.preparedQuery(INSERT).execute(insertTuple(r)).map(rows -> run(rows.iterator().next()));
+    }
+
+    public static Tuple insertTuple(WorkflowRun r) {
+        return Tuple.tuple().addLong(r.organizationId()).addLong(r.workflowId()).addLong(r.definitionId())
+                .addString(r.name()).addString(r.mode()).addString(r.callType()).addString(r.state())
+                .addBoolean(r.completed()).addString(r.recordingUrl()).addString(r.transcriptUrl())
+                .addValue(JsonValues.toJson(r.usageInfo())).addValue(JsonValues.toJson(r.costInfo()))
+                .addValue(JsonValues.toJson(r.initialContext())).addValue(JsonValues.toJson(r.gatheredContext()))
+                .addValue(JsonValues.toJson(r.logs())).addValue(JsonValues.toJson(r.annotations()))
+                .addLong(r.campaignId()).addOffsetDateTime(r.createdAt().atOffset(ZoneOffset.UTC));
     }
 
     @Override

@@ -53,10 +53,13 @@ public class SimulatorCallGateway implements CallGateway {
     public Uni<String> originate(OutboundCall call) {
         var simulator = (ProviderConfiguration.Simulator) call.configuration();
         var rule = simulator.outcomeFor(call.to());
-        String callId = "SIM-" + UUID.randomUUID();
         long step = Math.max(1, simulator.ringDelayMs());
+        boolean answered = rule.outcome() == CallStatus.COMPLETED || rule.outcome() == CallStatus.VOICEMAIL;
+        // like a provider's call record, the call id tells fetchStatus how the call goes: its end and outcome
+        long endsAt = System.currentTimeMillis() + (answered ? 3 : 2) * step;
+        String callId = "SIM-" + UUID.randomUUID() + "~" + endsAt + "~" + rule.outcome().wireName();
         report(call.runId(), callId, CallStatus.RINGING, null, step);
-        if (rule.outcome() == CallStatus.COMPLETED || rule.outcome() == CallStatus.VOICEMAIL) {
+        if (answered) {
             report(call.runId(), callId, CallStatus.IN_PROGRESS, null, 2 * step);
             report(call.runId(), callId, rule.outcome(),
                     rule.durationSeconds() == null ? simulator.defaultDurationSeconds() : rule.durationSeconds(), 3 * step);
@@ -88,9 +91,23 @@ public class SimulatorCallGateway implements CallGateway {
         return Uni.createFrom().voidItem();
     }
 
-    /** The simulator keeps no state of its own: the call's last report is all there is. */
+    /**
+     * The simulated provider's view of a call, read from its id (so any replica answers, as a real
+     * provider's API would): in progress until its end, then its outcome; unknown ids are unknown.
+     */
     @Override
     public Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId) {
-        return Uni.createFrom().item(Optional.empty());
+        String[] parts = providerCallId == null ? new String[0] : providerCallId.split("~");
+        if (parts.length != 3 || !parts[0].startsWith("SIM-")) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        try {
+            long endsAt = Long.parseLong(parts[1]);
+            Optional<CallStatus> outcome = CallStatus.fromWireName(parts[2]);
+            return Uni.createFrom().item(System.currentTimeMillis() < endsAt && outcome.isPresent()
+                    ? Optional.of(CallStatus.IN_PROGRESS) : outcome);
+        } catch (NumberFormatException e) {
+            return Uni.createFrom().item(Optional.empty());
+        }
     }
 }

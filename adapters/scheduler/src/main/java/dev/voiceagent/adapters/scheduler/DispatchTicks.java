@@ -1,0 +1,76 @@
+package dev.voiceagent.adapters.scheduler;
+
+import dev.voiceagent.application.call.ReconcileCallsUseCase;
+import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
+import dev.voiceagent.application.campaign.ImportContactsUseCase;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * The dispatcher's clock, in every replica: a dispatch tick (1 s by default), a reconciliation of
+ * expired call leases, and an import tick that takes over any campaign whose import is due. Ticks
+ * never overlap themselves; all coordination between replicas is in PostgreSQL. {@link #stop()}
+ * stops claiming new work (a draining replica).
+ */
+@ApplicationScoped
+public class DispatchTicks {
+
+    private static final Logger LOG = Logger.getLogger(DispatchTicks.class);
+
+    private final DispatchCampaignsUseCase dispatcher;
+    private final ReconcileCallsUseCase reconciler;
+    private final ImportContactsUseCase importer;
+    private final AtomicBoolean claiming;
+
+    public DispatchTicks(DispatchCampaignsUseCase dispatcher, ReconcileCallsUseCase reconciler,
+            ImportContactsUseCase importer,
+            @ConfigProperty(name = "voiceagent.dispatch.enabled", defaultValue = "true") boolean enabled) {
+        this.dispatcher = dispatcher;
+        this.reconciler = reconciler;
+        this.importer = importer;
+        this.claiming = new AtomicBoolean(enabled);
+    }
+
+    public void stop() {
+        claiming.set(false);
+    }
+
+    public boolean claiming() {
+        return claiming.get();
+    }
+
+    @Scheduled(identity = "campaign-dispatch", every = "${voiceagent.dispatch.tick:1s}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> dispatch() {
+        if (!claiming.get()) {
+            return Uni.createFrom().voidItem();
+        }
+        return dispatcher.tick().onFailure().invoke(f -> LOG.warnf("dispatch tick failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    @Scheduled(identity = "call-reconciliation", every = "${voiceagent.dispatch.reconcile-every:5s}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> reconcile() {
+        if (!claiming.get()) {
+            return Uni.createFrom().voidItem();
+        }
+        return reconciler.reconcile().onFailure().invoke(f -> LOG.warnf("reconciliation failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    @Scheduled(identity = "contact-import", every = "${voiceagent.dispatch.import-every:1s}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> importContacts() {
+        if (!claiming.get()) {
+            return Uni.createFrom().voidItem();
+        }
+        return importer.importNext().onFailure().invoke(f -> LOG.warnf("contact import failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.voiceagent.application.campaign;
+
+import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.domain.campaign.Campaign;
+import dev.voiceagent.domain.campaign.CampaignTransition;
+import dev.voiceagent.domain.telephony.Provider;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Out-port: the dispatcher's view of PostgreSQL. Everything that decides who is dialed happens in
+ * one transaction per organization, under the same lock single calls take, so the limits are exact
+ * with any number of replicas; attempts are committed before any provider is called.
+ */
+public interface DispatchLedger {
+
+    /** Organizations with at least one running campaign. */
+    Uni<List<Long>> organizationsWithRunningCampaigns();
+
+    /** The organization's running campaigns (without their logs) and when each breaker window was last reset. */
+    Uni<List<RunningCampaign>> runningCampaigns(long organizationId);
+
+    /** Opens a transaction, takes the organization's call lock and runs {@code work} in it. */
+    <T> Uni<T> underOrganizationLock(long organizationId, Function<Session, Uni<T>> work);
+
+    /**
+     * Claims attempts whose lease expired with no final outcome (skipping those another replica is
+     * reconciling) and extends their lease by {@code extension} so nobody else takes them meanwhile.
+     */
+    Uni<List<ExpiredAttempt>> claimExpiredLeases(Instant now, Duration extension, int limit);
+
+    /**
+     * Claims one campaign whose contacts are still to be imported (started, not yet loaded, paused
+     * included) and whose import lease is free or expired, holding it until {@code leaseUntil}.
+     */
+    Uni<java.util.Optional<CampaignKey>> claimImport(Instant now, Instant leaseUntil);
+
+    /** Keeps the import lease while the import makes progress. */
+    Uni<Void> renewImport(CampaignKey campaign, Instant leaseUntil);
+
+    /** Calls of this organization that have not ended (stale ones excluded), for the autoscale metric and tests. */
+    Uni<Long> activeCalls(long organizationId, Instant staleBefore);
+
+    /** The transaction-bound operations of one organization's dispatch. */
+    interface Session {
+
+        /** Locks the campaigns that are still running (a concurrent pause waits for this transaction) and counts them. */
+        Uni<Map<Long, CampaignLoad>> lockRunning(long organizationId, List<Long> campaignIds, Instant staleBefore);
+
+        /** The organization's calls that have not ended, every source counted. */
+        Uni<Long> activeCalls(long organizationId, Instant staleBefore);
+
+        /** Final outcomes of the campaign's calls that ended after {@code since}: counts and the latest failures. */
+        Uni<WindowCounts> outcomesSince(long campaignId, Instant since);
+
+        /** Due contacts (pending, or waiting for a retry whose time came), row-locked, skipping locked ones. */
+        Uni<List<DueContact>> claimDue(long campaignId, Instant now, int limit);
+
+        /** Puts contacts off until the given instants (their calling window is closed). */
+        Uni<Void> defer(Map<Long, Instant> until);
+
+        /** Writes each run and its call attempt and marks the contact dialing; returns them with their ids. */
+        Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil);
+
+        /** A campaign transition and its log entry, within this transaction. */
+        Uni<Boolean> transition(Campaign before, CampaignTransition transition);
+    }
+
+    record CampaignKey(long organizationId, long campaignId) {
+    }
+
+    record RunningCampaign(Campaign campaign, Instant breakerWindowFrom) {
+    }
+
+    /** A running campaign's calls that have not ended, and whether any contact is not finished yet. */
+    record CampaignLoad(long activeCalls, boolean openContacts) {
+    }
+
+    record WindowCounts(long calls, long failures, List<String> recentFailures) {
+    }
+
+    record DueContact(long id, int rowNumber, String phoneNumber, String timezone, Map<String, Object> context,
+            int attempts, String lastOutcome) {
+    }
+
+    record ExpiredAttempt(long callId, long organizationId, long runId, Provider provider, Long configurationId,
+            String providerCallId) {
+    }
+}

@@ -1,0 +1,47 @@
+package dev.voiceagent.deploy;
+
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.ReconcileCallsService;
+import dev.voiceagent.application.call.ReconcileCallsUseCase;
+import dev.voiceagent.application.campaign.DispatchCampaignsService;
+import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
+import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Composition root for the campaign dispatcher and the reconciliation of expired call leases. */
+@ApplicationScoped
+public class DispatchProducers {
+
+    @Produces
+    @Singleton
+    DispatchCampaignsUseCase dispatchCampaigns(DispatchLedger ledger, WorkflowRepository workflows,
+            TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
+            @Any Instance<CallGateway> gateways, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
+            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease) {
+        return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls,
+                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease);
+    }
+
+    @Produces
+    @Singleton
+    ReconcileCallsUseCase reconcileCalls(DispatchLedger ledger, TelephonyConfigurationRepository configurations,
+            ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways, Clock clock,
+            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease) {
+        return new ReconcileCallsService(ledger, configurations, reports, gateways.stream().toList(), clock, lease);
+    }
+}

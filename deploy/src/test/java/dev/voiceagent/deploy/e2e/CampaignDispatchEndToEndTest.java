@@ -1,0 +1,219 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.Sql;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dispatcher end to end with the simulator: real ticks, real callbacks, PostgreSQL as the only
+ * coordination. The simulator decides outcomes by the number's last digit.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class CampaignDispatchEndToEndTest {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private String key;
+    private long workflow;
+    private Sql sql;
+
+    private RequestSpecification as() {
+        return given().header("X-API-Key", key).contentType(ContentType.JSON);
+    }
+
+    @BeforeEach
+    void organization() {
+        sql = new Sql(dataSource);
+        key = Api.createKey(Api.signUp("dispatch"), "k");
+        workflow = as().body(Map.of("name", "Caller", "workflow_definition", WorkflowEndToEndTest.definition("Remind")))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    /** Last digit 1 busy, 2 no-answer, 3 voicemail, 4 failed; anything else completes. */
+    private void simulator(String defaultOutcome) {
+        as().body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 30,
+                        "default_outcome", defaultOutcome, "default_duration_seconds", 1,
+                        "rules", List.of(Map.of("suffix", "1", "outcome", "busy"),
+                                Map.of("suffix", "2", "outcome", "no-answer"),
+                                Map.of("suffix", "3", "outcome", "voicemail"),
+                                Map.of("suffix", "4", "outcome", "failed")))))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+    }
+
+    private long create(String csv, Map<String, Object> settings) {
+        byte[] bytes = csv.getBytes(StandardCharsets.UTF_8);
+        var presigned = as().body(Map.of("file_name", "contacts.csv", "file_size", bytes.length))
+                .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
+        given().contentType("text/csv").body(bytes).put(presigned.getString("upload_url")).then().statusCode(200);
+        Map<String, Object> body = new HashMap<>(settings);
+        body.put("name", "Dispatch");
+        body.put("workflow_id", workflow);
+        body.put("source_type", "csv");
+        body.put("source_id", presigned.getString("file_key"));
+        return as().body(body).post("/api/v1/campaign/create").then().log().ifValidationFails().statusCode(200)
+                .extract().jsonPath().getLong("id");
+    }
+
+    private JsonPath awaitState(long id, String state, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        JsonPath campaign = null;
+        while (Instant.now().isBefore(deadline)) {
+            campaign = as().get("/api/v1/campaign/" + id).then().statusCode(200).extract().jsonPath();
+            if (state.equals(campaign.getString("state"))) {
+                return campaign;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("campaign " + id + " never reached " + state + ": " + campaign.prettify());
+    }
+
+    private long activeCalls(long campaign) {
+        return sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND status IN ('initiated', 'ringing',"
+                + " 'in-progress')", campaign);
+    }
+
+    @Test
+    void twoHundredContactsEndWithExactCountsRetriesAfterTheirDelayAndNeverAboveMaxConcurrency() throws Exception {
+        simulator("completed");
+        StringBuilder csv = new StringBuilder("phone_number,first_name\n");
+        for (int i = 0; i < 200; i++) {
+            csv.append("+1555010%04d,Ann\n".formatted(i));
+        }
+        long id = create(csv.toString(), Map.of("max_concurrency", 5,
+                "retry_config", Map.of("enabled", true, "max_retries", 1, "retry_delay_seconds", 30,
+                        "retry_on_busy", true, "retry_on_no_answer", true, "retry_on_voicemail", true),
+                "circuit_breaker", Map.of("enabled", false)));
+        AtomicLong peak = new AtomicLong();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (sampling.get()) {
+                peak.accumulateAndGet(activeCalls(id), Math::max);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        as().post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        JsonPath done = awaitState(id, "completed", Duration.ofSeconds(150));
+        sampling.set(false);
+        sampler.join();
+
+        assertThat(peak.get()).as("peak active calls").isBetween(2L, 5L);
+        // 120 completed at once; 20 failed (not retried); 20 each busy / no-answer / voicemail, tried twice
+        assertThat(done.getInt("total_rows")).isEqualTo(200);
+        assertThat(done.getInt("processed_rows")).isEqualTo(200);
+        assertThat(done.getInt("failed_rows")).isEqualTo(80);
+        assertThat(done.getInt("executed_count")).isEqualTo(260);
+        assertThat(done.getInt("total_queued_count")).isEqualTo(260);
+        assertThat(done.getList("logs.event")).containsSubsequence("started", "contacts_loaded", "completed");
+        assertThat(sql.queryLong("SELECT count(*) FROM (SELECT contact_id FROM calls WHERE campaign_id = ?"
+                + " GROUP BY contact_id HAVING count(*) = 2 AND bool_and(to_number ~ '[123]$')) t", id)).isEqualTo(60);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND attempt_number = 1", id))
+                .isEqualTo(200);
+        // every retry was placed no sooner than retry_delay_seconds after the first attempt ended
+        assertThat(sql.queryLong("SELECT count(*) FROM calls r JOIN calls f ON f.contact_id = r.contact_id"
+                + " AND f.attempt_number = 1 WHERE r.campaign_id = ? AND r.attempt_number = 2"
+                + " AND r.started_at >= f.ended_at + interval '30 seconds'", id)).isEqualTo(60);
+        assertThat(sql.queryLong("SELECT count(*) FROM workflow_runs WHERE campaign_id = ?"
+                + " AND gathered_context->'call_tags' @> '[\"retry\"]'::jsonb", id)).isEqualTo(60);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'done'", id))
+                .isEqualTo(200);
+        // failed_calls as the reference counts it: last call failed, busy or unanswered (voicemail is not)
+        as().get("/api/v1/campaign/" + id + "/progress").then().statusCode(200)
+                .body("processed_rows", equalTo(200)).body("failed_calls", equalTo(60))
+                .body("progress_percentage", equalTo(100.0f));
+
+        // a redial takes exactly the unreached contacts (busy, no-answer, voicemail: 60), not the failed ones
+        as().body(Map.of()).post("/api/v1/campaign/" + id + "/redial").then().statusCode(200)
+                .body("total_rows", equalTo(60));
+    }
+
+    @Test
+    void theBreakerPausesOnFailuresAndResumeStartsAFreshWindow() throws Exception {
+        simulator("failed");
+        StringBuilder csv = new StringBuilder("phone_number,first_name\n");
+        for (int i = 0; i < 40; i++) {
+            csv.append("+1555020%04d,Bob\n".formatted(i * 10 + 5)); // no rule matches: the default, failed
+        }
+        long id = create(csv.toString(), Map.of("max_concurrency", 2, "circuit_breaker",
+                Map.of("enabled", true, "failure_threshold", 0.5, "window_seconds", 60, "min_calls_in_window", 5)));
+        as().post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        JsonPath paused = awaitState(id, "paused", Duration.ofSeconds(30));
+        Map<String, Object> trip = paused.getMap("logs.find { it.event == 'circuit_breaker_tripped' }");
+        assertThat(trip).containsEntry("level", "warning");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> details = (Map<String, Object>) trip.get("details");
+        assertThat(((Number) details.get("calls")).longValue()).isGreaterThanOrEqualTo(5);
+        assertThat(details.get("failure_rate")).isEqualTo(1.0f);
+        assertThat(details.get("threshold")).isEqualTo(0.5f);
+        assertThat((List<?>) details.get("recent_failures")).isNotEmpty();
+
+        Thread.sleep(500); // calls in flight when it tripped end
+        long dialed = sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?", id);
+        assertThat(dialed).isBetween(5L, 10L);
+        Thread.sleep(1000);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?", id)).as("nothing dialed while paused")
+                .isEqualTo(dialed);
+
+        // resume: the failures before it no longer count, so it dials a fresh window before tripping again
+        as().post("/api/v1/campaign/" + id + "/resume").then().statusCode(200);
+        awaitState(id, "paused", Duration.ofSeconds(30));
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?", id)).isGreaterThanOrEqualTo(dialed + 5);
+        assertThat(as().get("/api/v1/campaign/" + id).then().extract().jsonPath().getList("logs.event"))
+                .containsSubsequence("circuit_breaker_tripped", "resumed", "circuit_breaker_tripped");
+    }
+
+    @Test
+    void aContactOutsideItsOwnTimezonesWindowWaitsWhileTheOthersAreCalled() throws Exception {
+        simulator("completed");
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        int hour = now.getHour();
+        String start = "%02d:00".formatted(Math.max(0, hour - 1));
+        String end = hour >= 22 ? "23:59" : "%02d:00".formatted(hour + 2);
+        // UTC+12 is twelve hours away from the slot around the current UTC hour, whatever the day
+        long id = create("phone_number,first_name,timezone\n+15550300005,Cy,\n+15550300015,Di,Etc/GMT-12\n", Map.of(
+                "schedule_config", Map.of("enabled", true, "timezone", "UTC", "slots", List.of(Map.of(
+                        "day_of_week", now.getDayOfWeek().getValue() - 1, "start_time", start, "end_time", end)))));
+        as().post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (Instant.now().isBefore(deadline) && sql.queryLong("SELECT count(*) FROM campaign_contacts"
+                + " WHERE campaign_id = ? AND state = 'done'", id) < 1) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(500);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'done'"
+                + " AND phone_number = '+15550300005'", id)).isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'pending'"
+                + " AND phone_number = '+15550300015' AND attempts = 0 AND next_attempt_at > now()", id)).isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND to_number = '+15550300015'", id))
+                .isZero();
+        as().get("/api/v1/campaign/" + id).then().statusCode(200).body("state", equalTo("running"));
+    }
+}
