@@ -1,0 +1,193 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packaged application as separate processes on one PostgreSQL. An instance dials part of a
+ * campaign and is killed with SIGKILL while its calls are live; two fresh instances then run the
+ * same campaign together: the dead instance's attempts are reconciled after their lease, every
+ * contact reaches a final state, no contact is dialed twice for one attempt, and the concurrency
+ * cap holds across the instances the whole time (sampled from the ledger).
+ */
+class TwoInstancesDispatchIT {
+
+    private static final int CONTACTS = 60;
+    private static final int MAX_CONCURRENCY = 6;
+    private static EmbeddedPostgres postgres;
+    private static final List<Process> processes = new ArrayList<>();
+
+    @BeforeAll
+    static void database() throws Exception {
+        postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        processes.forEach(Process::destroyForcibly);
+        for (Process p : processes) {
+            p.waitFor();
+        }
+        postgres.close();
+    }
+
+    private static Instance launch(String name) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String jdbc = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
+        File log = Path.of("target", "two-instances-" + name + ".log").toFile();
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.datasource.jdbc.url=" + jdbc,
+                "-Dquarkus.datasource.reactive.url=" + jdbc.substring("jdbc:".length()),
+                "-Dquarkus.datasource.username=postgres", "-Dquarkus.datasource.password=postgres",
+                "-Dvoiceagent.callbacks.base-url=http://localhost:" + port,
+                "-Dvoiceagent.dispatch.lease=PT3S", "-Dvoiceagent.dispatch.reconcile-every=1s",
+                "-jar", jar.toString())
+                .redirectErrorStream(true).redirectOutput(log).start();
+        processes.add(process);
+        Instance instance = new Instance(name, port, process);
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                if (given().port(port).get("/api/v1/health").statusCode() == 200) {
+                    return instance;
+                }
+            } catch (Exception notYet) {
+                // not listening yet
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited; see " + log);
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException(name + " did not start; see " + log);
+    }
+
+    private record Instance(String name, int port, Process process) {
+        RequestSpecification as(String key) {
+            return given().port(port).header("X-API-Key", key).contentType(ContentType.JSON);
+        }
+    }
+
+    private static long query(String sql, Object... args) throws Exception {
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void aKilledInstancesCallsAreReconciledAndTwoInstancesFinishTheCampaignExactly() throws Exception {
+        Instance first = launch("first");
+        String email = "two-" + UUID.randomUUID() + "@example.com";
+        String token = given().port(first.port()).contentType(ContentType.JSON)
+                .body(Map.of("email", email, "password", "correct-horse-battery", "name", "two"))
+                .post("/api/v1/auth/signup").then().statusCode(200).extract().path("token");
+        String key = given().port(first.port()).header("authorization", "Bearer " + token).contentType(ContentType.JSON)
+                .body(Map.of("name", "k")).post("/api/v1/user/api-keys").then().statusCode(200).extract().path("api_key");
+        long workflow = first.as(key).body(Map.of("name", "Caller", "workflow_definition",
+                        WorkflowEndToEndTest.definition("Remind")))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        // calls last about three seconds; numbers ending in 7 are busy and retried once after 30 s
+        first.as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 1000,
+                        "default_duration_seconds", 3, "rules", List.of(Map.of("suffix", "7", "outcome", "busy")))))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+        StringBuilder csv = new StringBuilder("phone_number,first_name\n");
+        for (int i = 0; i < CONTACTS; i++) {
+            csv.append("+1555040%04d,Ann\n".formatted(i));
+        }
+        byte[] bytes = csv.toString().getBytes(StandardCharsets.UTF_8);
+        var upload = first.as(key).body(Map.of("file_name", "c.csv", "file_size", bytes.length))
+                .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
+        given().contentType("text/csv").body(bytes).put(upload.getString("upload_url")).then().statusCode(200);
+        long campaign = first.as(key).body(Map.of("name", "Two", "workflow_id", workflow, "source_type", "csv",
+                        "source_id", upload.getString("file_key"), "max_concurrency", MAX_CONCURRENCY,
+                        "retry_config", Map.of("enabled", true, "max_retries", 1, "retry_delay_seconds", 30,
+                                "retry_on_busy", true),
+                        "circuit_breaker", Map.of("enabled", false)))
+                .post("/api/v1/campaign/create").then().statusCode(200).extract().jsonPath().getLong("id");
+
+        String active = "SELECT count(*) FROM calls WHERE campaign_id = ? AND status IN ('initiated', 'ringing', 'in-progress')";
+        AtomicLong peak = new AtomicLong();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = Thread.ofVirtual().start(() -> {
+            while (sampling.get()) {
+                try {
+                    peak.accumulateAndGet(query(active, campaign), Math::max);
+                    Thread.sleep(25);
+                } catch (Exception e) {
+                    return;
+                }
+            }
+        });
+        first.as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (query(active, campaign) < 4 && Instant.now().isBefore(deadline)) {
+            Thread.sleep(50);
+        }
+        first.process().destroyForcibly(); // SIGKILL: its pending simulator reports die with it
+        first.process().waitFor();
+        long orphaned = query(active, campaign);
+        assertThat(orphaned).as("calls live when the instance died").isGreaterThanOrEqualTo(4);
+
+        Instance second = launch("second");
+        Instance third = launch("third");
+        deadline = Instant.now().plusSeconds(150);
+        String state = "";
+        while (Instant.now().isBefore(deadline)) {
+            state = second.as(key).get("/api/v1/campaign/" + campaign).then().statusCode(200).extract().path("state");
+            if (state.equals("completed")) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        sampling.set(false);
+        sampler.join();
+        assertThat(state).isEqualTo("completed");
+        assertThat(peak.get()).as("peak active calls over all instances").isBetween(2L, (long) MAX_CONCURRENCY);
+        assertThat(query("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'done'", campaign))
+                .isEqualTo(CONTACTS);
+        assertThat(query(active, campaign)).isZero();
+        assertThat(query("SELECT count(*) FROM call_callbacks WHERE dedup_key LIKE 'reconcile:%'"))
+                .as("the dead instance's calls were settled through the provider's status").isGreaterThanOrEqualTo(orphaned);
+        // attempt numbers per contact are exactly 1..n: nothing dialed twice, nothing skipped
+        assertThat(query("SELECT count(*) FROM (SELECT contact_id FROM calls WHERE campaign_id = ? GROUP BY contact_id"
+                + " HAVING count(*) <> max(attempt_number) OR min(attempt_number) <> 1) bad", campaign)).isZero();
+        assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND attempt_number = 2", campaign))
+                .as("the six busy contacts retried once").isEqualTo(6);
+        assertThat(query("SELECT processed_rows FROM campaigns WHERE id = ?", campaign)).isEqualTo(CONTACTS);
+        assertThat(query("SELECT failed_rows FROM campaigns WHERE id = ?", campaign)).isEqualTo(6);
+        assertThat(second.process().isAlive() && third.process().isAlive()).isTrue();
+    }
+}
