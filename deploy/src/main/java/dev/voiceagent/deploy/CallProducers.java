@@ -130,9 +130,10 @@ public class CallProducers {
     @Produces
     @Singleton
     GetCampaignProgressUseCase campaignProgress(CampaignRepository campaigns, ContactRepository contacts,
-            CallRepository calls,
-            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
-        return new GetCampaignProgressService(campaigns, contacts, calls, defaultLimit);
+            CallRepository calls, DispatchLedger ledger, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+        return new GetCampaignProgressService(campaigns, contacts, calls, ledger, clock, defaultLimit, staleAfter);
     }
 
     @Produces

@@ -18,6 +18,12 @@ public interface ContactRepository {
     /** Contacts in a final state whose last call ended in one of {@code outcomes}. */
     Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes);
 
+    /** Contacts by state, and the finished ones by the status of their last call, in one read. */
+    Uni<Breakdown> breakdown(long organizationId, long campaignId);
+
     record Tally(long processed, long failed) {
+    }
+
+    record Breakdown(java.util.Map<String, Long> byState, java.util.Map<String, Long> finishedByOutcome) {
     }
 }

@@ -45,6 +45,15 @@ public interface DispatchLedger {
     /** Calls of this organization that have not ended (stale ones excluded), for the autoscale metric and tests. */
     Uni<Long> activeCalls(long organizationId, Instant staleBefore);
 
+    /** A campaign's live calls and when its breaker window was last reset (for progress). */
+    Uni<CampaignActivity> activity(long organizationId, long campaignId, Instant staleBefore);
+
+    /** As {@link Session#outcomesSince}, outside a dispatch transaction. */
+    Uni<WindowCounts> outcomesSince(long campaignId, Instant since);
+
+    record CampaignActivity(long activeCalls, Instant breakerWindowFrom) {
+    }
+
     /** The transaction-bound operations of one organization's dispatch. */
     interface Session {
 

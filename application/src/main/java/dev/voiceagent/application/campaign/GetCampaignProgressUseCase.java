@@ -2,9 +2,14 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.domain.campaign.CampaignProgress;
+import dev.voiceagent.domain.campaign.DispatchStatus;
 import io.smallrye.mutiny.Uni;
 
 public interface GetCampaignProgressUseCase {
 
-    Uni<CampaignProgress> progress(Principal principal, long campaignId);
+    /** The reference's progress figures and where the dispatch stands. */
+    record Progress(CampaignProgress progress, DispatchStatus dispatch) {
+    }
+
+    Uni<Progress> progress(Principal principal, long campaignId);
 }

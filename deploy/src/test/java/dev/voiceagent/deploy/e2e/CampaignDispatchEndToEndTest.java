@@ -148,7 +148,12 @@ class CampaignDispatchEndToEndTest {
         // failed_calls as the reference counts it: last call failed, busy or unanswered (voicemail is not)
         as().get("/api/v1/campaign/" + id + "/progress").then().statusCode(200)
                 .body("processed_rows", equalTo(200)).body("failed_calls", equalTo(60))
-                .body("progress_percentage", equalTo(100.0f));
+                .body("progress_percentage", equalTo(100.0f))
+                .body("dispatch.outcomes", equalTo(Map.of("completed", 120, "busy", 20, "no-answer", 20,
+                        "voicemail", 20, "failed", 20)))
+                .body("dispatch.pending", equalTo(0)).body("dispatch.waiting_retry", equalTo(0))
+                .body("dispatch.active_calls", equalTo(0)).body("dispatch.window_open", equalTo(true))
+                .body("dispatch.circuit_breaker.enabled", equalTo(false));
 
         // a redial takes exactly the unreached contacts (busy, no-answer, voicemail: 60), not the failed ones
         as().body(Map.of()).post("/api/v1/campaign/" + id + "/redial").then().statusCode(200)
@@ -176,6 +181,11 @@ class CampaignDispatchEndToEndTest {
         assertThat((List<?>) details.get("recent_failures")).isNotEmpty();
 
         Thread.sleep(500); // calls in flight when it tripped end
+        as().get("/api/v1/campaign/" + id + "/progress").then().statusCode(200)
+                .body("dispatch.circuit_breaker.tripped", equalTo(true))
+                .body("dispatch.circuit_breaker.failure_rate", equalTo(1.0f))
+                .body("dispatch.circuit_breaker.failure_threshold", equalTo(0.5f))
+                .body("dispatch.active_calls", equalTo(0));
         long dialed = sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?", id);
         assertThat(dialed).isBetween(5L, 10L);
         Thread.sleep(1000);

@@ -156,7 +156,10 @@ class CreateCampaignEndToEndTest {
                 .body("source_sync.last_synced_at", org.hamcrest.Matchers.notNullValue())
                 .body("source_sync.error", org.hamcrest.Matchers.nullValue())
                 .body("rate_limit", equalTo(10)).body("started_at", org.hamcrest.Matchers.notNullValue())
-                .body("completed_at", org.hamcrest.Matchers.nullValue());
+                .body("completed_at", org.hamcrest.Matchers.nullValue())
+                .body("dispatch.window_open", equalTo(false)).body("dispatch.next_window_at", startsWith("20"))
+                .body("dispatch.pending", equalTo(2496)).body("dispatch.waiting_retry", equalTo(1))
+                .body("dispatch.outcomes.'no-answer'", equalTo(1)).body("dispatch.active_calls", equalTo(0));
         as(key).post("/api/v1/campaign/" + id + "/pause").then().statusCode(200).body("state", equalTo("paused"));
         as(key).post("/api/v1/campaign/" + id + "/resume").then().statusCode(200).body("state", equalTo("running"))
                 .body("logs.event", equalTo(List.of("created", "started", "contacts_loaded", "paused", "resumed")));

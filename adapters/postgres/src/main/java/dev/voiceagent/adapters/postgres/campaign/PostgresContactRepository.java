@@ -50,6 +50,23 @@ public class PostgresContactRepository implements ContactRepository {
     }
 
     @Override
+    public Uni<Breakdown> breakdown(long organizationId, long campaignId) {
+        return pool.preparedQuery("SELECT state, last_outcome, count(*) FROM campaign_contacts"
+                        + " WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome")
+                .execute(Tuple.of(organizationId, campaignId)).map(rows -> {
+                    java.util.Map<String, Long> byState = new java.util.TreeMap<>();
+                    java.util.Map<String, Long> outcomes = new java.util.TreeMap<>();
+                    for (var row : rows) {
+                        byState.merge(row.getString(0), row.getLong(2), Long::sum);
+                        if (row.getString(0).equals("done") && row.getString(1) != null) {
+                            outcomes.merge(row.getString(1), row.getLong(2), Long::sum);
+                        }
+                    }
+                    return new Breakdown(byState, outcomes);
+                });
+    }
+
+    @Override
     public Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes) {
         return pool.preparedQuery("SELECT count(*) FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2"
                         + " AND state = 'done' AND last_outcome = ANY($3)")

@@ -141,6 +141,46 @@ public class PostgresDispatchLedger implements DispatchLedger {
                 .map(rows -> rows.iterator().next().getLong(0));
     }
 
+    @Override
+    public Uni<CampaignActivity> activity(long organizationId, long campaignId, Instant staleBefore) {
+        return pool.preparedQuery("SELECT (SELECT count(*) FROM calls a WHERE a.campaign_id = c.id AND a.status IN "
+                        + ACTIVE + " AND a.started_at > $3), c.breaker_window_from FROM campaigns c"
+                        + " WHERE c.organization_id = $1 AND c.id = $2")
+                .execute(Tuple.of(organizationId, campaignId, utc(staleBefore)))
+                .map(rows -> rows.size() == 0 ? new CampaignActivity(0, null) : new CampaignActivity(
+                        rows.iterator().next().getLong(0), instant(rows.iterator().next().getOffsetDateTime(1))));
+    }
+
+    @Override
+    public Uni<WindowCounts> outcomesSince(long campaignId, Instant since) {
+        return outcomesSince(pool, campaignId, since);
+    }
+
+    static Uni<WindowCounts> outcomesSince(SqlClient client, long campaignId, Instant since) {
+        Tuple args = Tuple.of(campaignId, utc(since), FAILURES);
+        return client.preparedQuery("SELECT count(*), count(*) FILTER (WHERE status = ANY($3))"
+                + " FROM calls WHERE campaign_id = $1 AND ended_at > $2").execute(args).chain(totals -> {
+                    Row t = totals.iterator().next();
+                    long calls = t.getLong(0);
+                    long failures = t.getLong(1);
+                    if (failures == 0) {
+                        return Uni.createFrom().item(new WindowCounts(calls, 0, List.of()));
+                    }
+                    return client.preparedQuery("SELECT workflow_run_id, status, failure_reason, ended_at FROM calls"
+                                    + " WHERE campaign_id = $1 AND ended_at > $2 AND status = ANY($3)"
+                                    + " ORDER BY ended_at DESC, id DESC LIMIT 5").execute(args)
+                            .map(rows -> {
+                                List<String> recent = new ArrayList<>();
+                                for (Row r : rows) {
+                                    recent.add("run " + r.getLong(0) + ": " + r.getString(1)
+                                            + (r.getString(2) == null ? "" : " (" + r.getString(2) + ")") + " at "
+                                            + r.getOffsetDateTime(3).toInstant());
+                                }
+                                return new WindowCounts(calls, failures, recent);
+                            });
+                });
+    }
+
     private static List<Long> longs(RowSet<Row> rows, int column) {
         List<Long> values = new ArrayList<>(rows.size());
         for (Row row : rows) {
@@ -180,29 +220,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
         @Override
         public Uni<WindowCounts> outcomesSince(long campaignId, Instant since) {
-            Tuple args = Tuple.of(campaignId, utc(since), FAILURES);
-            Uni<RowSet<Row>> counts = tx.preparedQuery("SELECT count(*), count(*) FILTER (WHERE status = ANY($3))"
-                    + " FROM calls WHERE campaign_id = $1 AND ended_at > $2").execute(args);
-            return counts.chain(totals -> {
-                Row t = totals.iterator().next();
-                long calls = t.getLong(0);
-                long failures = t.getLong(1);
-                if (failures == 0) {
-                    return Uni.createFrom().item(new WindowCounts(calls, 0, List.of()));
-                }
-                return tx.preparedQuery("SELECT workflow_run_id, status, failure_reason, ended_at FROM calls"
-                                + " WHERE campaign_id = $1 AND ended_at > $2 AND status = ANY($3)"
-                                + " ORDER BY ended_at DESC, id DESC LIMIT 5").execute(args)
-                        .map(rows -> {
-                            List<String> recent = new ArrayList<>();
-                            for (Row r : rows) {
-                                recent.add("run " + r.getLong(0) + ": " + r.getString(1)
-                                        + (r.getString(2) == null ? "" : " (" + r.getString(2) + ")") + " at "
-                                        + r.getOffsetDateTime(3).toInstant());
-                            }
-                            return new WindowCounts(calls, failures, recent);
-                        });
-            });
+            return PostgresDispatchLedger.outcomesSince(tx, campaignId, since);
         }
 
         @Override

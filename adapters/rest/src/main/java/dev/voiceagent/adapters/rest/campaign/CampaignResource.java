@@ -137,7 +137,8 @@ public class CampaignResource {
     @Path("/{campaign_id}/progress")
     @Operation(summary = "Get Campaign Progress", description = "Contacts in a final state, failed calls, the source import and the concurrency cap in force")
     public Uni<CampaignProgressResponse> progress(@PathParam("campaign_id") long campaignId) {
-        return progress.progress(caller.principal(), campaignId).map(CampaignProgressResponse::of);
+        return progress.progress(caller.principal(), campaignId)
+                .map(p -> CampaignProgressResponse.of(p.progress(), p.dispatch()));
     }
 
     @POST

@@ -4,6 +4,7 @@ import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignProgress;
+import dev.voiceagent.domain.campaign.DispatchStatus;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;
@@ -82,15 +83,43 @@ public final class CampaignResponses {
             @Schema(required = true, title = "Source Sync") Map<String, Object> sourceSync,
             @Schema(required = true, title = "Rate Limit") int rateLimit,
             @Schema(required = true, nullable = true, title = "Started At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant startedAt,
-            @Schema(required = true, nullable = true, title = "Completed At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant completedAt) {
+            @Schema(required = true, nullable = true, title = "Completed At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant completedAt,
+            @Schema(title = "Dispatch", description = "Beyond the reference: contacts by state (pending, waiting_retry,"
+                    + " dialing), finished contacts by the status of their last call (outcomes), active_calls,"
+                    + " window_open / next_window_at (the campaign's calling window, in its time zone) and the"
+                    + " circuit breaker's current window (calls, failures, rate, tripped).")
+            Map<String, Object> dispatch) {
 
-        public static CampaignProgressResponse of(CampaignProgress p) {
+        public static CampaignProgressResponse of(CampaignProgress p, DispatchStatus d) {
             Map<String, Object> sync = new LinkedHashMap<>();
             sync.put("status", p.sourceSync().status());
             sync.put("last_synced_at", p.sourceSync().lastSyncedAt() == null ? null : p.sourceSync().lastSyncedAt().toString());
             sync.put("error", p.sourceSync().error());
             return new CampaignProgressResponse(p.campaignId(), p.state().wireName(), p.totalRows(), p.processedRows(),
-                    p.failedCalls(), p.progressPercentage(), sync, p.rateLimit(), p.startedAt(), p.completedAt());
+                    p.failedCalls(), p.progressPercentage(), sync, p.rateLimit(), p.startedAt(), p.completedAt(),
+                    d == null ? null : dispatch(d));
+        }
+
+        private static Map<String, Object> dispatch(DispatchStatus d) {
+            Map<String, Object> breaker = new LinkedHashMap<>();
+            breaker.put("enabled", d.breaker().enabled());
+            breaker.put("tripped", d.breaker().tripped());
+            breaker.put("calls_in_window", d.breaker().callsInWindow());
+            breaker.put("failures_in_window", d.breaker().failuresInWindow());
+            breaker.put("failure_rate", d.breaker().failureRate());
+            breaker.put("failure_threshold", d.breaker().threshold());
+            breaker.put("window_seconds", d.breaker().windowSeconds());
+            breaker.put("min_calls_in_window", d.breaker().minCallsInWindow());
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("pending", d.pending());
+            out.put("waiting_retry", d.waitingRetry());
+            out.put("dialing", d.dialing());
+            out.put("outcomes", d.outcomes());
+            out.put("active_calls", d.activeCalls());
+            out.put("window_open", d.windowOpen());
+            out.put("next_window_at", d.nextWindowAt() == null ? null : d.nextWindowAt().toString());
+            out.put("circuit_breaker", breaker);
+            return out;
         }
     }
 
