@@ -44,6 +44,13 @@ public class UseCaseProducers {
 
     @Produces
     @Singleton
+    dev.voiceagent.application.idempotency.IdempotentRequests idempotentRequests(
+            dev.voiceagent.application.idempotency.IdempotencyRepository repository, Clock clock) {
+        return new dev.voiceagent.application.idempotency.IdempotentRequests(repository, clock);
+    }
+
+    @Produces
+    @Singleton
     Clock clock() {
         // microsecond ticks: what PostgreSQL stores, so a value reads back exactly as it was returned
         return Clock.tick(Clock.systemUTC(), java.time.Duration.ofNanos(1_000));

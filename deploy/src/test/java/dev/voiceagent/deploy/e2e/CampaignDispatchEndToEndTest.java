@@ -65,16 +65,25 @@ class CampaignDispatchEndToEndTest {
                 .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
     }
 
-    private long create(String csv, Map<String, Object> settings) {
+    private String upload(String csv) {
         byte[] bytes = csv.getBytes(StandardCharsets.UTF_8);
         var presigned = as().body(Map.of("file_name", "contacts.csv", "file_size", bytes.length))
                 .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
         given().contentType("text/csv").body(bytes).put(presigned.getString("upload_url")).then().statusCode(200);
+        return presigned.getString("file_key");
+    }
+
+    private Map<String, Object> body(String source, Map<String, Object> settings) {
         Map<String, Object> body = new HashMap<>(settings);
         body.put("name", "Dispatch");
         body.put("workflow_id", workflow);
         body.put("source_type", "csv");
-        body.put("source_id", presigned.getString("file_key"));
+        body.put("source_id", source);
+        return body;
+    }
+
+    private long create(String csv, Map<String, Object> settings) {
+        Map<String, Object> body = body(upload(csv), settings);
         return as().body(body).post("/api/v1/campaign/create").then().log().ifValidationFails().statusCode(200)
                 .extract().jsonPath().getLong("id");
     }
@@ -225,5 +234,43 @@ class CampaignDispatchEndToEndTest {
         assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND to_number = '+15550300015'", id))
                 .isZero();
         as().get("/api/v1/campaign/" + id).then().statusCode(200).body("state", equalTo("running"));
+    }
+
+    @Test
+    void anIdempotencyKeyReplaysTheFirstResponseAndRefusesAnotherRequest() throws Exception {
+        simulator("completed");
+        String source = upload("phone_number,first_name\n+15550500005,Ann\n");
+        Map<String, Object> body = body(source, Map.of("schedule_config", CreateCampaignEndToEndTest.closedWindow()));
+        JsonPath first = as().header("Idempotency-Key", "create-1").body(body).post("/api/v1/campaign/create")
+                .then().statusCode(200).extract().jsonPath();
+        JsonPath again = as().header("Idempotency-Key", "create-1").body(body).post("/api/v1/campaign/create")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(again.getLong("id")).isEqualTo(first.getLong("id"));
+        assertThat(again.getMap("")).isEqualTo(first.getMap(""));
+        assertThat(sql.queryLong("SELECT count(*) FROM campaigns WHERE source_id = ?", source)).isEqualTo(1);
+
+        Map<String, Object> other = new HashMap<>(body);
+        other.put("name", "Another");
+        as().header("Idempotency-Key", "create-1").body(other).post("/api/v1/campaign/create").then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("header", "Idempotency-Key")))
+                .body("detail[0].type", equalTo("idempotency_key_reused"));
+        assertThat(sql.queryLong("SELECT count(*) FROM campaigns WHERE source_id = ?", source)).isEqualTo(1);
+
+        // start replays too: the second start is the first one's answer, not "must be in 'created' state"
+        long id = first.getLong("id");
+        as().header("Idempotency-Key", "start-1").post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        as().header("Idempotency-Key", "start-1").post("/api/v1/campaign/" + id + "/start").then().statusCode(200)
+                .body("state", equalTo("syncing"));
+        as().post("/api/v1/campaign/" + id + "/start").then().statusCode(400);
+        // a key held by a request still running is a conflict
+        long org = sql.queryLong("SELECT organization_id FROM campaigns WHERE id = ?", id);
+        String emptyBody = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; // SHA-256 of nothing
+        sql.update("INSERT INTO idempotency_keys (organization_id, key, fingerprint, created_at) VALUES (?, 'busy', ?, now())",
+                org, "resume:" + id + ":" + emptyBody);
+        as().header("Idempotency-Key", "busy").post("/api/v1/campaign/" + id + "/resume").then().statusCode(409)
+                .body("detail", equalTo("A request with this Idempotency-Key is still in progress"));
+        // a failed request stores nothing: the same key runs again once the cause is gone
+        as().header("Idempotency-Key", "resume-1").post("/api/v1/campaign/" + id + "/resume").then().statusCode(400);
+        assertThat(sql.queryLong("SELECT count(*) FROM idempotency_keys WHERE key = 'resume-1'")).isZero();
     }
 }

@@ -79,6 +79,21 @@ class SingleCallEndToEndTest {
     }
 
     @Test
+    void anIdempotencyKeyPlacesTheCallOnceAndReplaysItsAnswer() throws Exception {
+        simulator(50);
+        Map<String, Object> body = Map.of("workflow_id", workflow, "phone_number", "+15550000072");
+        long first = as(key).header("Idempotency-Key", "call-once").body(body).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(200).extract().jsonPath().getLong("workflow_run_id");
+        long second = as(key).header("Idempotency-Key", "call-once").body(body).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(200).extract().jsonPath().getLong("workflow_run_id");
+        assertThat(second).isEqualTo(first);
+        assertThat(new Sql(dataSource).queryLong("SELECT count(*) FROM calls WHERE organization_id = ?"
+                + " AND to_number = '+15550000072'", account.organizationId())).isEqualTo(1);
+        as(key).header("Idempotency-Key", "call-once").body(Map.of("workflow_id", workflow, "phone_number", "+15550000082"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(422);
+    }
+
+    @Test
     void aSimulatedCallReportsThroughTheSignedCallbackAndCompletesTheRun() throws Exception {
         simulator(50);
         long runId = call("+1 555 000 0012").getLong("workflow_run_id");

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.rest.campaign;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.voiceagent.adapters.rest.auth.Caller;
+import dev.voiceagent.adapters.rest.idempotency.Idempotency;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignProgressResponse;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignResponse;
 import dev.voiceagent.adapters.rest.campaign.CampaignResponses.CampaignsResponse;
@@ -32,6 +33,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -60,6 +62,7 @@ public class CampaignResource {
     private final ExportCampaignReportUseCase report;
     private final RedialCampaignUseCase redial;
     private final ObjectMapper json;
+    private final Idempotency idempotency;
     private final Caller caller;
 
     public record CampaignSourceDownloadResponse(String downloadUrl, long expiresIn) {
@@ -79,7 +82,8 @@ public class CampaignResource {
             StartCampaignUseCase start, PauseCampaignUseCase pause, ResumeCampaignUseCase resume,
             CreateSourceDownloadUrlUseCase sourceDownload, GetCampaignProgressUseCase progress,
             UpdateCampaignUseCase update, ListCampaignRunsUseCase runs, ExportCampaignReportUseCase report,
-            RedialCampaignUseCase redial, ObjectMapper json, Caller caller) {
+            RedialCampaignUseCase redial, ObjectMapper json, Idempotency idempotency, Caller caller) {
+        this.idempotency = idempotency;
         this.runs = runs;
         this.redial = redial;
         this.report = report;
@@ -146,15 +150,20 @@ public class CampaignResource {
     @Operation(summary = "Redial Campaign", description = "A new campaign for the contacts of a completed campaign whose"
             + " last call ended in voicemail, no answer or busy (as selected); at most one redial per campaign")
     public Uni<CampaignResponse> redial(@PathParam("campaign_id") long campaignId,
-            @NotNull @Valid CampaignRequests.RedialCampaignRequest body) {
-        return redial.redial(new RedialCampaignCommand(caller.principal(), campaignId, body.name(), body.voicemail(),
-                body.noAnswer(), body.busy(), CampaignRequests.retry(body.retryConfig()))).map(CampaignResponse::of);
+            @NotNull @Valid CampaignRequests.RedialCampaignRequest body,
+            @HeaderParam(Idempotency.HEADER) String idempotencyKey) {
+        return idempotency.run(caller.principal(), idempotencyKey, "redial:" + campaignId, body, CampaignResponse.class,
+                () -> redial.redial(new RedialCampaignCommand(caller.principal(), campaignId, body.name(),
+                        body.voicemail(), body.noAnswer(), body.busy(), CampaignRequests.retry(body.retryConfig())))
+                        .map(CampaignResponse::of));
     }
 
     @POST
     @Path("/{campaign_id}/start")
-    public Uni<CampaignResponse> start(@PathParam("campaign_id") long campaignId) {
-        return start.start(caller.principal(), campaignId).map(CampaignResponse::of);
+    public Uni<CampaignResponse> start(@PathParam("campaign_id") long campaignId,
+            @HeaderParam(Idempotency.HEADER) String idempotencyKey) {
+        return idempotency.run(caller.principal(), idempotencyKey, "start:" + campaignId, null, CampaignResponse.class,
+                () -> start.start(caller.principal(), campaignId).map(CampaignResponse::of));
     }
 
     @POST
@@ -165,18 +174,23 @@ public class CampaignResource {
 
     @POST
     @Path("/{campaign_id}/resume")
-    public Uni<CampaignResponse> resume(@PathParam("campaign_id") long campaignId) {
-        return resume.resume(caller.principal(), campaignId).map(CampaignResponse::of);
+    public Uni<CampaignResponse> resume(@PathParam("campaign_id") long campaignId,
+            @HeaderParam(Idempotency.HEADER) String idempotencyKey) {
+        return idempotency.run(caller.principal(), idempotencyKey, "resume:" + campaignId, null, CampaignResponse.class,
+                () -> resume.resume(caller.principal(), campaignId).map(CampaignResponse::of));
     }
 
     @POST
     @Path("/create")
-    public Uni<CampaignResponse> create(@NotNull @Valid CampaignRequests.CreateCampaignRequest body) {
-        return create.create(new CreateCampaignCommand(caller.principal(), body.name(), body.workflowId(),
-                body.sourceType(), body.sourceId(), body.telephonyConfigurationId(),
-                CampaignRequests.retry(body.retryConfig()), body.maxConcurrency(),
-                CampaignRequests.schedule(body.scheduleConfig()), CampaignRequests.breaker(body.circuitBreaker())))
-                .map(CampaignResponse::of);
+    public Uni<CampaignResponse> create(@NotNull @Valid CampaignRequests.CreateCampaignRequest body,
+            @HeaderParam(Idempotency.HEADER) String idempotencyKey) {
+        return idempotency.run(caller.principal(), idempotencyKey, "create-campaign", body, CampaignResponse.class,
+                () -> create.create(new CreateCampaignCommand(caller.principal(), body.name(), body.workflowId(),
+                        body.sourceType(), body.sourceId(), body.telephonyConfigurationId(),
+                        CampaignRequests.retry(body.retryConfig()), body.maxConcurrency(),
+                        CampaignRequests.schedule(body.scheduleConfig()),
+                        CampaignRequests.breaker(body.circuitBreaker())))
+                        .map(CampaignResponse::of));
     }
 
     /** Spec 4.1: answered at /api/v1/campaign/ and /api/v1/campaign alike (no redirect). */

@@ -7,6 +7,7 @@ import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.ConcurrencyLimitException;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.idempotency.IdempotencyKeyReusedException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.workflow.InvalidWorkflowException;
@@ -45,6 +46,13 @@ public class ErrorMapper {
     @ServerExceptionMapper
     public Response conflict(ConflictException e) {
         return detail(Response.Status.CONFLICT, e.getMessage());
+    }
+
+    /** A key reused for another request: the 422 list, pointing at the header. */
+    @ServerExceptionMapper
+    public Response idempotencyKeyReused(IdempotencyKeyReusedException e) {
+        return unprocessable(List.of(ValidationError.of(List.of("header", "Idempotency-Key"), e.getMessage(),
+                "idempotency_key_reused", null)));
     }
 
     @ServerExceptionMapper
