@@ -1,6 +1,12 @@
 package dev.voiceagent.deploy;
 
+import dev.voiceagent.adapters.storage.LocalObjectStore;
 import dev.voiceagent.adapters.storage.UrlSigner;
+import dev.voiceagent.adapters.storage.s3.S3ObjectStore;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlService;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
@@ -35,6 +41,33 @@ public class StorageProducers {
     UrlSigner urlSigner(InstanceSecretRepository secrets, SecureRandom random) {
         String key = InstanceKeys.getOrCreate(secrets, random, "object_store_signing_key", 32);
         return new UrlSigner(key.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * The object store in force: the local filesystem (default; this service signs and serves the
+     * URLs) or an S3-compatible bucket (voiceagent.storage.backend=s3 and the voiceagent.storage.s3.* settings).
+     */
+    @Produces
+    @Singleton
+    ObjectStore objectStore(LocalObjectStore local, Clock clock,
+            @ConfigProperty(name = "voiceagent.storage.backend", defaultValue = "local") String backend,
+            @ConfigProperty(name = "voiceagent.storage.s3.endpoint") Optional<URI> endpoint,
+            @ConfigProperty(name = "voiceagent.storage.s3.region", defaultValue = "us-east-1") String region,
+            @ConfigProperty(name = "voiceagent.storage.s3.bucket") Optional<String> bucket,
+            @ConfigProperty(name = "voiceagent.storage.s3.access-key") Optional<String> accessKey,
+            @ConfigProperty(name = "voiceagent.storage.s3.secret-key") Optional<String> secretKey) {
+        return switch (backend) {
+            case "local" -> local;
+            case "s3" -> new S3ObjectStore(
+                    endpoint.orElseGet(() -> URI.create("https://s3." + region + ".amazonaws.com")), region,
+                    bucket.orElseThrow(() -> missing("bucket")), accessKey.orElseThrow(() -> missing("access-key")),
+                    secretKey.orElseThrow(() -> missing("secret-key")), clock);
+            default -> throw new IllegalStateException("voiceagent.storage.backend must be local or s3, not " + backend);
+        };
+    }
+
+    private static IllegalStateException missing(String setting) {
+        return new IllegalStateException("voiceagent.storage.backend=s3 needs voiceagent.storage.s3." + setting);
     }
 
     @Produces @Singleton

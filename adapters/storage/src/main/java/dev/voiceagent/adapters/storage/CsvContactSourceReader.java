@@ -6,6 +6,7 @@ import de.siegmar.fastcsv.reader.CsvRecord;
 import dev.voiceagent.application.campaign.ContactSourceReader;
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.application.storage.ObjectStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,10 +24,10 @@ import java.nio.charset.StandardCharsets;
 @ApplicationScoped
 public class CsvContactSourceReader implements ContactSourceReader {
 
-    private final LocalObjectStore store;
+    private final ObjectStore store;
     private final Vertx vertx;
 
-    public CsvContactSourceReader(LocalObjectStore store, Vertx vertx) {
+    public CsvContactSourceReader(ObjectStore store, Vertx vertx) {
         this.store = store;
         this.vertx = vertx;
     }

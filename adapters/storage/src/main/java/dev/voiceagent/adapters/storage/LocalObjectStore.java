@@ -5,6 +5,7 @@ import dev.voiceagent.application.storage.ObjectStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,6 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * itself (LocalObjectResource), so a laptop needs nothing else. Disk access runs on worker threads.
  */
 @ApplicationScoped
+@Typed(LocalObjectStore.class) // the ObjectStore in force is chosen by StorageProducers (voiceagent.storage.backend)
 public class LocalObjectStore implements ObjectStore {
 
     static final String ROUTE = "/api/v1/object-store/local/";
