@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
 import dev.voiceagent.application.campaign.GetCampaignProgressService;
@@ -84,10 +85,11 @@ public class CallProducers {
     @Singleton
     CreateCampaignUseCase createCampaign(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             CallRepository calls, ContactSourceReader sources, PhoneNumberNormalizer normalizer,
-            CampaignRepository campaigns, Clock clock,
-            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit) {
+            CampaignRepository campaigns, Clock clock, ObjectStore store,
+            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
+            @ConfigProperty(name = "voiceagent.campaigns.max-source-bytes", defaultValue = "10485760") long maxSourceBytes) {
         return new CreateCampaignService(workflows, configurations, calls, sources, normalizer, campaigns, clock,
-                defaultLimit);
+                defaultLimit, store, maxSourceBytes);
     }
 
     @Produces

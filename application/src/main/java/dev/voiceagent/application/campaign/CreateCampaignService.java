@@ -13,6 +13,8 @@ import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import dev.voiceagent.domain.campaign.LogLevel;
 import dev.voiceagent.domain.storage.ObjectKeys;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.domain.workflow.TemplateVariables;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -35,10 +37,14 @@ public class CreateCampaignService implements CreateCampaignUseCase {
     private final CampaignRepository campaigns;
     private final Clock clock;
     private final int defaultLimit;
+    private final ObjectStore store;
+    private final long maxSourceBytes;
 
     public CreateCampaignService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             CallRepository calls, ContactSourceReader sources, PhoneNumberNormalizer normalizer,
-            CampaignRepository campaigns, Clock clock, int defaultLimit) {
+            CampaignRepository campaigns, Clock clock, int defaultLimit, ObjectStore store, long maxSourceBytes) {
+        this.store = store;
+        this.maxSourceBytes = maxSourceBytes;
         this.workflows = workflows;
         this.configurations = configurations;
         this.calls = calls;
@@ -65,10 +71,27 @@ public class CreateCampaignService implements CreateCampaignUseCase {
                             ContactSourceCheck check = new ContactSourceCheck(
                                     TemplateVariables.requiredBy(workflow.published().definition()),
                                     raw -> normalizer.normalize(raw, null, provider));
-                            return sources.read(c.sourceId(), check).invoke(() -> check.finish(provider.displayName()))
+                            return sourceSize(c.sourceId())
+                                    .chain(() -> sources.read(c.sourceId(), check))
+                                    .invoke(() -> check.finish(provider.displayName()))
                                     .chain(() -> ConcurrencyLimit.check(calls, defaultLimit, org, c.maxConcurrency(), view))
                                     .chain(() -> store(c, view, check.rows()));
                         }));
+    }
+
+    /**
+     * The stored object's size, whatever the store let through (a presigned S3 PUT cannot cap it):
+     * an empty or oversized source is refused before a byte of it is read.
+     */
+    private Uni<Void> sourceSize(String key) {
+        return store.metadata(key).map(found -> {
+            long size = found.orElseThrow(() -> new DomainRuleViolation("Failed to access CSV file: " + key)).size();
+            if (size < 1 || size > maxSourceBytes) {
+                throw new DomainRuleViolation("The CSV file must be between 1 byte and " + maxSourceBytes
+                        + " bytes (it is " + size + ")");
+            }
+            return null;
+        });
     }
 
     private Uni<CampaignView> store(CreateCampaignCommand c, TelephonyConfigurationView view, int rows) {

@@ -371,7 +371,7 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
-    void everyCheckAnswersWithAClearMessageAndStoresNothing() {
+    void everyCheckAnswersWithAClearMessageAndStoresNothing() throws java.io.IOException {
         String good = upload("phone_number,first_name\n+15550000011,Ann\n");
         as(key).body(request(good)).post("/api/v1/campaign/create").then().statusCode(400)
                 .body("detail", equalTo("No telephony configuration: configure telephony first"));
@@ -396,6 +396,13 @@ class CreateCampaignEndToEndTest {
                 .statusCode(400).body("detail", equalTo("CSV file must have a header row and at least one data row"));
         as(key).body(request("campaigns/" + account.organizationId() + "/missing.csv")).post("/api/v1/campaign/create")
                 .then().statusCode(400).body("detail", startsWith("Failed to access CSV file"));
+        // an empty object, as a store without size checks (a presigned S3 PUT) lets through: refused by its size
+        String empty = "campaigns/" + account.organizationId() + "/empty.csv";
+        java.nio.file.Path file = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "voice-agent-test-objects", empty);
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.write(file, new byte[0]);
+        as(key).body(request(empty)).post("/api/v1/campaign/create").then().statusCode(400)
+                .body("detail", equalTo("The CSV file must be between 1 byte and 10485760 bytes (it is 0)"));
         as(key).body(request("campaigns/" + (account.organizationId() + 1000) + "/x.csv")).post("/api/v1/campaign/create")
                 .then().statusCode(403);
         Map<String, Object> tooMany = request(good);
