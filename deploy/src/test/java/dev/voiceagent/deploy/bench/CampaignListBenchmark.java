@@ -1,8 +1,6 @@
 package dev.voiceagent.deploy.bench;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.File;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,8 +18,6 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application.
@@ -36,56 +32,30 @@ import java.util.regex.Pattern;
  */
 public final class CampaignListBenchmark {
 
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\"\\s*:\\s*\"?([^\",}]*)");
-
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         int connections = Integer.getInteger("bench.connections", 16);
         int warmup = Integer.getInteger("bench.warmup", 10);
         int duration = Integer.getInteger("bench.duration", 30);
         int campaigns = Integer.getInteger("bench.campaigns", 100);
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException("packaged application not found at " + jar + " (run ./mvnw package first)");
-        }
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
-            int port = freePort();
-            String jdbc = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-            Path log = Files.createTempFile("bench-app", ".log");
-            ProcessBuilder builder = new ProcessBuilder(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", jdbc.substring(5));
-            builder.environment().put("QUARKUS_DATASOURCE_JDBC_URL", jdbc);
-            builder.environment().put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-            builder.environment().put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
-            builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
-            builder.environment().put("QUARKUS_LOG_LEVEL", "WARN");
-            Process app = builder.start();
-            try {
-                String base = "http://localhost:" + port;
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-                waitUntilUp(http, base, app, log);
-                String apiKey = signUpAndCreateKey(http, base);
-                seed(postgres, campaigns);
-                System.out.printf(Locale.ROOT, "Loaded %d campaigns (5 log entries, 10 attempts each) into one organization%n",
-                        campaigns);
-                HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/campaign/"))
-                        .header("X-API-Key", apiKey).GET().build();
-                HttpResponse<String> sample = http.send(request, HttpResponse.BodyHandlers.ofString());
-                System.out.printf(Locale.ROOT, "Response: HTTP %d, %d bytes%n", sample.statusCode(), sample.body().length());
-                System.out.printf(Locale.ROOT, "Warm-up: %d s at %d connections...%n", warmup, connections);
-                run(request, connections, warmup);
-                System.out.printf(Locale.ROOT, "Measuring: %d s at %d connections...%n", duration, connections);
-                Result result = run(request, connections, duration);
-                String report = result.report(connections, duration);
-                System.out.println(report);
-                Path out = Path.of(jar.getParent().getParent().toString(), "bench-campaign-list.txt");
-                Files.writeString(out, report + System.lineSeparator());
-                System.out.println("Written to " + out);
-            } finally {
-                app.destroy();
-                app.waitFor();
-            }
+        try (BenchApp app = new BenchApp(jar, java.util.Map.of())) {
+            String apiKey = app.signUp();
+            seed(app.postgres, campaigns);
+            System.out.printf(Locale.ROOT, "Loaded %d campaigns (5 log entries, 10 attempts each) into one organization%n",
+                    campaigns);
+            HttpRequest request = HttpRequest.newBuilder(URI.create(app.base + "/api/v1/campaign/"))
+                    .header("X-API-Key", apiKey).GET().build();
+            HttpResponse<String> sample = app.http.send(request, HttpResponse.BodyHandlers.ofString());
+            System.out.printf(Locale.ROOT, "Response: HTTP %d, %d bytes%n", sample.statusCode(), sample.body().length());
+            System.out.printf(Locale.ROOT, "Warm-up: %d s at %d connections...%n", warmup, connections);
+            run(request, connections, warmup);
+            System.out.printf(Locale.ROOT, "Measuring: %d s at %d connections...%n", duration, connections);
+            Result result = run(request, connections, duration);
+            String report = result.report(connections, duration);
+            System.out.println(report);
+            Path out = Path.of(jar.getParent().getParent().toString(), "bench-campaign-list.txt");
+            Files.writeString(out, report + System.lineSeparator());
+            System.out.println("Written to " + out);
         }
     }
 
@@ -159,54 +129,9 @@ public final class CampaignListBenchmark {
         return new Result(all.stream().mapToLong(Long::longValue).toArray(), errors, elapsed);
     }
 
-    private static void waitUntilUp(HttpClient http, String base, Process app, Path log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!app.isAlive()) {
-                throw new IllegalStateException("application exited:\n" + Files.readString(log));
-            }
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/health")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException notYet) {
-                // still starting
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("application did not answer within 60 s");
-    }
 
-    private static String signUpAndCreateKey(HttpClient http, String base) throws Exception {
-        String signup = post(http, base + "/api/v1/auth/signup",
-                "{\"email\":\"bench@example.com\",\"password\":\"benchmark-password\"}", null);
-        String token = field(signup, "token");
-        return field(post(http, base + "/api/v1/user/api-keys", "{\"name\":\"bench\"}", token), "api_key");
-    }
 
-    private static String post(HttpClient http, String url, String json, String token) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        if (token != null) {
-            request.header("authorization", "Bearer " + token);
-        }
-        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException(url + " -> " + response.statusCode() + " " + response.body());
-        }
-        return response.body();
-    }
 
-    private static String field(String json, String name) {
-        Matcher m = FIELD.matcher(json);
-        while (m.find()) {
-            if (m.group(1).equals(name)) {
-                return m.group(2);
-            }
-        }
-        throw new IllegalStateException(name + " not in " + json);
-    }
 
     /** Campaign rows go straight into the tables (creating campaigns through the API comes later). */
     private static void seed(EmbeddedPostgres postgres, int campaigns) throws Exception {
@@ -268,18 +193,12 @@ public final class CampaignListBenchmark {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     private CampaignListBenchmark() {
     }
 
     static {
         // quiet the embedded database's own logging
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        new File(System.getProperty("java.io.tmpdir")).mkdirs();
+        new java.io.File(System.getProperty("java.io.tmpdir")).mkdirs();
     }
 }
