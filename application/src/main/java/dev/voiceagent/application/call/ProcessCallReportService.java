@@ -43,9 +43,10 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
         return calls.findByRun(report.runId()).chain(found -> {
             CallRecord call = found.filter(c -> c.provider() == report.provider())
                     .orElseThrow(() -> new ResourceNotFoundException("No such call"));
-            return verified(call, signature);
-        }).chain(() -> calls.alreadyApplied(report.provider().wireName(), report.dedupKey()))
-                .chain(seen -> seen ? Uni.createFrom().item("duplicate") : apply(report, ATTEMPTS));
+            return verified(call, signature)
+                    .chain(() -> calls.alreadyApplied(report.provider().wireName(), report.dedupKey()))
+                    .chain(seen -> seen ? Uni.createFrom().item("duplicate") : apply(report, found, ATTEMPTS));
+        });
     }
 
     /** Fails closed: no configuration (or no secret in it) means no change. */
@@ -80,8 +81,11 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
         });
     }
 
-    private Uni<String> apply(CallReport report, int attemptsLeft) {
-        return calls.findByRun(report.runId()).chain(found -> {
+    /** {@code read} is the call as last read (fresh on the first attempt; read again after a lost race). */
+    private Uni<String> apply(CallReport report, java.util.Optional<CallRecord> read, int attemptsLeft) {
+        Uni<java.util.Optional<CallRecord>> current = read != null ? Uni.createFrom().item(read)
+                : calls.findByRun(report.runId());
+        return current.chain(found -> {
             CallRecord call = found.filter(c -> c.provider() == report.provider())
                     .filter(c -> report.providerCallId() == null || c.attempt().providerCallId() == null
                             || c.attempt().providerCallId().equals(report.providerCallId()))
@@ -96,7 +100,7 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
                     .chain(applied -> {
                         if (!applied) {
                             // another report changed the call meanwhile: decide again on fresh state
-                            return attemptsLeft > 1 ? apply(report, attemptsLeft - 1)
+                            return attemptsLeft > 1 ? apply(report, null, attemptsLeft - 1)
                                     : Uni.createFrom().failure(new IllegalStateException("call changed concurrently"));
                         }
                         if (call.campaign() != null && outcome.attempt().status().isFinal()) {

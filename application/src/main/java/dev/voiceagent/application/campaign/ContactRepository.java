@@ -7,7 +7,7 @@ import java.util.List;
 /** Out-port: the contacts of campaigns. */
 public interface ContactRepository {
 
-    /** Inserts a batch; rows already there (an interrupted import resumed) are skipped. */
+    /** Inserts a batch of one campaign's contacts; rows already there (an interrupted import resumed) are skipped. */
     Uni<Void> insertBatch(List<Contact> contacts);
 
     Uni<Long> count(long organizationId, long campaignId);

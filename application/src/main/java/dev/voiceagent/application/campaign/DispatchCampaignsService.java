@@ -58,6 +58,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     /** A contact outside its window is looked at again at its next opening, or after this at the latest. */
     static final Duration MAX_DEFER = Duration.ofMinutes(5);
     static final String DIAL_FAILED = "call_initiation_failed";
+    static final Duration PREPARED_TTL = Duration.ofSeconds(2);
 
     private final DispatchLedger ledger;
     private final WorkflowRepository workflows;
@@ -65,6 +66,8 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     private final PhoneNumberRepository numbers;
     private final CallRepository calls;
     private final Map<Provider, CallGateway> gateways = new HashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<Long, CachedPrepared> prepared =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final Clock clock;
     private final RandomGenerator random;
     private final int defaultLimit;
@@ -161,7 +164,28 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                                 .replaceWith(placed.size()));
     }
 
+    /**
+     * What a campaign dials with (workflow, telephony configuration, caller numbers) changes rarely
+     * and is read for every dispatch: kept for {@link #PREPARED_TTL}, so a change is seen within that.
+     */
     private Uni<Prepared> prepare(DispatchLedger.RunningCampaign running) {
+        Instant now = clock.instant();
+        long id = running.campaign().id();
+        CachedPrepared hit = prepared.get(id);
+        if (hit != null && hit.until().isAfter(now)) {
+            Prepared p = hit.prepared();
+            return Uni.createFrom().item(new Prepared(running, p.workflow(), p.view(), p.callers(), p.problem()));
+        }
+        if (prepared.size() > 1_000) {
+            prepared.values().removeIf(cached -> !cached.until().isAfter(now));
+        }
+        return load(running).invoke(p -> prepared.put(id, new CachedPrepared(p, now.plus(PREPARED_TTL))));
+    }
+
+    private record CachedPrepared(Prepared prepared, Instant until) {
+    }
+
+    private Uni<Prepared> load(DispatchLedger.RunningCampaign running) {
         Campaign c = running.campaign();
         long org = c.organizationId();
         return workflows.find(org, c.workflowId()).chain(workflow -> {

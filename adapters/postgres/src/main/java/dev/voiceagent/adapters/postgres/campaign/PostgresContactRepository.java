@@ -18,16 +18,34 @@ public class PostgresContactRepository implements ContactRepository {
         this.pool = pool;
     }
 
+    /**
+     * One statement per batch: the rows travel as four arrays and are unnested by the server
+     * (several times faster than a pipelined INSERT per row for large imports).
+     */
     @Override
     public Uni<Void> insertBatch(List<Contact> contacts) {
         if (contacts.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return pool.preparedQuery("INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number,"
-                        + " timezone, context) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING")
-                .executeBatch(contacts.stream().map(c -> Tuple.tuple().addLong(c.organizationId()).addLong(c.campaignId())
-                        .addInteger(c.rowNumber()).addString(c.phoneNumber()).addString(c.timezone())
-                        .addValue(JsonValues.toJson(c.context()))).toList())
+        int n = contacts.size();
+        Integer[] rows = new Integer[n];
+        String[] phones = new String[n];
+        String[] zones = new String[n];
+        String[] contexts = new String[n];
+        for (int i = 0; i < n; i++) {
+            Contact c = contacts.get(i);
+            rows[i] = c.rowNumber();
+            phones[i] = c.phoneNumber();
+            zones[i] = c.timezone();
+            contexts[i] = JsonValues.toJson(c.context()).encode();
+        }
+        Contact first = contacts.getFirst();
+        return pool.preparedQuery("""
+                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number, timezone, context)
+                        SELECT $1, $2, u.r, u.p, u.t, u.c::jsonb
+                          FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u(r, p, t, c)
+                        ON CONFLICT DO NOTHING""")
+                .execute(Tuple.of(first.organizationId(), first.campaignId(), rows, phones, zones, contexts))
                 .replaceWithVoid();
     }
 
