@@ -15,6 +15,7 @@ import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
+import dev.voiceagent.domain.campaign.Contact;
 import dev.voiceagent.domain.campaign.CircuitBreakerPolicy;
 import dev.voiceagent.domain.campaign.DispatchCapacity;
 import dev.voiceagent.domain.campaign.LogLevel;
@@ -301,7 +302,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         context.putAll(contact.context());
         context.put("campaign_id", campaign.id());
         context.put("provider", provider.wireName());
-        context.put("source_uuid", "campaign_" + campaign.id() + "_row_" + contact.rowNumber());
+        context.put("source_uuid", Contact.sourceUuid(campaign.sourceId(), contact.rowNumber()));
         context.put("called_number", contact.phoneNumber());
         if (from != null) {
             context.put("caller_number", from);

@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -62,13 +61,11 @@ public class ImportContactsService implements ImportContactsUseCase {
     @Override
     public Uni<Integer> importContacts(long org, long campaignId) {
         return Campaigns.find(campaigns, org, campaignId).chain(campaign -> provider(campaign)
-                .chain(provider -> {
-                    Sink sink = new Sink(campaign, provider);
-                    return sources.forEachRow(campaign.sourceId(), sink);
-                })
-                .chain(() -> contacts.count(org, campaignId))
-                .chain(count -> Campaigns.transition(campaigns, org, campaignId,
-                        current -> current.contactsLoaded(count.intValue(), clock.instant())).replaceWith(count.intValue()))
+                .map(provider -> new Sink(campaign, provider))
+                .call(sink -> sources.forEachRow(campaign.sourceId(), sink))
+                .chain(sink -> contacts.count(org, campaignId).chain(count -> Campaigns.transition(campaigns, org,
+                        campaignId, current -> current.contactsLoaded(count.intValue(), sink.invalidCount, sink.invalidRows,
+                                clock.instant())).replaceWith(count.intValue())))
                 .onFailure().call(failure -> Campaigns.find(campaigns, org, campaignId)
                         .chain(current -> current.state().isTerminal() ? Uni.createFrom().voidItem()
                                 : campaigns.applyTransition(current, current.fail(clock.instant(), "source_sync_failed",
@@ -96,6 +93,8 @@ public class ImportContactsService implements ImportContactsUseCase {
         private int timezone = -1;
         private int rowNumber = 1;
         private int imported;
+        private final List<Integer> invalidRows = new ArrayList<>();
+        private int invalidCount;
 
         Sink(Campaign campaign, Provider provider) {
             this.campaign = campaign;
@@ -126,12 +125,14 @@ public class ImportContactsService implements ImportContactsUseCase {
             try {
                 number = normalizer.normalize(values.get(phone), null, provider);
             } catch (DomainRuleViolation e) {
-                return; // validated at create; a file changed since is skipped row by row
+                // validated at create: only a file changed since gets here; skipped, and said in the log
+                if (invalidRows.size() < 5) {
+                    invalidRows.add(rowNumber);
+                }
+                invalidCount++;
+                return;
             }
-            Map<String, Object> context = new HashMap<>();
-            for (int i = 0; i < Math.min(header.size(), values.size()); i++) {
-                context.put(header.get(i), values.get(i));
-            }
+            Map<String, Object> context = Contact.contextOf(header, values);
             context.put("phone_number", number);
             String zone = timezone >= 0 && timezone < values.size() && !values.get(timezone).isBlank()
                     ? values.get(timezone).strip() : null;

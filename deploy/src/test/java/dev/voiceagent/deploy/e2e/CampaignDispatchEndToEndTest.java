@@ -217,7 +217,8 @@ class CampaignDispatchEndToEndTest {
         String start = "%02d:00".formatted(Math.max(0, hour - 1));
         String end = hour >= 22 ? "23:59" : "%02d:00".formatted(hour + 2);
         // UTC+12 is twelve hours away from the slot around the current UTC hour, whatever the day
-        long id = create("phone_number,first_name,timezone\n+15550300005,Cy,\n+15550300015,Di,Etc/GMT-12\n", Map.of(
+        long id = create("phone_number,first_name,timezone,greeting_override_type,greeting_override_text\n"
+                + "+15550300005,Cy,,text,Hello Cy\n+15550300015,Di,Etc/GMT-12,,\n", Map.of(
                 "schedule_config", Map.of("enabled", true, "timezone", "UTC", "slots", List.of(Map.of(
                         "day_of_week", now.getDayOfWeek().getValue() - 1, "start_time", start, "end_time", end)))));
         as().post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
@@ -234,6 +235,12 @@ class CampaignDispatchEndToEndTest {
         assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND to_number = '+15550300015'", id))
                 .isZero();
         as().get("/api/v1/campaign/" + id).then().statusCode(200).body("state", equalTo("running"));
+        // the run carries the row's variables as the reference builds them
+        assertThat(sql.queryLong("SELECT count(*) FROM workflow_runs WHERE campaign_id = ?"
+                + " AND initial_context->'greeting_override'->>'text' = 'Hello Cy'"
+                + " AND initial_context->>'source_uuid' ~ '^csv_[0-9a-f]{8}_row_1$'"
+                + " AND NOT initial_context ?? 'greeting_override_type' AND initial_context->>'first_name' = 'Cy'", id))
+                .isEqualTo(1);
     }
 
     @Test

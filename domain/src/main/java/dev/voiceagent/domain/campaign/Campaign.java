@@ -132,6 +132,36 @@ public record Campaign(
 
     /** The contacts are loaded: syncing -> running, or completed when there are none; a paused campaign stays paused. */
     public CampaignTransition contactsLoaded(int rows, java.time.Instant now) {
+        return contactsLoaded(rows, 0, java.util.List.of(), now);
+    }
+
+    /**
+     * As {@link #contactsLoaded(int, java.time.Instant)}, with the rows the import skipped (a number no
+     * longer valid: the file changed after create): a warning entry naming the first of them.
+     */
+    public CampaignTransition contactsLoaded(int rows, int skipped, java.util.List<Integer> skippedExamples,
+            java.time.Instant now) {
+        CampaignTransition loaded = loaded(rows, now);
+        if (skipped == 0) {
+            return loaded;
+        }
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>(loaded.entry().details());
+        details.put("skipped_rows", skipped);
+        details.put("skipped_row_numbers", java.util.List.copyOf(skippedExamples));
+        CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.WARNING, loaded.entry().event(),
+                loaded.entry().message() + "; " + skipped + " rows skipped (invalid phone number), e.g. rows "
+                        + skippedExamples.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
+                details);
+        java.util.List<CampaignLogEntry> logs = new java.util.ArrayList<>(loaded.campaign().logs());
+        logs.set(logs.size() - 1, entry);
+        Campaign c = loaded.campaign();
+        return new CampaignTransition(new Campaign(c.id(), c.organizationId(), c.name(), c.workflowId(), c.createdBy(),
+                c.telephonyConfigurationId(), c.sourceType(), c.sourceId(), c.state(), c.totalRows(), c.processedRows(),
+                c.failedRows(), c.retryConfig(), c.maxConcurrency(), c.scheduleConfig(), c.circuitBreaker(),
+                c.parentCampaignId(), c.redialedCampaignId(), c.createdAt(), c.startedAt(), c.completedAt(), logs), entry);
+    }
+
+    private CampaignTransition loaded(int rows, java.time.Instant now) {
         Campaign counted = new Campaign(id, organizationId, name, workflowId, createdBy, telephonyConfigurationId,
                 sourceType, sourceId, state, rows, processedRows, failedRows, retryConfig, maxConcurrency, scheduleConfig,
                 circuitBreaker, parentCampaignId, redialedCampaignId, createdAt, startedAt, completedAt, logs);

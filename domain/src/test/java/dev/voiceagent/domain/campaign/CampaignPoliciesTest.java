@@ -57,6 +57,19 @@ class CampaignPoliciesTest {
     }
 
     @Test
+    void rowsSkippedByTheImportAreAWarningThatNamesThem() {
+        Campaign started = created().start(T0).campaign();
+        CampaignTransition loaded = started.contactsLoaded(8, 2, List.of(4, 9), T0.plusSeconds(1));
+        assertThat(loaded.campaign().state()).isEqualTo(CampaignState.RUNNING);
+        assertThat(loaded.campaign().totalRows()).isEqualTo(8);
+        assertThat(loaded.entry().level()).isEqualTo(LogLevel.WARNING);
+        assertThat(loaded.entry().message()).isEqualTo("8 contacts loaded; 2 rows skipped (invalid phone number), e.g. rows 4, 9");
+        assertThat(loaded.entry().details()).containsEntry("skipped_rows", 2).containsEntry("total_rows", 8);
+        assertThat(loaded.campaign().logs().getLast()).isEqualTo(loaded.entry());
+        assertThat(started.contactsLoaded(8, 0, List.of(), T0).entry().level()).isEqualTo(LogLevel.INFO);
+    }
+
+    @Test
     void theBreakerTripsAtItsBoundariesOnly() {
         CircuitBreakerConfig breaker = new CircuitBreakerConfig(true, 0.5, 120, 5);
         assertThat(CircuitBreakerPolicy.evaluate(breaker, 4, 4)).as("below min_calls_in_window").isEmpty();
