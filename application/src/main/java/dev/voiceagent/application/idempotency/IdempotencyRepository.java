@@ -20,6 +20,9 @@ public interface IdempotencyRepository {
     /** Frees a claimed key whose request failed, so that a retry runs again. */
     Uni<Void> release(long organizationId, String key);
 
+    /** Deletes the records created before {@code before}; how many. */
+    Uni<Long> deleteCreatedBefore(Instant before);
+
     /** A key's record: {@code response} is null while the first request still runs. */
     record Stored(String fingerprint, String response) {
     }

@@ -30,6 +30,11 @@ public class IdempotentRequests {
         this.clock = clock;
     }
 
+    /** Forgets the records past their 24 hours (a key reused later is new anyway; this keeps the table small). */
+    public Uni<Long> purgeExpired() {
+        return repository.deleteCreatedBefore(clock.instant().minus(KEPT_FOR));
+    }
+
     /**
      * @param fingerprint identifies the request (operation, target and body): the same key with
      *                    another fingerprint is a reuse

@@ -45,6 +45,13 @@ class IdempotentRequestsTest {
         }
 
         @Override
+        public Uni<Long> deleteCreatedBefore(Instant before) {
+            long n = entries.values().stream().filter(e -> e.createdAt().isBefore(before)).count();
+            entries.values().removeIf(e -> e.createdAt().isBefore(before));
+            return Uni.createFrom().item(n);
+        }
+
+        @Override
         public Uni<Void> release(long org, String key) {
             entries.remove(org + ":" + key);
             return Uni.createFrom().voidItem();
@@ -87,6 +94,9 @@ class IdempotentRequestsTest {
         assertThat(run(1, "k1", "create:abc")).as("expired: runs again").isEqualTo("result 2");
         assertThat(run(2, "k1", "create:abc")).as("keys belong to one organization").isEqualTo("result 3");
         assertThat(run(1, null, "create:abc")).as("no key: no idempotency").isEqualTo("result 4");
+        now = now.plus(Duration.ofHours(25));
+        assertThat(requests.purgeExpired().await().indefinitely()).isEqualTo(2);
+        assertThat(repository.entries).isEmpty();
     }
 
     @Test

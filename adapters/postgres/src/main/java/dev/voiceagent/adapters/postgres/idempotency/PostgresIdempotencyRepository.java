@@ -67,6 +67,12 @@ public class PostgresIdempotencyRepository implements IdempotencyRepository {
     }
 
     @Override
+    public Uni<Long> deleteCreatedBefore(Instant before) {
+        return pool.preparedQuery("/* background tick */ DELETE FROM idempotency_keys WHERE created_at < $1")
+                .execute(Tuple.of(utc(before))).map(rows -> (long) rows.rowCount());
+    }
+
+    @Override
     public Uni<Void> release(long organizationId, String key) {
         return pool.preparedQuery("DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2"
                         + " AND response IS NULL")
