@@ -41,7 +41,9 @@ public class DispatchProducers {
     @Singleton
     ReconcileCallsUseCase reconcileCalls(DispatchLedger ledger, TelephonyConfigurationRepository configurations,
             ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways, Clock clock,
-            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease) {
-        return new ReconcileCallsService(ledger, configurations, reports, gateways.stream().toList(), clock, lease);
+            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+        return new ReconcileCallsService(ledger, configurations, reports, gateways.stream().toList(), clock, lease,
+                staleAfter);
     }
 }

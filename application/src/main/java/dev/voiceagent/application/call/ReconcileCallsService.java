@@ -28,9 +28,13 @@ public class ReconcileCallsService implements ReconcileCallsUseCase {
     private final Map<Provider, CallGateway> gateways = new HashMap<>();
     private final Clock clock;
     private final Duration lease;
+    private final Duration staleAfter;
 
+    /** @param staleAfter a call this old that the provider cannot tell about is closed, not retried forever */
     public ReconcileCallsService(DispatchLedger ledger, TelephonyConfigurationRepository configurations,
-            ProcessCallReportUseCase reports, List<CallGateway> gateways, Clock clock, Duration lease) {
+            ProcessCallReportUseCase reports, List<CallGateway> gateways, Clock clock, Duration lease,
+            Duration staleAfter) {
+        this.staleAfter = staleAfter;
         this.ledger = ledger;
         this.configurations = configurations;
         this.reports = reports;
@@ -63,9 +67,17 @@ public class ReconcileCallsService implements ReconcileCallsUseCase {
                                     }
                                     return apply(attempt, status.get());
                                 }))
-                .onFailure().recoverWithItem(failure -> {
+                .onFailure().recoverWithUni(failure -> {
+                    if (attempt.startedAt().isBefore(clock.instant().minus(staleAfter))) {
+                        return close(attempt, "its provider could not tell its status for " + staleAfter + ": " + failure);
+                    }
                     LOG.log(System.Logger.Level.WARNING, "reconciling call {0} failed, will retry: {1}",
                             attempt.callId(), failure.toString());
+                    return Uni.createFrom().voidItem();
+                })
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.log(System.Logger.Level.WARNING, "closing call {0} failed: {1}", attempt.callId(),
+                            failure.toString());
                     return null;
                 });
     }

@@ -97,6 +97,6 @@ public interface DispatchLedger {
     }
 
     record ExpiredAttempt(long callId, long organizationId, long runId, Provider provider, Long configurationId,
-            String providerCallId) {
+            String providerCallId, Instant startedAt) {
     }
 }

@@ -154,9 +154,10 @@ public class ImportContactsService implements ImportContactsUseCase {
             contacts.insertBatch(List.copyOf(batch)).await().atMost(Duration.ofMinutes(1));
             ledger.renewImport(new DispatchLedger.CampaignKey(campaign.organizationId(), campaign.id()),
                     clock.instant().plus(lease)).await().atMost(Duration.ofMinutes(1));
+            int before = imported;
             imported += batch.size();
             batch.clear();
-            if (imported % PROGRESS_EVERY < BATCH) {
+            if (imported / PROGRESS_EVERY > before / PROGRESS_EVERY) { // crossed a multiple of PROGRESS_EVERY
                 LOG.log(System.Logger.Level.INFO, "campaign {0}: {1} contacts imported", campaign.id(), imported);
             }
         }

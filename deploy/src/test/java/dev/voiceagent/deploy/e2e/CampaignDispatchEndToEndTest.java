@@ -280,4 +280,49 @@ class CampaignDispatchEndToEndTest {
         as().header("Idempotency-Key", "resume-1").post("/api/v1/campaign/" + id + "/resume").then().statusCode(400);
         assertThat(sql.queryLong("SELECT count(*) FROM idempotency_keys WHERE key = 'resume-1'")).isZero();
     }
+
+    @Test
+    void attemptsWhoseLeaseExpiredAreSettledThroughTheProviderOrClosedAsErrors() throws Exception {
+        simulator("completed");
+        long id = create("phone_number,first_name\n+15550600005,Ann\n+15550600015,Bob\n+15550600025,Cy\n",
+                Map.of("schedule_config", CreateCampaignEndToEndTest.closedWindow(), "retry_config",
+                        Map.of("enabled", true, "max_retries", 1, "retry_delay_seconds", 60, "retry_on_busy", true)));
+        as().post("/api/v1/campaign/" + id + "/start").then().statusCode(200);
+        awaitState(id, "running", Duration.ofSeconds(10));
+        // as a replica that died leaves them: dialing contacts whose attempts' leases ran out
+        long definition = sql.queryLong("SELECT id FROM workflow_definitions WHERE workflow_id = ? AND status = 'published'",
+                workflow);
+        long org = sql.queryLong("SELECT organization_id FROM campaigns WHERE id = ?", id);
+        String endedBusy = "SIM-dead~" + (System.currentTimeMillis() - 1000) + "~busy";
+        String[][] orphans = {{"+15550600005", null}, {"+15550600015", endedBusy}};
+        for (String[] orphan : orphans) {
+            long contact = sql.queryLong("SELECT id FROM campaign_contacts WHERE campaign_id = ? AND phone_number = ?",
+                    id, orphan[0]);
+            long run = sql.insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name,"
+                    + " mode, campaign_id) VALUES (?, ?, ?, 'orphan', 'simulator', ?)", org, workflow, definition, id);
+            sql.update("UPDATE campaign_contacts SET state = 'dialing', attempts = 1 WHERE id = ?", contact);
+            sql.update("INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider, status,"
+                    + " to_number, started_at, campaign_id, contact_id, attempt_number, provider_call_id, lease_expires_at)"
+                    + " SELECT ?, ?, telephony_configuration_id, 'simulator', 'ringing', ?, now() - interval '1 minute', ?, ?, 1,"
+                    + " ?, now() - interval '1 second' FROM campaigns WHERE id = ?", org, run, orphan[0], id, contact,
+                    orphan[1], id);
+        }
+        Instant deadline = Instant.now().plusSeconds(15);
+        while (Instant.now().isBefore(deadline) && sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?"
+                + " AND status IN ('initiated', 'ringing', 'in-progress')", id) > 0) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(1500); // a few more ticks: nothing may change after the settlement
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND phone_number ="
+                + " '+15550600005' AND state = 'done' AND last_outcome = 'error' AND attempts = 1", id))
+                .as("never reached the provider: closed as an error, not retried").isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND phone_number ="
+                + " '+15550600015' AND state = 'waiting_retry' AND last_outcome = 'busy'"
+                + " AND next_attempt_at > now() + interval '30 seconds'", id))
+                .as("the provider said busy: retried after the delay").isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ?", id)).isEqualTo(2);
+        assertThat(sql.queryLong("SELECT failed_rows FROM campaigns WHERE id = ?", id)).isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM call_callbacks WHERE dedup_key LIKE 'reconcile:%'"
+                + " AND call_id IN (SELECT id FROM calls WHERE campaign_id = ?)", id)).isEqualTo(2);
+    }
 }

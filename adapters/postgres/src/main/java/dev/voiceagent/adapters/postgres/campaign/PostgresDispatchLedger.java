@@ -98,13 +98,15 @@ public class PostgresDispatchLedger implements DispatchLedger {
                          WHERE id IN (SELECT id FROM calls
                                        WHERE status IN %s AND lease_expires_at < $1
                                        ORDER BY lease_expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                        RETURNING id, organization_id, workflow_run_id, provider, telephony_configuration_id, provider_call_id
+                        RETURNING id, organization_id, workflow_run_id, provider, telephony_configuration_id, provider_call_id,
+                                  started_at
                         """.formatted(ACTIVE))
                 .execute(Tuple.of(utc(now), utc(now.plus(extension)), limit)).map(rows -> {
                     List<ExpiredAttempt> expired = new ArrayList<>(rows.size());
                     for (Row r : rows) {
                         expired.add(new ExpiredAttempt(r.getLong(0), r.getLong(1), r.getLong(2),
-                                Provider.fromWireName(r.getString(3)).orElseThrow(), r.getLong(4), r.getString(5)));
+                                Provider.fromWireName(r.getString(3)).orElseThrow(), r.getLong(4), r.getString(5),
+                                instant(r.getOffsetDateTime(6))));
                     }
                     return expired;
                 });
