@@ -39,6 +39,14 @@ public class DispatchProducers {
 
     @Produces
     @Singleton
+    dev.voiceagent.application.health.CallMetricsService callMetrics(
+            dev.voiceagent.application.health.CallCounts counts, Clock clock,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+        return new dev.voiceagent.application.health.CallMetricsService(counts, clock, staleAfter);
+    }
+
+    @Produces
+    @Singleton
     ReconcileCallsUseCase reconcileCalls(DispatchLedger ledger, TelephonyConfigurationRepository configurations,
             ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,

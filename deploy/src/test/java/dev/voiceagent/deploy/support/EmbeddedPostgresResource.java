@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public class EmbeddedPostgresResource implements QuarkusTestResourceLifecycleManager {
 
-    private EmbeddedPostgres postgres;
+    protected EmbeddedPostgres postgres;
 
     @Override
     public Map<String, String> start() {
@@ -46,8 +46,8 @@ public class EmbeddedPostgresResource implements QuarkusTestResourceLifecycleMan
         if (postgres != null) {
             try {
                 postgres.close();
-            } catch (IOException ignored) {
-                // the test JVM is ending
+            } catch (IOException | RuntimeException ignored) {
+                // the test JVM is ending (or a test stopped the server already)
             }
         }
     }

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
@@ -41,9 +42,11 @@ public class PostgresCallRepository implements CallRepository {
             + " c.from_number, c.to_number, c.campaign_id, c.contact_id, c.attempt_number";
 
     private final Pool pool;
+    private final ReplicaIdentity replica;
 
-    public PostgresCallRepository(Pool pool) {
+    public PostgresCallRepository(Pool pool, ReplicaIdentity replica) {
         this.pool = pool;
+        this.replica = replica;
     }
 
     @Override
@@ -69,12 +72,13 @@ public class PostgresCallRepository implements CallRepository {
                             : PostgresWorkflowRunRepository.insert(tx, run);
                     return stored.chain(storedRun -> tx.preparedQuery(
                                     "INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider,"
-                                            + " status, from_number, to_number, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-                                            + " RETURNING id")
+                                            + " status, from_number, to_number, started_at, placed_by)"
+                                            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
                             .execute(Tuple.tuple().addLong(organizationId).addLong(storedRun.id())
                                     .addLong(call.configurationId()).addString(call.provider().wireName())
                                     .addString(call.attempt().status().wireName()).addString(call.fromNumber())
-                                    .addString(call.toNumber()).addOffsetDateTime(utc(call.attempt().startedAt())))
+                                    .addString(call.toNumber()).addOffsetDateTime(utc(call.attempt().startedAt()))
+                                    .addString(replica.id()))
                             .map(ids -> {
                                 CallAttempt a = call.attempt();
                                 return Optional.of(new CallRecord(new CallAttempt(ids.iterator().next().getLong(0),

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.campaign.DispatchLedger;
@@ -53,15 +54,18 @@ public class PostgresDispatchLedger implements DispatchLedger {
             """;
     private static final String INSERT_ATTEMPT = """
             INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider, status,
-                   from_number, to_number, started_at, campaign_id, contact_id, attempt_number, lease_expires_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                   from_number, to_number, started_at, campaign_id, contact_id, attempt_number, lease_expires_at,
+                   placed_by)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             RETURNING id
             """;
 
     private final Pool pool;
+    private final ReplicaIdentity replica;
 
-    public PostgresDispatchLedger(Pool pool) {
+    public PostgresDispatchLedger(Pool pool, ReplicaIdentity replica) {
         this.pool = pool;
+        this.replica = replica;
     }
 
     @Override
@@ -88,7 +92,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
     public <T> Uni<T> underOrganizationLock(long organizationId, Function<Session, Uni<T>> work) {
         return pool.withTransaction(tx -> tx.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
                 .execute(Tuple.of("calls:" + organizationId))
-                .chain(() -> work.apply(new PgSession(tx))));
+                .chain(() -> work.apply(new PgSession(tx, replica.id()))));
     }
 
     @Override
@@ -192,7 +196,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
     }
 
     /** The statements of one organization's dispatch transaction. */
-    private record PgSession(SqlClient tx) implements Session {
+    private record PgSession(SqlClient tx, String replicaId) implements Session {
 
         @Override
         public Uni<Map<Long, CampaignLoad>> lockRunning(long organizationId, List<Long> campaignIds, Instant staleBefore) {
@@ -269,7 +273,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
                                     .addString(a.attempt().status().wireName()).addString(a.fromNumber())
                                     .addString(a.toNumber()).addOffsetDateTime(utc(a.attempt().startedAt()))
                                     .addLong(a.campaign().campaignId()).addLong(a.campaign().contactId())
-                                    .addInteger(a.campaign().attemptNumber()).addOffsetDateTime(utc(leaseUntil)));
+                                    .addInteger(a.campaign().attemptNumber()).addOffsetDateTime(utc(leaseUntil))
+                                    .addString(replicaId));
                         }
                         return tx.preparedQuery(INSERT_ATTEMPT).executeBatch(calls)
                                 .map(PgSession::eachFirstRow)

@@ -1,9 +1,15 @@
 package dev.voiceagent.adapters.rest.health;
 
 import dev.voiceagent.adapters.rest.auth.PublicEndpoint;
+import dev.voiceagent.application.health.CallMetricsService;
 import io.smallrye.common.annotation.NonBlocking;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -26,13 +32,30 @@ public class HealthResource {
             @Schema(nullable = true) String stackPublishableClientKey) {
     }
 
-    private final HealthResponse response;
+    @Schema(name = "ActiveCallsResponse", title = "ActiveCallsResponse")
+    public record ActiveCallsResponse(
+            @Schema(required = true, title = "Active Calls") long activeCalls,
+            @Schema(title = "Loop Lag P95 Ms", defaultValue = "0.0") double loopLagP95Ms,
+            @Schema(title = "Loop Lag Max Ms", defaultValue = "0.0") double loopLagMaxMs) {
+    }
 
-    public HealthResource(
+    @Schema(name = "AutoscaleMetricResponse", title = "AutoscaleMetricResponse")
+    public record AutoscaleMetricResponse(@Schema(required = true, title = "Value") long value) {
+    }
+
+    private final HealthResponse response;
+    private final DevopsSecret secret;
+    private final CallMetricsService metrics;
+    private final EventLoopLag lag;
+
+    public HealthResource(DevopsSecret secret, CallMetricsService metrics, EventLoopLag lag,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String version,
             @ConfigProperty(name = "voiceagent.backend-api-endpoint", defaultValue = "http://localhost:8080") String endpoint,
             @ConfigProperty(name = "voiceagent.deployment-mode", defaultValue = "oss") String deploymentMode,
             @ConfigProperty(name = "voiceagent.auth.signup-enabled", defaultValue = "true") boolean signupEnabled) {
+        this.secret = secret;
+        this.metrics = metrics;
+        this.lag = lag;
         this.response = new HealthResponse("ok", version, endpoint, null, deploymentMode, "local", false, false,
                 signupEnabled, null, null);
     }
@@ -41,5 +64,31 @@ public class HealthResource {
     @NonBlocking
     public HealthResponse health() {
         return response;
+    }
+
+    /** This replica's live calls (the drain signal) and its event-loop lag. Operations secret required. */
+    @GET
+    @Path("/active-calls")
+    @Operation(summary = "Active Calls", description = "Live calls this replica placed (what a draining replica"
+            + " waits for) and its event-loop lag over the last minute. Needs the operations secret"
+            + " (X-Devops-Secret or X-Dograh-Devops-Secret): 503 when none is configured, 403 when wrong.")
+    public Uni<ActiveCallsResponse> activeCalls(@HeaderParam(DevopsSecret.HEADER) String given,
+            @HeaderParam(DevopsSecret.REFERENCE_HEADER) String givenReference) {
+        secret.check(given, givenReference);
+        double[] loop = lag.p95AndMax();
+        return metrics.thisReplicaActive().map(calls -> new ActiveCallsResponse(calls, loop[0], loop[1]));
+    }
+
+    /** The fleet's live calls plus a warm buffer, from the call ledger; 503 (never 0) when it cannot be read. */
+    @GET
+    @Path("/autoscale-metric")
+    @Operation(summary = "Autoscale Metric", description = "value = live calls of the whole fleet (from the call"
+            + " ledger, stale calls excluded) + max(0, buffer): the autoscaler's signal. 503 when the count cannot be"
+            + " read, never 0. Needs the operations secret.")
+    public Uni<AutoscaleMetricResponse> autoscaleMetric(@QueryParam("buffer") @DefaultValue("0") long buffer,
+            @HeaderParam(DevopsSecret.HEADER) String given,
+            @HeaderParam(DevopsSecret.REFERENCE_HEADER) String givenReference) {
+        secret.check(given, givenReference);
+        return metrics.autoscaleMetric(buffer).map(AutoscaleMetricResponse::new);
     }
 }

@@ -48,6 +48,14 @@ public class ErrorMapper {
         return detail(Response.Status.CONFLICT, e.getMessage());
     }
 
+    @ServerExceptionMapper
+    public Response unavailable(dev.voiceagent.application.health.ServiceUnavailableException e) {
+        if (e.getCause() != null) {
+            LOG.warnf("%s: %s", e.getMessage(), e.getCause().toString());
+        }
+        return detail(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+    }
+
     /** A key reused for another request: the 422 list, pointing at the header. */
     @ServerExceptionMapper
     public Response idempotencyKeyReused(IdempotencyKeyReusedException e) {
