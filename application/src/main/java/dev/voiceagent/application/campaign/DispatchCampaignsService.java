@@ -92,8 +92,18 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         this.lease = lease;
     }
 
+    private volatile boolean claiming = true;
+
+    @Override
+    public void stopClaiming() {
+        claiming = false;
+    }
+
     @Override
     public Uni<Integer> tick() {
+        if (!claiming) {
+            return Uni.createFrom().item(0);
+        }
         return ledger.organizationsWithRunningCampaigns().chain(orgs -> orgs.isEmpty() ? Uni.createFrom().item(0)
                 : Multi.createFrom().iterable(orgs)
                         .onItem().transformToUni(org -> dispatchOrganization(org).onFailure().recoverWithItem(failure -> {
@@ -113,6 +123,9 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
      */
     @Override
     public void slotFreed(long organizationId) {
+        if (!claiming) {
+            return; // draining: the other replicas fill the slot
+        }
         while (true) {
             if (nudged.putIfAbsent(organizationId, Boolean.FALSE) == null) {
                 runNudged(organizationId);

@@ -11,4 +11,7 @@ public interface DispatchCampaignsUseCase extends SlotListener {
 
     /** The number of calls placed (or attempted) by this tick. */
     Uni<Integer> tick();
+
+    /** Stops claiming contacts in this replica (it is draining); calls already placed go on. */
+    void stopClaiming();
 }

@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,12 +45,18 @@ class TwoInstancesDispatchIT {
         postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
     }
 
-    @AfterAll
-    static void stop() throws Exception {
+    /** Each test's instances end with it, so that the next test's campaign has only its own. */
+    @AfterEach
+    void stopInstances() throws Exception {
         processes.forEach(Process::destroyForcibly);
         for (Process p : processes) {
             p.waitFor();
         }
+        processes.clear();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
         postgres.close();
     }
 
@@ -125,36 +132,92 @@ class TwoInstancesDispatchIT {
         return out.toString();
     }
 
-    @Test
-    void aKilledInstancesCallsAreReconciledAndTwoInstancesFinishTheCampaignExactly() throws Exception {
-        Instance first = launch("first");
+    private static String signUp(Instance instance) {
         String email = "two-" + UUID.randomUUID() + "@example.com";
-        String token = given().port(first.port()).contentType(ContentType.JSON)
+        String token = given().port(instance.port()).contentType(ContentType.JSON)
                 .body(Map.of("email", email, "password", "correct-horse-battery", "name", "two"))
                 .post("/api/v1/auth/signup").then().statusCode(200).extract().path("token");
-        String key = given().port(first.port()).header("authorization", "Bearer " + token).contentType(ContentType.JSON)
+        return given().port(instance.port()).header("authorization", "Bearer " + token).contentType(ContentType.JSON)
                 .body(Map.of("name", "k")).post("/api/v1/user/api-keys").then().statusCode(200).extract().path("api_key");
+    }
+
+    /**
+     * A campaign of {@code contacts} numbers (the format takes the index) through a simulator whose
+     * calls last about three seconds; numbers ending in 7 are busy and retried once after 30 s.
+     */
+    private static long campaign(Instance first, String key, String numbers, int contacts, int maxConcurrency) {
         long workflow = first.as(key).body(Map.of("name", "Caller", "workflow_definition",
                         WorkflowEndToEndTest.definition("Remind")))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
-        // calls last about three seconds; numbers ending in 7 are busy and retried once after 30 s
         first.as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 1000,
                         "default_duration_seconds", 3, "rules", List.of(Map.of("suffix", "7", "outcome", "busy")))))
                 .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
         StringBuilder csv = new StringBuilder("phone_number,first_name\n");
-        for (int i = 0; i < CONTACTS; i++) {
-            csv.append("+1555040%04d,Ann\n".formatted(i));
+        for (int i = 0; i < contacts; i++) {
+            csv.append(numbers.formatted(i)).append(",Ann\n");
         }
         byte[] bytes = csv.toString().getBytes(StandardCharsets.UTF_8);
         var upload = first.as(key).body(Map.of("file_name", "c.csv", "file_size", bytes.length))
                 .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
         given().contentType("text/csv").body(bytes).put(upload.getString("upload_url")).then().statusCode(200);
-        long campaign = first.as(key).body(Map.of("name", "Two", "workflow_id", workflow, "source_type", "csv",
-                        "source_id", upload.getString("file_key"), "max_concurrency", MAX_CONCURRENCY,
+        return first.as(key).body(Map.of("name", "Two", "workflow_id", workflow, "source_type", "csv",
+                        "source_id", upload.getString("file_key"), "max_concurrency", maxConcurrency,
                         "retry_config", Map.of("enabled", true, "max_retries", 1, "retry_delay_seconds", 30,
                                 "retry_on_busy", true),
                         "circuit_breaker", Map.of("enabled", false)))
                 .post("/api/v1/campaign/create").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    @Test
+    void aDrainingInstanceTurnsNotReadyStopsDialingAndServesItsLiveCallsBeforeExiting() throws Exception {
+        Instance draining = launch("draining");
+        String key = signUp(draining);
+        long campaign = campaign(draining, key, "+1555080%04d", 20, 2);
+        draining.as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
+        String active = "SELECT count(*) FROM calls WHERE campaign_id = ? AND status IN ('initiated', 'ringing', 'in-progress')";
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (query(active, campaign) < 2 && Instant.now().isBefore(deadline)) {
+            Thread.sleep(50);
+        }
+        assertThat(query(active, campaign)).isEqualTo(2);
+        Instant sigterm = Instant.now();
+        draining.process().destroy(); // SIGTERM
+        boolean sawNotReady = false;
+        while (draining.process().isAlive() && !sawNotReady) {
+            try {
+                sawNotReady = given().port(draining.port()).get("/q/health/ready").statusCode() == 503;
+            } catch (Exception closing) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(sawNotReady).as("not ready while draining").isTrue();
+        assertThat(draining.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        // its live calls ended while it drained (their reports reached it), and it dialed nothing new
+        assertThat(query(active, campaign)).isZero();
+        assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND status = 'completed'", campaign))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND started_at > ?", campaign,
+                java.sql.Timestamp.from(sigterm.plusSeconds(1)))).isZero();
+        assertThat(query("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'pending'", campaign))
+                .isGreaterThan(0);
+        // another replica takes the remaining contacts
+        Instance next = launch("after-drain");
+        deadline = Instant.now().plusSeconds(120);
+        while (query("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'done'", campaign) < 20
+                && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+        }
+        assertThat(query("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'done'", campaign))
+                .isEqualTo(20);
+        assertThat(next.process().isAlive()).isTrue();
+    }
+
+    @Test
+    void aKilledInstancesCallsAreReconciledAndTwoInstancesFinishTheCampaignExactly() throws Exception {
+        Instance first = launch("first");
+        String key = signUp(first);
+        long campaign = campaign(first, key, "+1555040%04d", CONTACTS, MAX_CONCURRENCY);
 
         String active = "SELECT count(*) FROM calls WHERE campaign_id = ? AND status IN ('initiated', 'ringing', 'in-progress')";
         AtomicLong peak = new AtomicLong();
