@@ -97,8 +97,10 @@ public class CallProducers {
     ImportContactsUseCase importContacts(CampaignRepository campaigns, ContactRepository contacts,
             ContactSourceReader sources, TelephonyConfigurationRepository configurations,
             PhoneNumberNormalizer normalizer, DispatchLedger ledger, Clock clock,
-            @ConfigProperty(name = "voiceagent.dispatch.import-lease", defaultValue = "PT1M") Duration lease) {
-        return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, ledger, clock, lease);
+            @ConfigProperty(name = "voiceagent.dispatch.import-lease", defaultValue = "PT1M") Duration lease,
+            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+        return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, ledger, clock, lease,
+                metrics);
     }
 
     @Produces
@@ -167,7 +169,8 @@ public class CallProducers {
     @Produces
     @Singleton
     ProcessCallReportUseCase processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
-            CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher) {
-        return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher);
+            CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher,
+            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+        return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher, metrics);
     }
 }

@@ -32,9 +32,10 @@ public class DispatchProducers {
             @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
-            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease) {
+            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
+            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
         return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls,
-                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease);
+                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease, metrics);
     }
 
     @Produces

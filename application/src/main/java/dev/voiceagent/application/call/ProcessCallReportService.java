@@ -28,9 +28,12 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
     private final CampaignRepository campaigns;
     private final Clock clock;
     private final SlotListener slots;
+    private final dev.voiceagent.application.campaign.DispatchMetrics metrics;
 
     public ProcessCallReportService(CallRepository calls, TelephonyConfigurationRepository configurations,
-            CampaignRepository campaigns, Clock clock, SlotListener slots) {
+            CampaignRepository campaigns, Clock clock, SlotListener slots,
+            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+        this.metrics = metrics;
         this.slots = slots;
         this.calls = calls;
         this.configurations = configurations;
@@ -102,6 +105,9 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
                             // another report changed the call meanwhile: decide again on fresh state
                             return attemptsLeft > 1 ? apply(report, null, attemptsLeft - 1)
                                     : Uni.createFrom().failure(new IllegalStateException("call changed concurrently"));
+                        }
+                        if (outcome.attempt().status().isFinal()) {
+                            metrics.outcome(outcome.attempt().status());
                         }
                         if (call.campaign() != null && outcome.attempt().status().isFinal()) {
                             slots.slotFreed(call.attempt().organizationId());

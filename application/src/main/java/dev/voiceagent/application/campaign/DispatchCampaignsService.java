@@ -74,11 +74,13 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     private final int defaultLimit;
     private final Duration staleAfter;
     private final Duration lease;
+    private final DispatchMetrics metrics;
 
     public DispatchCampaignsService(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
             List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
-            Duration lease) {
+            Duration lease, DispatchMetrics metrics) {
+        this.metrics = metrics;
         this.ledger = ledger;
         this.workflows = workflows;
         this.configurations = configurations;
@@ -104,6 +106,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         if (!claiming) {
             return Uni.createFrom().item(0);
         }
+        long started = System.nanoTime();
         return ledger.organizationsWithRunningCampaigns().chain(orgs -> orgs.isEmpty() ? Uni.createFrom().item(0)
                 : Multi.createFrom().iterable(orgs)
                         .onItem().transformToUni(org -> dispatchOrganization(org).onFailure().recoverWithItem(failure -> {
@@ -111,7 +114,8 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                                     failure.toString());
                             return 0;
                         })).merge(4)
-                        .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue)));
+                        .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue)))
+                .invoke(() -> metrics.tick(Duration.ofNanos(System.nanoTime() - started)));
     }
 
     /** Organizations with a slot-driven dispatch under way in this replica; TRUE when another was asked for meanwhile. */
@@ -258,7 +262,12 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                                 CircuitBreakerPolicy.windowStart(breaker, p.running().breakerWindowFrom(), now))
                         .chain(counts -> CircuitBreakerPolicy.evaluate(breaker, counts.calls(), counts.failures())
                                 .map(trip -> session.transition(campaign,
-                                        campaign.tripBreaker(trip, counts.recentFailures(), now)).replaceWith(true))
+                                        campaign.tripBreaker(trip, counts.recentFailures(), now))
+                                        .invoke(applied -> {
+                                            if (applied) {
+                                                metrics.breakerTripped();
+                                            }
+                                        }).replaceWith(true))
                                 .orElse(Uni.createFrom().item(false)));
         return tripped.chain(trip -> {
             int free = DispatchCapacity.freeSlots(campaign.maxConcurrency(), load.activeCalls(), limit, orgActive.get());
@@ -283,6 +292,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                                 : session.record(attempts, now.plus(lease)))
                         .map(recorded -> {
                             orgActive.addAndGet(recorded.size());
+                            metrics.dialsStarted(recorded.size());
                             return recorded.stream().map(call -> new Placed(p, call)).toList();
                         });
             });
@@ -356,6 +366,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     }
 
     private Uni<Void> dialFailed(CallRecord call, Throwable failure) {
+        metrics.dialFailed();
         Instant now = clock.instant();
         CallAttempt after = call.attempt().report(CallStatus.ERROR, now, 0).attempt();
         Map<String, Object> details = new LinkedHashMap<>();

@@ -37,10 +37,12 @@ public class ImportContactsService implements ImportContactsUseCase {
     private final DispatchLedger ledger;
     private final Clock clock;
     private final Duration lease;
+    private final DispatchMetrics metrics;
 
     public ImportContactsService(CampaignRepository campaigns, ContactRepository contacts, ContactSourceReader sources,
             TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer, DispatchLedger ledger,
-            Clock clock, Duration lease) {
+            Clock clock, Duration lease, DispatchMetrics metrics) {
+        this.metrics = metrics;
         this.ledger = ledger;
         this.lease = lease;
         this.campaigns = campaigns;
@@ -156,6 +158,7 @@ public class ImportContactsService implements ImportContactsUseCase {
                     clock.instant().plus(lease)).await().atMost(Duration.ofMinutes(1));
             int before = imported;
             imported += batch.size();
+            metrics.rowsImported(batch.size());
             batch.clear();
             if (imported / PROGRESS_EVERY > before / PROGRESS_EVERY) { // crossed a multiple of PROGRESS_EVERY
                 LOG.log(System.Logger.Level.INFO, "campaign {0}: {1} contacts imported", campaign.id(), imported);

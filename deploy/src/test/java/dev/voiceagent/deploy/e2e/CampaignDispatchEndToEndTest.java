@@ -101,6 +101,12 @@ class CampaignDispatchEndToEndTest {
         throw new AssertionError("campaign " + id + " never reached " + state + ": " + campaign.prettify());
     }
 
+    /** A sample's value in Prometheus text ({@code name} with its labels, if any, as exposed). */
+    private static double metric(String text, String name) {
+        return text.lines().filter(l -> l.startsWith(name + " ") || (l.startsWith(name + "{") && !name.contains("{")))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     private long activeCalls(long campaign) {
         return sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND status IN ('initiated', 'ringing',"
                 + " 'in-progress')", campaign);
@@ -163,6 +169,14 @@ class CampaignDispatchEndToEndTest {
                 .body("dispatch.pending", equalTo(0)).body("dispatch.waiting_retry", equalTo(0))
                 .body("dispatch.active_calls", equalTo(0)).body("dispatch.window_open", equalTo(true))
                 .body("dispatch.circuit_breaker.enabled", equalTo(false));
+
+        // the engine's meters after a dispatch (Prometheus text)
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metric(metrics, "voiceagent_dials_started_total")).isGreaterThanOrEqualTo(260);
+        assertThat(metric(metrics, "voiceagent_calls_outcomes_total{status=\"busy\"}")).isGreaterThanOrEqualTo(40);
+        assertThat(metric(metrics, "voiceagent_import_rows_total")).isGreaterThanOrEqualTo(200);
+        assertThat(metric(metrics, "voiceagent_dispatch_tick_seconds_count")).isPositive();
+        assertThat(metrics).contains("http_server_requests_seconds_count").contains("voiceagent_calls_active");
 
         // a redial takes exactly the unreached contacts (busy, no-answer, voicemail: 60), not the failed ones
         as().body(Map.of()).post("/api/v1/campaign/" + id + "/redial").then().statusCode(200)

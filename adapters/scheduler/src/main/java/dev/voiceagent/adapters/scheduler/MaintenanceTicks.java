@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.scheduler;
 
+import dev.voiceagent.application.campaign.DispatchMetrics;
+import dev.voiceagent.application.health.CallMetricsService;
 import dev.voiceagent.application.idempotency.IdempotentRequests;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
@@ -7,16 +9,27 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
-/** Housekeeping in every replica (idempotent, so running it twice is harmless): expired idempotency keys. */
+/** Housekeeping in every replica (harmless when repeated): expired idempotency keys, the active-calls gauge. */
 @ApplicationScoped
 public class MaintenanceTicks {
 
     private static final Logger LOG = Logger.getLogger(MaintenanceTicks.class);
 
     private final IdempotentRequests idempotency;
+    private final CallMetricsService calls;
+    private final DispatchMetrics metrics;
 
-    public MaintenanceTicks(IdempotentRequests idempotency) {
+    public MaintenanceTicks(IdempotentRequests idempotency, CallMetricsService calls, DispatchMetrics metrics) {
         this.idempotency = idempotency;
+        this.calls = calls;
+        this.metrics = metrics;
+    }
+
+    /** Keeps the active-calls gauge current (this replica's live calls, from the ledger). */
+    @Scheduled(identity = "active-calls-gauge", every = "${voiceagent.metrics.active-calls-every:5s}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> activeCallsGauge() {
+        return calls.thisReplicaActive().invoke(metrics::activeCalls).onFailure().recoverWithNull().replaceWithVoid();
     }
 
     @Scheduled(identity = "idempotency-purge", every = "${voiceagent.idempotency.purge-every:1h}", delayed = "1m",
