@@ -42,9 +42,6 @@ public interface DispatchLedger {
     /** Keeps the import lease while the import makes progress. */
     Uni<Void> renewImport(CampaignKey campaign, Instant leaseUntil);
 
-    /** Calls of this organization that have not ended (stale ones excluded), for the autoscale metric and tests. */
-    Uni<Long> activeCalls(long organizationId, Instant staleBefore);
-
     /** A campaign's live calls and when its breaker window was last reset (for progress). */
     Uni<CampaignActivity> activity(long organizationId, long campaignId, Instant staleBefore);
 

@@ -136,11 +136,6 @@ public class PostgresDispatchLedger implements DispatchLedger {
                 .execute(Tuple.of(campaign.organizationId(), campaign.campaignId(), utc(leaseUntil))).replaceWithVoid();
     }
 
-    @Override
-    public Uni<Long> activeCalls(long organizationId, Instant staleBefore) {
-        return activeCalls(pool, organizationId, staleBefore);
-    }
-
     static Uni<Long> activeCalls(SqlClient client, long organizationId, Instant staleBefore) {
         return client.preparedQuery("SELECT count(*) FROM calls WHERE organization_id = $1 AND status IN " + ACTIVE
                         + " AND started_at > $2").execute(Tuple.of(organizationId, utc(staleBefore)))
