@@ -200,15 +200,23 @@ class CampaignListEndToEndTest {
                 .isGreaterThanOrEqualTo(1);
     }
 
+    /**
+     * Statements run while the request runs. The dispatcher works in the same database meanwhile
+     * (campaigns other tests left running): its marked statements are not counted, and of five
+     * measurements the smallest is taken, since background work can only add to a count.
+     */
     private long statementsDuring(Runnable request) {
-        // the dispatcher's ticks run meanwhile; their statements are marked and not counted
         String count = "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%'"
                 + " AND query NOT LIKE '/* background tick */%'"
                 + " AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())";
-        sql.queryLong("SELECT count(*) FROM (SELECT pg_stat_statements_reset()) AS reset");
-        long before = sql.queryLong(count);
-        request.run();
-        return sql.queryLong(count) - before;
+        long fewest = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            sql.queryLong("SELECT count(*) FROM (SELECT pg_stat_statements_reset()) AS reset");
+            long before = sql.queryLong(count);
+            request.run();
+            fewest = Math.min(fewest, sql.queryLong(count) - before);
+        }
+        return fewest;
     }
 
     @Test
