@@ -12,9 +12,6 @@ public interface ContactRepository {
 
     Uni<Long> count(long organizationId, long campaignId);
 
-    /** Contacts in a final state, and those among them whose last call failed, was busy or unanswered. */
-    Uni<Tally> tally(long organizationId, long campaignId);
-
     /** Contacts in a final state whose last call ended in one of {@code outcomes}. */
     Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes);
 
@@ -25,5 +22,15 @@ public interface ContactRepository {
     }
 
     record Breakdown(java.util.Map<String, Long> byState, java.util.Map<String, Long> finishedByOutcome) {
+
+        /** Last outcomes that count in failed_calls, as the reference counts them (voicemail does not). */
+        static final java.util.Set<String> FAILED_CALLS = java.util.Set.of("failed", "error", "busy", "no-answer");
+
+        /** Contacts in a final state, and those among them whose last call failed, was busy or unanswered. */
+        public Tally tally() {
+            long failed = finishedByOutcome.entrySet().stream().filter(e -> FAILED_CALLS.contains(e.getKey()))
+                    .mapToLong(java.util.Map.Entry::getValue).sum();
+            return new Tally(byState.getOrDefault("done", 0L), failed);
+        }
     }
 }

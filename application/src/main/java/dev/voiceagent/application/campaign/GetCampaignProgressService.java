@@ -48,8 +48,9 @@ public class GetCampaignProgressService implements GetCampaignProgressUseCase {
                             campaignId, CircuitBreakerPolicy.windowStart(campaign.effectiveCircuitBreaker(),
                                     activity.breakerWindowFrom(), now))
                     .chain(counts -> Uni.combine().all()
-                            .unis(contacts.tally(org, campaignId), contacts.breakdown(org, campaignId), cap)
-                            .with((tally, breakdown, limit) -> {
+                            .unis(contacts.breakdown(org, campaignId), cap)
+                            .with((breakdown, limit) -> {
+                                var tally = breakdown.tally();
                                 var byState = breakdown.byState();
                                 DispatchStatus status = DispatchStatus.of(campaign, byState.getOrDefault("pending", 0L),
                                         byState.getOrDefault("waiting_retry", 0L), byState.getOrDefault("dialing", 0L),

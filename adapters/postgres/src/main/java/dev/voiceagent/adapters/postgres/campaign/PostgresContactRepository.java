@@ -56,18 +56,6 @@ public class PostgresContactRepository implements ContactRepository {
     }
 
     @Override
-    public Uni<Tally> tally(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT count(*) FILTER (WHERE state = 'done'),"
-                        + " count(*) FILTER (WHERE state = 'done' AND last_outcome IN ('failed', 'error', 'busy', 'no-answer'))"
-                        + " FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2")
-                .execute(Tuple.of(organizationId, campaignId))
-                .map(rows -> {
-                    var row = rows.iterator().next();
-                    return new Tally(row.getLong(0), row.getLong(1));
-                });
-    }
-
-    @Override
     public Uni<Breakdown> breakdown(long organizationId, long campaignId) {
         return pool.preparedQuery("SELECT state, last_outcome, count(*) FROM campaign_contacts"
                         + " WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome")
