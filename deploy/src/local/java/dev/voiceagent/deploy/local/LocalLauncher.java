@@ -46,6 +46,10 @@ public class LocalLauncher {
         System.setProperty("quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPort);
         System.setProperty("quarkus.datasource.username", "postgres");
         System.setProperty("quarkus.datasource.password", "postgres");
+        if (System.getProperty("quarkus.log.console.json.enabled") == null
+                && System.getenv("QUARKUS_LOG_CONSOLE_JSON_ENABLED") == null) {
+            System.setProperty("quarkus.log.console.json.enabled", "false"); // a person reads these logs
+        }
         System.out.println("Embedded PostgreSQL on port " + postgres.getPort() + ", data in " + dataDirectory);
     }
 }

@@ -168,6 +168,26 @@ class TwoInstancesDispatchIT {
                 .post("/api/v1/campaign/create").then().statusCode(200).extract().jsonPath().getLong("id");
     }
 
+    /** The prod profile logs one JSON object per line, with the configured keys. */
+    private static void assertProductionLogsAreJsonLines(Path log) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<com.fasterxml.jackson.databind.JsonNode> lines = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                lines.add(json.readTree(line)); // throws on any line that is not JSON
+            }
+        }
+        assertThat(lines).isNotEmpty().allSatisfy(line -> {
+            assertThat(line.isObject()).isTrue();
+            assertThat(line.path("timestamp").isTextual() && line.path("level").isTextual()
+                    && line.path("loggerName").isTextual() && line.has("message")).as(line.toString()).isTrue();
+            assertThat(line.path("service").asText()).isEqualTo("voice-agent");
+            assertThat(line.has("processName") || line.has("sequence")).as("excluded keys").isFalse();
+        });
+        assertThat(lines).anySatisfy(line -> assertThat(line.path("message").asText()).contains("started in"));
+        assertThat(lines).anySatisfy(line -> assertThat(line.path("message").asText()).startsWith("drain:"));
+    }
+
     @Test
     void aDrainingInstanceTurnsNotReadyStopsDialingAndServesItsLiveCallsBeforeExiting() throws Exception {
         Instance draining = launch("draining");
@@ -193,6 +213,7 @@ class TwoInstancesDispatchIT {
         }
         assertThat(sawNotReady).as("not ready while draining").isTrue();
         assertThat(draining.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertProductionLogsAreJsonLines(Path.of("target", "two-instances-draining.log"));
         // its live calls ended while it drained (their reports reached it), and it dialed nothing new
         assertThat(query(active, campaign)).isZero();
         assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND status = 'completed'", campaign))

@@ -175,7 +175,8 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        String correlationId = UUID.randomUUID().toString();
+        String requestId = RequestCorrelation.current();
+        String correlationId = requestId != null ? requestId : UUID.randomUUID().toString();
         LOG.errorf(e, "Unhandled failure (correlation id %s)", correlationId);
         return Response.status(500).type(MediaType.APPLICATION_JSON)
                 .header("X-Correlation-Id", correlationId)
