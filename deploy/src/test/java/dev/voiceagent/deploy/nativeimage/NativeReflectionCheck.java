@@ -1,0 +1,113 @@
+package dev.voiceagent.deploy.nativeimage;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+
+/**
+ * Run after the native sources-only build ({@code ./mvnw -B -Pnative-sources -DskipTests verify},
+ * which .ci/run runs): reads the reflection configuration the build generated for native-image
+ * ({@code META-INF/native-image/reflect-config.json} in {@code target/native-sources/*-runner.jar})
+ * and fails unless
+ * <ul>
+ *   <li>every record of the adapters, which are the JSON bodies Jackson reads and writes by
+ *       reflection, is registered with its constructors, methods and fields (Quarkus registers
+ *       those it sees in resource signatures; the others need {@code @RegisterForReflection}), and
+ *   <li>every JAX-RS resource class is registered with its methods (the error mapper reads their
+ *       parameter annotations to place a 422 at [path|query|header, name]).
+ * </ul>
+ * In a JVM build none of this matters, which is why only the native configuration can show it.
+ */
+public final class NativeReflectionCheck {
+
+    /** Records that are never (de)serialized, with the reason. */
+    private static final Map<String, String> NOT_JSON = Map.of(
+            "dev.voiceagent.adapters.postgres.campaign.PostgresDispatchLedger$PgSession", "a database session holder",
+            "dev.voiceagent.adapters.rest.shared.StrictParamConverters$Converter", "a JAX-RS parameter converter",
+            "dev.voiceagent.adapters.rest.telephony.TelephonyUseCases", "a bundle of injected use cases",
+            "dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand");
+
+    public static void main(String[] args) throws Exception {
+        Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");
+        Map<String, JsonNode> registered = registrations(nativeSources);
+        Set<String> problems = new TreeSet<>();
+        var classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.voiceagent.adapters");
+        int records = 0;
+        int resources = 0;
+        for (JavaClass type : classes) {
+            if (type.isRecord() && !NOT_JSON.containsKey(type.getName())) {
+                records++;
+                JsonNode entry = registered.get(type.getName());
+                for (String need : List.of("allDeclaredConstructors", "allDeclaredMethods", "allDeclaredFields")) {
+                    if (entry == null || !entry.path(need).asBoolean()) {
+                        problems.add(type.getName() + ": JSON record without " + need
+                                + " for reflection (add @RegisterForReflection)");
+                    }
+                }
+            }
+            if (type.isAnnotatedWith("jakarta.ws.rs.Path") && !type.isInterface()) { // interfaces: REST clients
+                resources++;
+                JsonNode entry = registered.get(type.getName());
+                if (entry == null || !entry.path("allDeclaredMethods").asBoolean()) {
+                    problems.add(type.getName() + ": resource class without its methods registered for reflection");
+                }
+            }
+        }
+        if (records < 50 || resources < 10) {
+            problems.add("found only " + records + " JSON records and " + resources
+                    + " resource classes in dev.voiceagent.adapters: is the class path complete?");
+        }
+        for (String notJson : NOT_JSON.keySet()) {
+            if (!classes.contain(notJson)) {
+                problems.add(notJson + " is listed as not JSON but no longer exists: drop it from the list");
+            }
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> System.err.println("native reflection: " + problem));
+            System.exit(1);
+        }
+        System.out.printf("native reflection: %d JSON records and %d resource classes registered (%d entries in %s)%n",
+                records, resources, registered.size(), nativeSources);
+    }
+
+    private static Map<String, JsonNode> registrations(Path nativeSources) throws Exception {
+        Path runner;
+        try (Stream<Path> files = Files.list(nativeSources)) {
+            runner = files.filter(f -> f.getFileName().toString().endsWith("-runner.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no *-runner.jar in " + nativeSources
+                            + ": run the native sources-only build first"));
+        }
+        Map<String, JsonNode> byName = new HashMap<>();
+        try (ZipFile jar = new ZipFile(runner.toFile());
+                InputStream in = jar.getInputStream(jar.getEntry("META-INF/native-image/reflect-config.json"))) {
+            for (JsonNode entry : new ObjectMapper().readTree(in)) {
+                byName.merge(entry.path("name").asText(), entry, NativeReflectionCheck::union);
+            }
+        }
+        return byName;
+    }
+
+    /** A class may be registered by several build steps: what any of them grants counts. */
+    private static JsonNode union(JsonNode a, JsonNode b) {
+        var merged = ((com.fasterxml.jackson.databind.node.ObjectNode) a.deepCopy());
+        b.fields().forEachRemaining(field -> {
+            if (field.getValue().isBoolean() && field.getValue().asBoolean()) {
+                merged.put(field.getKey(), true);
+            }
+        });
+        return merged;
+    }
+}
