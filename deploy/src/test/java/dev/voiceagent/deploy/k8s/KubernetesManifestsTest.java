@@ -48,6 +48,79 @@ class KubernetesManifestsTest {
         return (T) current;
     }
 
+    /** The Kubernetes API types of the built-in kinds used here (KEDA's CRDs are checked field by field below). */
+    private static final Map<String, Class<?>> API_TYPES = Map.of(
+            "apps/v1/Deployment", io.fabric8.kubernetes.api.model.apps.Deployment.class,
+            "v1/Service", io.fabric8.kubernetes.api.model.Service.class,
+            "v1/Secret", io.fabric8.kubernetes.api.model.Secret.class,
+            "policy/v1/PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
+            "autoscaling/v2/HorizontalPodAutoscaler",
+            io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class);
+
+    /**
+     * Schema check without kubeconform (not installable from the registries these machines reach):
+     * every built-in object binds to its API type with no field the API does not know (the model
+     * keeps unknown fields aside, so they are looked for in the whole bound tree) and no wrongly
+     * typed value (binding fails).
+     */
+    @Test
+    void builtInObjectsMatchTheKubernetesApiSchema() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        int checked = 0;
+        for (Map<String, Object> document : documents()) {
+            String key = document.get("apiVersion") + "/" + document.get("kind");
+            if (key.startsWith("keda.sh/")) {
+                continue; // a CRD: ScaledObject and TriggerAuthentication
+            }
+            Class<?> type = API_TYPES.get(key);
+            assertThat(type).as("a known API type for " + key).isNotNull();
+            Object bound = json.convertValue(document, type);
+            List<String> unknown = new ArrayList<>();
+            unknownFields(bound, key, unknown, new java.util.IdentityHashMap<>());
+            assertThat(unknown).as("fields the Kubernetes API does not define").isEmpty();
+            checked++;
+        }
+        assertThat(checked).isEqualTo(API_TYPES.size());
+    }
+
+    /** Walks the bound model: any non-empty additionalProperties is a field the schema lacks. */
+    private static void unknownFields(Object node, String path, List<String> unknown, Map<Object, Boolean> seen)
+            throws Exception {
+        if (node == null || seen.put(node, true) != null) {
+            return;
+        }
+        if (node instanceof Iterable<?> items) {
+            int i = 0;
+            for (Object item : items) {
+                unknownFields(item, path + "[" + i++ + "]", unknown, seen);
+            }
+            return;
+        }
+        if (node instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                unknownFields(entry.getValue(), path + "." + entry.getKey(), unknown, seen);
+            }
+            return;
+        }
+        if (!node.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
+            return;
+        }
+        for (java.lang.reflect.Method getter : node.getClass().getMethods()) {
+            if (getter.getParameterCount() != 0 || !getter.getName().startsWith("get")
+                    || getter.getDeclaringClass() == Object.class) {
+                continue;
+            }
+            Object value = getter.invoke(node);
+            if (getter.getName().equals("getAdditionalProperties")) {
+                if (value instanceof Map<?, ?> extra && !extra.isEmpty()) {
+                    unknown.add(path + ": " + extra.keySet());
+                }
+            } else {
+                unknownFields(value, path + "." + getter.getName().substring(3), unknown, seen);
+            }
+        }
+    }
+
     @Test
     void theDeploymentProbesDrainsRunsAsNonRootAndTakesItsSecrets() throws IOException {
         Map<String, Object> deployment = kind("Deployment");
