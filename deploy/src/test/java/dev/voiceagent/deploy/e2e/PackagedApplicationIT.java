@@ -1,18 +1,26 @@
 package dev.voiceagent.deploy.e2e;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.matchesPattern;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.http.ContentType;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged application (quarkus-run.jar in its own JVM) against a PostgreSQL it is pointed at
- * by configuration: migrations run, sign-up, keys and the campaign list work end to end.
+ * The packaged application (quarkus-run.jar in its own JVM, prod profile) against a PostgreSQL it is
+ * pointed at by configuration: migrations run, and the main paths work end to end. On JDK 25 this
+ * is also the training run of the AOT cache (see deploy/pom.xml), so it walks the paths a replica
+ * serves first: sign-up and keys, agents, telephony, campaigns, errors, health, metrics, OpenAPI.
  */
 @QuarkusIntegrationTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -20,11 +28,36 @@ class PackagedApplicationIT {
 
     @Test
     void thePackagedJarServesTheApiAgainstTheConfiguredDatabase() {
-        given().get("/api/v1/health").then().statusCode(200).body("status", equalTo("ok"));
+        given().header("X-Request-Id", "packaged-1").get("/api/v1/health").then().statusCode(200)
+                .body("status", equalTo("ok")).header("X-Request-Id", equalTo("packaged-1"));
         Api.Account account = Api.signUp("packaged");
         String key = Api.createKey(account, "it");
+        Api.asKey(key).get("/api/v1/user/api-keys").then().statusCode(200).body("size()", equalTo(1));
         Api.asKey(key).get("/api/v1/campaign/").then().statusCode(200).body("campaigns", hasSize(0));
         Api.asKey(key).get("/api/v1/campaign/1").then().statusCode(404).body("detail", equalTo("Campaign not found"));
-        given().get("/api/v1/campaign/").then().statusCode(401);
+        given().get("/api/v1/campaign/").then().statusCode(401)
+                .header("X-Request-Id", matchesPattern("[0-9a-f]{24}"));
+    }
+
+    @Test
+    void agentsTelephonyAndErrorsWorkInThePackagedJar() {
+        String key = Api.createKey(Api.signUp("packaged-flow"), "it");
+        long workflow = Api.asKey(key).contentType(ContentType.JSON)
+                .body(Map.of("name", "Reminder", "workflow_definition", WorkflowEndToEndTest.definition("Remind")))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        Api.asKey(key).get("/api/v1/workflow/fetch").then().statusCode(200);
+        Api.asKey(key).get("/api/v1/workflow/fetch/" + workflow).then().statusCode(200)
+                .body("name", equalTo("Reminder"));
+        Api.asKey(key).get("/api/v1/node-types").then().statusCode(200);
+        Api.asKey(key).contentType(ContentType.JSON).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator")))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+        Api.asKey(key).get("/api/v1/organizations/telephony-configs").then().statusCode(200);
+        Api.asKey(key).contentType(ContentType.JSON).body("{\"name\": ").post("/api/v1/user/api-keys").then()
+                .statusCode(422).body("detail[0].loc", equalTo(List.of("body")));
+        Api.asKey(key).contentType(ContentType.JSON).body(Map.of("name", "x", "workflow_id", workflow))
+                .post("/api/v1/campaign/create").then().statusCode(422);
+        given().get("/q/health/ready").then().statusCode(200);
+        given().get("/q/metrics").then().statusCode(200).body(containsString("http_server_requests"));
+        given().get("/api/v1/openapi.json").then().statusCode(200).body("paths.size()", greaterThan(50));
     }
 }
