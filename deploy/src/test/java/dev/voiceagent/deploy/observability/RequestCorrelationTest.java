@@ -74,6 +74,11 @@ class RequestCorrelationTest {
                 .header("X-Request-Id", equalTo("req-404"));
         given().header("X-Request-Id", "req-401").get("/api/v1/campaign/").then().statusCode(401)
                 .header("X-Request-Id", equalTo("req-401"));
+        // rerouted internally to /q/openapi: still one id, the caller's
+        given().header("X-Request-Id", "req-openapi").get("/api/v1/openapi.json").then().statusCode(200)
+                .header("X-Request-Id", equalTo("req-openapi"));
+        String generated = given().get("/api/v1/openapi.json").then().statusCode(200).extract().header("X-Request-Id");
+        assertThat(generated).matches("[0-9a-f]{24}");
     }
 
     @Test

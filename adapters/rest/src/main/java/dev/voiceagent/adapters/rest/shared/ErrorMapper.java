@@ -178,8 +178,7 @@ public class ErrorMapper {
         String requestId = RequestCorrelation.current();
         String correlationId = requestId != null ? requestId : UUID.randomUUID().toString();
         LOG.errorf(e, "Unhandled failure (correlation id %s)", correlationId);
-        return Response.status(500).type(MediaType.APPLICATION_JSON)
-                .header("X-Correlation-Id", correlationId)
+        return Response.status(500).type(MediaType.APPLICATION_JSON) // X-Request-Id carries the same id
                 .entity(new ErrorResponse("Internal Server Error (correlation id " + correlationId + ")")).build();
     }
 

@@ -32,10 +32,14 @@ public class RequestCorrelation {
     }
 
     void handle(RoutingContext context) {
-        String id = accepted(context.request().getHeader(HEADER));
+        String id = context.get(LOG_KEY); // set when a request is rerouted (e.g. /api/v1/openapi.json)
+        if (id == null) {
+            id = accepted(context.request().getHeader(HEADER));
+            context.put(LOG_KEY, id);
+            context.addEndHandler(done -> MDC.remove(LOG_KEY));
+        }
         MDC.put(LOG_KEY, id);
         context.response().putHeader(HEADER, id);
-        context.addEndHandler(done -> MDC.remove(LOG_KEY));
         context.next();
     }
 
