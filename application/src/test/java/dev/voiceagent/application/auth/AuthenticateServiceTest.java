@@ -1,5 +1,7 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.support.MutableClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,9 +15,7 @@ import dev.voiceagent.domain.account.User;
 import dev.voiceagent.domain.apikey.ApiKey;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,10 +92,10 @@ class AuthenticateServiceTest {
     void lastUsedIsWrittenOncePerMinuteNotOnEveryRequest() {
         authenticate(secret.value(), null);
         authenticate(secret.value(), null);
-        clock.now = T0.plusSeconds(30);
+        clock.set(T0.plusSeconds(30));
         authenticate(secret.value(), null);
         assertThat(apiKeys.recordedUses).hasValue(1);
-        clock.now = T0.plusSeconds(61);
+        clock.set(T0.plusSeconds(61));
         authenticate(secret.value(), null);
         assertThat(apiKeys.recordedUses).hasValue(2);
     }
@@ -114,28 +114,5 @@ class AuthenticateServiceTest {
         assertThatThrownBy(() -> authenticate(null, "token-for-" + owner.id())).hasMessage("Invalid or expired token");
         tokens.expiresAt = Instant.MAX;
         assertThatThrownBy(() -> authenticate(null, "token-for-999")).hasMessage("User not found");
-    }
-
-    static final class MutableClock extends Clock {
-        Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

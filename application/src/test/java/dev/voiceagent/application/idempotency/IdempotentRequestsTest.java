@@ -1,15 +1,15 @@
 package dev.voiceagent.application.idempotency;
 
+import dev.voiceagent.application.support.MutableClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -59,23 +59,7 @@ class IdempotentRequestsTest {
     }
 
     private final InMemory repository = new InMemory();
-    private Instant now = Instant.parse("2026-11-21T10:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
     private final IdempotentRequests requests = new IdempotentRequests(repository, clock);
     private final AtomicInteger runs = new AtomicInteger();
 
@@ -88,13 +72,13 @@ class IdempotentRequestsTest {
     void theFirstResponseIsReplayedForTheSameRequestFor24Hours() {
         assertThat(run(1, "k1", "create:abc")).isEqualTo("result 1");
         assertThat(run(1, "k1", "create:abc")).isEqualTo("result 1");
-        now = now.plus(Duration.ofHours(23));
+        clock.advance(Duration.ofHours(23));
         assertThat(run(1, "k1", "create:abc")).isEqualTo("result 1");
-        now = now.plus(Duration.ofHours(2));
+        clock.advance(Duration.ofHours(2));
         assertThat(run(1, "k1", "create:abc")).as("expired: runs again").isEqualTo("result 2");
         assertThat(run(2, "k1", "create:abc")).as("keys belong to one organization").isEqualTo("result 3");
         assertThat(run(1, null, "create:abc")).as("no key: no idempotency").isEqualTo("result 4");
-        now = now.plus(Duration.ofHours(25));
+        clock.advance(Duration.ofHours(25));
         assertThat(requests.purgeExpired().await().indefinitely()).isEqualTo(2);
         assertThat(repository.entries).isEmpty();
     }
@@ -103,10 +87,10 @@ class IdempotentRequestsTest {
     void aKeyReusedForAnotherRequestIsRefusedAndAKeyInUseIsAConflict() {
         run(1, "k2", "create:abc");
         assertThatThrownBy(() -> run(1, "k2", "create:def")).isInstanceOf(IdempotencyKeyReusedException.class);
-        repository.entries.put("1:k3", new InMemory.Entry("start:7", null, now));
+        repository.entries.put("1:k3", new InMemory.Entry("start:7", null, clock.instant()));
         assertThatThrownBy(() -> run(1, "k3", "start:7")).isInstanceOf(ConflictException.class)
                 .hasMessageContaining("still in progress");
-        now = now.plus(Duration.ofMinutes(6));
+        clock.advance(Duration.ofMinutes(6));
         assertThat(run(1, "k3", "start:7")).as("abandoned by a dead replica: taken over").isEqualTo("result 2");
         assertThatThrownBy(() -> run(1, "has space", "x")).isInstanceOf(DomainRuleViolation.class);
         assertThatThrownBy(() -> run(1, "k".repeat(256), "x")).isInstanceOf(DomainRuleViolation.class);
