@@ -40,6 +40,7 @@ public class DispatchProducers {
 
     @Produces
     @Singleton
+    // bean types: GetAutoscaleMetricUseCase and CountReplicaCallsUseCase
     dev.voiceagent.application.health.CallMetricsService callMetrics(
             dev.voiceagent.application.health.CallCounts counts, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {

@@ -2,7 +2,7 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.scheduler.DispatchTicks;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
-import dev.voiceagent.application.health.CallMetricsService;
+import dev.voiceagent.application.health.CountReplicaCallsUseCase;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -28,12 +28,12 @@ public class Drain implements HealthCheck {
 
     private final DispatchTicks ticks;
     private final DispatchCampaignsUseCase dispatcher;
-    private final CallMetricsService calls;
+    private final CountReplicaCallsUseCase calls;
     private final Duration max;
     private final Duration poll;
     private volatile boolean draining;
 
-    public Drain(DispatchTicks ticks, DispatchCampaignsUseCase dispatcher, CallMetricsService calls,
+    public Drain(DispatchTicks ticks, DispatchCampaignsUseCase dispatcher, CountReplicaCallsUseCase calls,
             @ConfigProperty(name = "voiceagent.drain.max", defaultValue = "PT10M") Duration max,
             @ConfigProperty(name = "voiceagent.drain.poll", defaultValue = "PT0.5S") Duration poll) {
         this.ticks = ticks;

@@ -44,9 +44,10 @@ public class UseCaseProducers {
 
     @Produces
     @Singleton
-    dev.voiceagent.application.idempotency.IdempotentRequests idempotentRequests(
+    dev.voiceagent.application.idempotency.IdempotentRequestsService idempotentRequests(
             dev.voiceagent.application.idempotency.IdempotencyRepository repository, Clock clock) {
-        return new dev.voiceagent.application.idempotency.IdempotentRequests(repository, clock);
+        // bean types: RunIdempotentlyUseCase and PurgeIdempotencyKeysUseCase
+        return new dev.voiceagent.application.idempotency.IdempotentRequestsService(repository, clock);
     }
 
     @Produces

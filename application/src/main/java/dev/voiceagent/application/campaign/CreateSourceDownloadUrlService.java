@@ -6,11 +6,8 @@ import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
-import java.time.Duration;
 
 public class CreateSourceDownloadUrlService implements CreateSourceDownloadUrlUseCase {
-
-    public static final Duration TTL = Duration.ofHours(1);
 
     private final CampaignRepository campaigns;
     private final ObjectStore store;
@@ -33,7 +30,7 @@ public class CreateSourceDownloadUrlService implements CreateSourceDownloadUrlUs
             } catch (ObjectKeys.ForeignKeyException | DomainRuleViolation e) {
                 throw new ForbiddenException("Access denied: Source file does not belong to your organization");
             }
-            return store.signedDownloadUrl(campaign.sourceId(), TTL, false);
+            return store.signedDownloadUrl(campaign.sourceId(), VALID_FOR, false);
         });
     }
 }

@@ -2,9 +2,13 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.application.auth.Principal;
 import io.smallrye.mutiny.Uni;
+import java.time.Duration;
 
 public interface CreateSourceDownloadUrlUseCase {
 
-    /** A signed GET of the campaign's source CSV, valid one hour. */
+    /** How long a source download URL stays valid. */
+    Duration VALID_FOR = Duration.ofHours(1);
+
+    /** A signed GET of the campaign's source CSV, valid {@link #VALID_FOR}. */
     Uni<String> create(Principal principal, long campaignId);
 }

@@ -9,7 +9,7 @@ import java.time.Duration;
  * warm buffer (the autoscaling signal). When the ledger cannot be read the answer is "unavailable",
  * never 0: a scraped 0 would scale the fleet down during an outage.
  */
-public class CallMetricsService {
+public class CallMetricsService implements GetAutoscaleMetricUseCase, CountReplicaCallsUseCase {
 
     static final String UNAVAILABLE = "Fleet call count unavailable";
 
@@ -28,12 +28,14 @@ public class CallMetricsService {
         return fleetActive + Math.max(0, buffer);
     }
 
+    @Override
     public Uni<Long> autoscaleMetric(long buffer) {
         return counts.fleetActive(clock.instant().minus(staleAfter))
                 .onFailure().transform(failure -> new ServiceUnavailableException(UNAVAILABLE, failure))
                 .map(fleet -> autoscaleValue(fleet, buffer));
     }
 
+    @Override
     public Uni<Long> thisReplicaActive() {
         return counts.thisReplicaActive(clock.instant().minus(staleAfter))
                 .onFailure().transform(failure -> new ServiceUnavailableException("Active call count unavailable", failure));

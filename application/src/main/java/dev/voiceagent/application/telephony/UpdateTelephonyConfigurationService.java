@@ -34,7 +34,7 @@ public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfi
                     throw new DomainRuleViolation("The provider of a configuration cannot change (it is "
                             + current.provider().wireName() + ")");
                 }
-                changed = ProviderConfigurations.parse(target, TelephonyConfigurations.restored(target, fields,
+                changed = ProviderConfigurations.parse(target, ProviderConfigurations.restored(target, fields,
                         current.configuration().fields()));
             }
             return configurations.update(current.edited(checkedName, changed, clock.instant()));

@@ -4,6 +4,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -54,6 +56,23 @@ class DependencyRuleTest {
     @Test
     void adaptersDoNotImportEachOther() {
         slices().matching(ROOT + ".adapters.(*)..").should().notDependOnEachOther()
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    /**
+     * Adapters talk to the application through its ports only: use-case interfaces, out-port
+     * interfaces and the records, enums and exceptions they carry. Never through an implementation
+     * class (a ...Service, a helper), which the composition root alone may see.
+     */
+    @Test
+    void adaptersUsePortsNotApplicationImplementations() {
+        DescribedPredicate<JavaClass> implementation = DescribedPredicate.describe("an application implementation class",
+                c -> c.getPackageName().startsWith(ROOT + ".application") && !c.isInterface() && !c.isRecord()
+                        && !c.isEnum() && !c.isAssignableTo(Throwable.class)
+                        && !(c.getEnclosingClass().isPresent() && c.getEnclosingClass().get().isInterface()));
+        classes().that().resideInAPackage(ROOT + ".adapters..")
+                .should().onlyDependOnClassesThat(DescribedPredicate.not(implementation))
                 .allowEmptyShould(false)
                 .check(classes);
     }

@@ -2,7 +2,9 @@ package dev.voiceagent.domain.telephony;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.ProviderConfiguration.SimulatorRule;
+import dev.voiceagent.domain.workflow.SecretMasking;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +13,30 @@ import java.util.Optional;
 public final class ProviderConfigurations {
 
     private ProviderConfigurations() {
+    }
+
+    /** The provider's secret fields shown with all but their last 4 characters masked. */
+    public static Map<String, Object> masked(Provider provider, Map<String, Object> fields) {
+        Map<String, Object> out = new LinkedHashMap<>(fields);
+        for (String secret : provider.sensitiveFields()) {
+            if (out.get(secret) instanceof String s && !s.isEmpty()) {
+                out.put(secret, SecretMasking.mask(s));
+            }
+        }
+        return out;
+    }
+
+    /** Incoming fields where a secret sent back exactly as it was shown keeps the stored value. */
+    public static Map<String, Object> restored(Provider provider, Map<String, Object> incoming,
+            Map<String, Object> stored) {
+        Map<String, Object> out = new LinkedHashMap<>(incoming);
+        for (String secret : provider.sensitiveFields()) {
+            if (incoming.get(secret) instanceof String s && stored.get(secret) instanceof String old
+                    && SecretMasking.mask(old).equals(s)) {
+                out.put(secret, old);
+            }
+        }
+        return out;
     }
 
     public static ProviderConfiguration parse(Provider provider, Map<String, Object> raw) {

@@ -1,8 +1,8 @@
 package dev.voiceagent.adapters.scheduler;
 
 import dev.voiceagent.application.campaign.DispatchMetrics;
-import dev.voiceagent.application.health.CallMetricsService;
-import dev.voiceagent.application.idempotency.IdempotentRequests;
+import dev.voiceagent.application.health.CountReplicaCallsUseCase;
+import dev.voiceagent.application.idempotency.PurgeIdempotencyKeysUseCase;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Uni;
@@ -15,11 +15,11 @@ public class MaintenanceTicks {
 
     private static final Logger LOG = Logger.getLogger(MaintenanceTicks.class);
 
-    private final IdempotentRequests idempotency;
-    private final CallMetricsService calls;
+    private final PurgeIdempotencyKeysUseCase idempotency;
+    private final CountReplicaCallsUseCase calls;
     private final DispatchMetrics metrics;
 
-    public MaintenanceTicks(IdempotentRequests idempotency, CallMetricsService calls, DispatchMetrics metrics) {
+    public MaintenanceTicks(PurgeIdempotencyKeysUseCase idempotency, CountReplicaCallsUseCase calls, DispatchMetrics metrics) {
         this.idempotency = idempotency;
         this.calls = calls;
         this.metrics = metrics;

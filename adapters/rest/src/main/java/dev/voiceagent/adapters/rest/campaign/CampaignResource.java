@@ -11,7 +11,6 @@ import dev.voiceagent.adapters.rest.workflow.RunPageParameters;
 import dev.voiceagent.adapters.rest.workflow.WorkflowRunResponses.WorkflowRunResponse;
 import dev.voiceagent.application.campaign.CreateCampaignCommand;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
-import dev.voiceagent.application.campaign.CreateSourceDownloadUrlService;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
 import dev.voiceagent.application.campaign.ExportCampaignReportUseCase;
 import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
@@ -104,7 +103,7 @@ public class CampaignResource {
     @Path("/{campaign_id}/source-download-url")
     public Uni<CampaignSourceDownloadResponse> sourceDownloadUrl(@PathParam("campaign_id") long campaignId) {
         return sourceDownload.create(caller.principal(), campaignId).map(url -> new CampaignSourceDownloadResponse(url,
-                CreateSourceDownloadUrlService.TTL.toSeconds()));
+                CreateSourceDownloadUrlUseCase.VALID_FOR.toSeconds()));
     }
 
     @GET

@@ -1,7 +1,8 @@
 package dev.voiceagent.adapters.rest.health;
 
 import dev.voiceagent.adapters.rest.auth.PublicEndpoint;
-import dev.voiceagent.application.health.CallMetricsService;
+import dev.voiceagent.application.health.CountReplicaCallsUseCase;
+import dev.voiceagent.application.health.GetAutoscaleMetricUseCase;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
@@ -45,16 +46,19 @@ public class HealthResource {
 
     private final HealthResponse response;
     private final DevopsSecret secret;
-    private final CallMetricsService metrics;
+    private final GetAutoscaleMetricUseCase autoscale;
+    private final CountReplicaCallsUseCase replicaCalls;
     private final EventLoopLag lag;
 
-    public HealthResource(DevopsSecret secret, CallMetricsService metrics, EventLoopLag lag,
+    public HealthResource(DevopsSecret secret, GetAutoscaleMetricUseCase autoscale, CountReplicaCallsUseCase replicaCalls,
+            EventLoopLag lag,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String version,
             @ConfigProperty(name = "voiceagent.backend-api-endpoint", defaultValue = "http://localhost:8080") String endpoint,
             @ConfigProperty(name = "voiceagent.deployment-mode", defaultValue = "oss") String deploymentMode,
             @ConfigProperty(name = "voiceagent.auth.signup-enabled", defaultValue = "true") boolean signupEnabled) {
         this.secret = secret;
-        this.metrics = metrics;
+        this.autoscale = autoscale;
+        this.replicaCalls = replicaCalls;
         this.lag = lag;
         this.response = new HealthResponse("ok", version, endpoint, null, deploymentMode, "local", false, false,
                 signupEnabled, null, null);
@@ -76,7 +80,7 @@ public class HealthResource {
             @HeaderParam(DevopsSecret.REFERENCE_HEADER) String givenReference) {
         secret.check(given, givenReference);
         double[] loop = lag.p95AndMax();
-        return metrics.thisReplicaActive().map(calls -> new ActiveCallsResponse(calls, loop[0], loop[1]));
+        return replicaCalls.thisReplicaActive().map(calls -> new ActiveCallsResponse(calls, loop[0], loop[1]));
     }
 
     /** The fleet's live calls plus a warm buffer, from the call ledger; 503 (never 0) when it cannot be read. */
@@ -89,6 +93,6 @@ public class HealthResource {
             @HeaderParam(DevopsSecret.HEADER) String given,
             @HeaderParam(DevopsSecret.REFERENCE_HEADER) String givenReference) {
         secret.check(given, givenReference);
-        return metrics.autoscaleMetric(buffer).map(AutoscaleMetricResponse::new);
+        return autoscale.autoscaleMetric(buffer).map(AutoscaleMetricResponse::new);
     }
 }

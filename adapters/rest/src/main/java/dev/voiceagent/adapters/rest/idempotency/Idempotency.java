@@ -3,7 +3,7 @@ package dev.voiceagent.adapters.rest.idempotency;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.voiceagent.application.auth.Principal;
-import dev.voiceagent.application.idempotency.IdempotentRequests;
+import dev.voiceagent.application.idempotency.RunIdempotentlyUseCase;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.UncheckedIOException;
@@ -23,10 +23,10 @@ public class Idempotency {
 
     public static final String HEADER = "Idempotency-Key";
 
-    private final IdempotentRequests requests;
+    private final RunIdempotentlyUseCase requests;
     private final ObjectMapper json;
 
-    public Idempotency(IdempotentRequests requests, ObjectMapper json) {
+    public Idempotency(RunIdempotentlyUseCase requests, ObjectMapper json) {
         this.requests = requests;
         this.json = json;
     }

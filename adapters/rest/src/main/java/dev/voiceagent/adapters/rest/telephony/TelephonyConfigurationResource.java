@@ -68,7 +68,7 @@ public class TelephonyConfigurationResource {
             var c = v.configuration();
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("provider", c.provider().wireName());
-            config.putAll(TelephonyConfigurations.masked(c.provider(), c.configuration().fields()));
+            config.putAll(dev.voiceagent.domain.telephony.ProviderConfigurations.masked(c.provider(), c.configuration().fields()));
             return new TelephonyConfigurationResponse(c.id(), c.name(), c.provider().wireName(), "api",
                     c.defaultOutbound(), !c.active(), c.inactiveSince(), c.inactiveReason(), v.activeNumbers(),
                     v.readyForOutbound(), v.outboundBlockedReason().orElse(null), c.createdAt(), c.updatedAt(), config);

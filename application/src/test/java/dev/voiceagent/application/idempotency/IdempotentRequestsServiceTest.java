@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-class IdempotentRequestsTest {
+class IdempotentRequestsServiceTest {
 
     /** The claim rules of the Postgres adapter, in memory: free, expired or abandoned keys are taken. */
     static final class InMemory implements IdempotencyRepository {
@@ -60,7 +60,7 @@ class IdempotentRequestsTest {
 
     private final InMemory repository = new InMemory();
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
-    private final IdempotentRequests requests = new IdempotentRequests(repository, clock);
+    private final IdempotentRequestsService requests = new IdempotentRequestsService(repository, clock);
     private final AtomicInteger runs = new AtomicInteger();
 
     private String run(long org, String key, String fingerprint) {

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * nothing, so a retry after fixing its cause runs again. A claim left by a replica that died is
  * taken over after {@link #ABANDONED_AFTER}.
  */
-public class IdempotentRequests {
+public class IdempotentRequestsService implements RunIdempotentlyUseCase, PurgeIdempotencyKeysUseCase {
 
     public static final Duration KEPT_FOR = Duration.ofHours(24);
     static final Duration ABANDONED_AFTER = Duration.ofMinutes(5);
@@ -25,20 +25,18 @@ public class IdempotentRequests {
     private final IdempotencyRepository repository;
     private final Clock clock;
 
-    public IdempotentRequests(IdempotencyRepository repository, Clock clock) {
+    public IdempotentRequestsService(IdempotencyRepository repository, Clock clock) {
         this.repository = repository;
         this.clock = clock;
     }
 
     /** Forgets the records past their 24 hours (a key reused later is new anyway; this keeps the table small). */
+    @Override
     public Uni<Long> purgeExpired() {
         return repository.deleteCreatedBefore(clock.instant().minus(KEPT_FOR));
     }
 
-    /**
-     * @param fingerprint identifies the request (operation, target and body): the same key with
-     *                    another fingerprint is a reuse
-     */
+    @Override
     public <T> Uni<T> run(long organizationId, String key, String fingerprint, Function<T, String> encode,
             Function<String, T> decode, Supplier<Uni<T>> action) {
         if (key == null) {
