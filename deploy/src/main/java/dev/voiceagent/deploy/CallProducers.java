@@ -35,7 +35,6 @@ import dev.voiceagent.application.call.InitiateCallService;
 import dev.voiceagent.application.call.InitiateCallUseCase;
 import dev.voiceagent.application.call.ProcessCallReportService;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
-import dev.voiceagent.application.shared.InstanceSecretRepository;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
@@ -49,10 +48,8 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -63,8 +60,8 @@ public class CallProducers {
     @Produces
     @Singleton
     @Startup
-    CallbackSigner callbackSigner(InstanceSecretRepository secrets, SecureRandom random) {
-        String key = InstanceKeys.getOrCreate(secrets, random, "callback_signing_key", 32);
+    CallbackSigner callbackSigner(InstanceKeyring keyring) {
+        String key = keyring.get(InstanceKeyring.CALLBACK_SIGNING);
         return new CallbackSigner(key.getBytes(StandardCharsets.US_ASCII));
     }
 
@@ -168,7 +165,8 @@ public class CallProducers {
 
     @Produces
     @Singleton
-    ProcessCallReportUseCase processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
+    // bean types: ProcessCallReportUseCase and AuthenticateCallReportUseCase
+    ProcessCallReportService processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
             CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher,
             dev.voiceagent.application.campaign.DispatchMetrics metrics) {
         return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher, metrics);

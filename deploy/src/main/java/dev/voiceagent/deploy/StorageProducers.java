@@ -10,7 +10,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlService;
 import dev.voiceagent.application.campaign.CreateSourceDownloadUrlUseCase;
-import dev.voiceagent.application.shared.InstanceSecretRepository;
 import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlService;
 import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlUseCase;
 import dev.voiceagent.application.workflow.WorkflowRepository;
@@ -26,9 +25,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 
 /** Composition root for object storage. */
 @ApplicationScoped
@@ -38,8 +35,8 @@ public class StorageProducers {
     @Produces
     @Singleton
     @Startup
-    UrlSigner urlSigner(InstanceSecretRepository secrets, SecureRandom random) {
-        String key = InstanceKeys.getOrCreate(secrets, random, "object_store_signing_key", 32);
+    UrlSigner urlSigner(InstanceKeyring keyring) {
+        String key = keyring.get(InstanceKeyring.OBJECT_STORE_SIGNING);
         return new UrlSigner(key.getBytes(StandardCharsets.US_ASCII));
     }
 

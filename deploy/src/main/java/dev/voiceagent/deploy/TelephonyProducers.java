@@ -1,7 +1,6 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
-import dev.voiceagent.application.shared.InstanceSecretRepository;
 import dev.voiceagent.application.telephony.AddPhoneNumberService;
 import dev.voiceagent.application.telephony.AddPhoneNumberUseCase;
 import dev.voiceagent.application.telephony.CreateTelephonyConfigurationService;
@@ -46,7 +45,6 @@ import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -59,7 +57,6 @@ import org.jboss.logging.Logger;
 public class TelephonyProducers {
 
     private static final Logger LOG = Logger.getLogger(TelephonyProducers.class);
-    static final String KEY_NAME = "telephony_credentials_key";
 
     /**
      * The AES-256 key for provider credentials: VOICEAGENT_TELEPHONY_CREDENTIALS_KEY (base64 of 32
@@ -69,10 +66,10 @@ public class TelephonyProducers {
     @Singleton
     @Startup
     CredentialCipher credentialCipher(@ConfigProperty(name = "voiceagent.telephony.credentials-key") Optional<String> configured,
-            InstanceSecretRepository secrets, SecureRandom random) {
+            InstanceKeyring keyring) {
         String key = configured.filter(k -> !k.isBlank()).orElseGet(() -> {
             LOG.info("No voiceagent.telephony.credentials-key configured: using the instance key kept in the database");
-            return InstanceKeys.getOrCreate(secrets, random, KEY_NAME, 32);
+            return keyring.get(InstanceKeyring.TELEPHONY_CREDENTIALS);
         });
         return new CredentialCipher(Base64.getDecoder().decode(key.strip()));
     }
@@ -83,18 +80,18 @@ public class TelephonyProducers {
     }
 
     @Produces @Singleton
-    CreateTelephonyConfigurationUseCase createConfiguration(TelephonyConfigurationRepository configurations, Clock clock) {
-        return new CreateTelephonyConfigurationService(configurations, clock);
+    CreateTelephonyConfigurationUseCase createConfiguration(TelephonyConfigurationRepository configurations, Clock clock, TrunkRepository trunks) {
+        return new CreateTelephonyConfigurationService(configurations, trunks, clock);
     }
 
     @Produces @Singleton
-    GetTelephonyConfigurationUseCase getConfiguration(TelephonyConfigurationRepository configurations) {
-        return new GetTelephonyConfigurationService(configurations);
+    GetTelephonyConfigurationUseCase getConfiguration(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        return new GetTelephonyConfigurationService(configurations, trunks);
     }
 
     @Produces @Singleton
-    UpdateTelephonyConfigurationUseCase updateConfiguration(TelephonyConfigurationRepository configurations, Clock clock) {
-        return new UpdateTelephonyConfigurationService(configurations, clock);
+    UpdateTelephonyConfigurationUseCase updateConfiguration(TelephonyConfigurationRepository configurations, Clock clock, TrunkRepository trunks) {
+        return new UpdateTelephonyConfigurationService(configurations, trunks, clock);
     }
 
     @Produces @Singleton
@@ -103,14 +100,14 @@ public class TelephonyProducers {
     }
 
     @Produces @Singleton
-    SetDefaultOutboundUseCase setDefaultOutbound(TelephonyConfigurationRepository configurations) {
-        return new SetDefaultOutboundService(configurations);
+    SetDefaultOutboundUseCase setDefaultOutbound(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        return new SetDefaultOutboundService(configurations, trunks);
     }
 
     @Produces @Singleton
     ReactivateTelephonyConfigurationUseCase reactivateConfiguration(TelephonyConfigurationRepository configurations,
-            Clock clock) {
-        return new ReactivateTelephonyConfigurationService(configurations, clock);
+            Clock clock, TrunkRepository trunks) {
+        return new ReactivateTelephonyConfigurationService(configurations, trunks, clock);
     }
 
     @Produces @Singleton
@@ -120,8 +117,9 @@ public class TelephonyProducers {
 
     @Produces @Singleton
     AddPhoneNumberUseCase addNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, PhoneNumberNormalizer normalizer, Clock clock) {
-        return new AddPhoneNumberService(configurations, numbers, trunks, normalizer, clock);
+            TrunkRepository trunks, dev.voiceagent.application.workflow.WorkflowRepository workflows,
+            PhoneNumberNormalizer normalizer, Clock clock) {
+        return new AddPhoneNumberService(configurations, numbers, trunks, workflows, normalizer, clock);
     }
 
     @Produces @Singleton
@@ -131,8 +129,8 @@ public class TelephonyProducers {
 
     @Produces @Singleton
     UpdatePhoneNumberUseCase updateNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, Clock clock) {
-        return new UpdatePhoneNumberService(configurations, numbers, trunks, clock);
+            TrunkRepository trunks, dev.voiceagent.application.workflow.WorkflowRepository workflows, Clock clock) {
+        return new UpdatePhoneNumberService(configurations, numbers, trunks, workflows, clock);
     }
 
     @Produces @Singleton
@@ -143,6 +141,13 @@ public class TelephonyProducers {
     @Produces @Singleton
     SetDefaultCallerUseCase setDefaultCaller(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers) {
         return new SetDefaultCallerService(configurations, numbers);
+    }
+
+    @Produces @Singleton
+    dev.voiceagent.application.telephony.GetTelephonyConfigWarningsUseCase telephonyWarnings(
+            TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer) {
+        return new dev.voiceagent.application.telephony.GetTelephonyConfigWarningsService(configurations, numbers,
+                normalizer);
     }
 
     @Produces @Singleton

@@ -73,8 +73,9 @@ public class InitiateCallService implements InitiateCallUseCase {
                         .chain(view -> numbers.list(org, view.configuration().id()).chain(list -> {
                             TelephonyConfiguration configuration = view.configuration();
                             String to = normalizer.normalize(number, null, configuration.provider());
-                            var from = CallerSelection.choose(list.stream().map(n -> new CallerSelection.Number(n.id(),
-                                    n.normalized(), n.active(), n.defaultCaller())).toList(), c.fromPhoneNumberId(), random);
+                            var from = CallerSelection.choose(list.stream().map(v -> v.number()).map(n ->
+                                    new CallerSelection.Number(n.id(), n.normalized(), n.active(), n.defaultCaller()))
+                                    .toList(), c.fromPhoneNumberId(), random);
                             if (c.fromPhoneNumberId() != null && from.isEmpty()) {
                                 throw new DomainRuleViolation("from_phone_number_not_found");
                             }

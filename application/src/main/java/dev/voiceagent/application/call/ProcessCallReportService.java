@@ -17,7 +17,7 @@ import java.time.Instant;
  * and out-of-order reports are acknowledged without change. The report is recorded as applied only
  * after the change commits.
  */
-public class ProcessCallReportService implements ProcessCallReportUseCase {
+public class ProcessCallReportService implements ProcessCallReportUseCase, AuthenticateCallReportUseCase {
 
     static final int ATTEMPTS = 3;
 
@@ -50,6 +50,13 @@ public class ProcessCallReportService implements ProcessCallReportUseCase {
                     .chain(() -> calls.alreadyApplied(report.provider().wireName(), report.dedupKey()))
                     .chain(seen -> seen ? Uni.createFrom().item("duplicate") : apply(report, found, ATTEMPTS));
         });
+    }
+
+    @Override
+    public Uni<Void> authenticate(long runId, dev.voiceagent.domain.telephony.Provider provider,
+            SignatureCheck signature) {
+        return calls.findByRun(runId).chain(found -> verified(found.filter(c -> c.provider() == provider)
+                .orElseThrow(() -> new ResourceNotFoundException("No such call")), signature));
     }
 
     /** Fails closed: no configuration (or no secret in it) means no change. */

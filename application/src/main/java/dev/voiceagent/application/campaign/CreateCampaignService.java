@@ -58,13 +58,16 @@ public class CreateCampaignService implements CreateCampaignUseCase {
     @Override
     public Uni<CampaignView> create(CreateCampaignCommand c) {
         long org = c.principal().organizationId();
-        try {
-            ObjectKeys.checkOwner(c.sourceId(), org);
-        } catch (ObjectKeys.ForeignKeyException e) {
-            return Uni.createFrom().failure(new ForbiddenException("Access denied: Source file does not belong to your organization"));
-        }
+        // the workflow first (the reference's order): another organization's workflow is a 404 whatever the rest
         return workflows.find(org, c.workflowId())
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
+                .invoke(workflow -> {
+                    try {
+                        ObjectKeys.checkOwner(c.sourceId(), org);
+                    } catch (ObjectKeys.ForeignKeyException e) {
+                        throw new ForbiddenException("Access denied: Source file does not belong to your organization");
+                    }
+                })
                 .chain(workflow -> OutboundConfigurations.resolve(configurations, org, c.telephonyConfigurationId())
                         .chain(view -> {
                             var provider = view.configuration().provider();

@@ -9,6 +9,7 @@ import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.application.call.SlotListener;
 import dev.voiceagent.application.telephony.OutboundConfigurations;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.PhoneNumberView;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.workflow.WorkflowRepository;
@@ -25,7 +26,6 @@ import dev.voiceagent.domain.telephony.CallOutcome;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.CallerSelection;
 import dev.voiceagent.domain.telephony.Provider;
-import dev.voiceagent.domain.telephony.TelephonyNumber;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Multi;
@@ -222,9 +222,9 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         });
     }
 
-    private static List<CallerSelection.Number> callers(List<TelephonyNumber> list) {
-        return list.stream().map(n -> new CallerSelection.Number(n.id(), n.normalized(), n.active(), n.defaultCaller()))
-                .toList();
+    private static List<CallerSelection.Number> callers(List<PhoneNumberView> list) {
+        return list.stream().map(PhoneNumberView::number)
+                .map(n -> new CallerSelection.Number(n.id(), n.normalized(), n.active(), n.defaultCaller())).toList();
     }
 
     /** Runs in the organization's transaction; campaigns one after the other, sharing the organization's slots. */

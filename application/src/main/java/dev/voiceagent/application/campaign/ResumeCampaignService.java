@@ -2,7 +2,6 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
-import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
@@ -22,11 +21,8 @@ public class ResumeCampaignService implements ResumeCampaignUseCase {
     @Override
     public Uni<CampaignView> resume(Principal principal, long campaignId) {
         long org = principal.organizationId();
-        return configurations.list(org).chain(configs -> {
-            if (configs.isEmpty()) {
-                throw new DomainRuleViolation(StartCampaignService.NO_TELEPHONY);
-            }
-            return Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.resume(clock.instant()));
-        });
+        return Campaigns.find(campaigns, org, campaignId)
+                .chain(() -> StartCampaignService.requireTelephony(configurations, org))
+                .chain(() -> Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.resume(clock.instant())));
     }
 }

@@ -9,7 +9,8 @@ import java.time.Clock;
 /**
  * created -> syncing; the dispatcher's import tick (any replica) then loads the contacts, so an
  * import interrupted by a crash is taken over (a redial, whose contacts exist, goes straight to
- * running). Without any telephony configuration: 400 (the reference's 401 was a bug).
+ * running). Without any telephony configuration: 400 (the reference's 401 was a bug), checked after the
+ * campaign is found in the caller's organization (the reference checked it first).
  */
 public class StartCampaignService implements StartCampaignUseCase {
 
@@ -29,11 +30,17 @@ public class StartCampaignService implements StartCampaignUseCase {
     @Override
     public Uni<CampaignView> start(Principal principal, long campaignId) {
         long org = principal.organizationId();
-        return configurations.list(org).chain(configs -> {
+        // ownership first: another organization's (or a missing) campaign is a 404 whatever its own set-up
+        return Campaigns.find(campaigns, org, campaignId).chain(() -> requireTelephony(configurations, org))
+                .chain(() -> Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.start(clock.instant())));
+    }
+
+    /** The organization has at least one telephony configuration, else 400 {@link #NO_TELEPHONY}. */
+    static Uni<Void> requireTelephony(TelephonyConfigurationRepository configurations, long org) {
+        return configurations.list(org).invoke(configs -> {
             if (configs.isEmpty()) {
                 throw new DomainRuleViolation(NO_TELEPHONY);
             }
-            return Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.start(clock.instant()));
-        });
+        }).replaceWithVoid();
     }
 }

@@ -14,8 +14,7 @@ public class RenameFolderService implements RenameFolderUseCase {
 
     @Override
     public Uni<Folder> rename(Principal principal, long folderId, String name) {
-        String checked = Folder.checkName(name);
         return Folders.find(folders, principal.organizationId(), folderId)
-                .chain(folder -> folders.update(folder.renamed(checked)));
+                .chain(folder -> folders.update(folder.renamed(Folder.checkName(name))));
     }
 }

@@ -1,7 +1,7 @@
 package dev.voiceagent.application.shared;
 
 import io.smallrye.mutiny.Uni;
-import java.util.function.Supplier;
+import java.util.Map;
 
 /**
  * Out-port: secrets this installation generates for itself when none is configured (e.g. the token
@@ -9,6 +9,9 @@ import java.util.function.Supplier;
  */
 public interface InstanceSecretRepository {
 
-    /** The stored secret of this name; if none, stores the generated one (the first writer wins). */
-    Uni<String> getOrCreate(String name, Supplier<String> generator);
+    /**
+     * The stored secret of every name in {@code candidates}; a name not stored yet gets its candidate
+     * value (the first writer wins, so replicas starting together agree).
+     */
+    Uni<Map<String, String>> getOrCreateAll(Map<String, String> candidates);
 }

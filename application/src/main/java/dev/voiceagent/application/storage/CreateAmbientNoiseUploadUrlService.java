@@ -24,10 +24,13 @@ public class CreateAmbientNoiseUploadUrlService implements CreateAmbientNoiseUpl
     public Uni<AmbientNoiseUpload> create(Principal principal, long workflowId, String fileName, String mimeType,
             long fileSize) {
         long org = principal.organizationId();
-        String key = ObjectKeys.ambientNoiseUpload(org, workflowId, fileName, mimeType, fileSize, UUID.randomUUID());
         return workflows.find(org, workflowId)
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
-                .chain(workflow -> store.signedUploadUrl(key, mimeType, fileSize, TTL))
-                .map(url -> new AmbientNoiseUpload(url, key, store.backendName()));
+                .chain(workflow -> {
+                    String key = ObjectKeys.ambientNoiseUpload(org, workflowId, fileName, mimeType, fileSize,
+                            UUID.randomUUID());
+                    return store.signedUploadUrl(key, mimeType, fileSize, TTL)
+                            .map(url -> new AmbientNoiseUpload(url, key, store.backendName()));
+                });
     }
 }

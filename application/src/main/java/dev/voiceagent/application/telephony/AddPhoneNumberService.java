@@ -1,20 +1,27 @@
 package dev.voiceagent.application.telephony;
 
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
-/** Normalizes the address for the configuration's provider and stores it (409 when the organization has it). */
+/**
+ * Normalizes the address for the configuration's provider and stores it (409 when the organization has
+ * it). A caller number is accepted as the reference accepts it: a possible number for its country (a
+ * number not in libphonenumber's assignment tables is a configuration warning, not a refusal).
+ */
 public class AddPhoneNumberService implements AddPhoneNumberUseCase {
 
     private final TelephonyConfigurationRepository configurations;
     private final PhoneNumberRepository numbers;
     private final TrunkRepository trunks;
     private final PhoneNumberNormalizer normalizer;
+    private final WorkflowRepository workflows;
     private final Clock clock;
 
     public AddPhoneNumberService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, PhoneNumberNormalizer normalizer, Clock clock) {
+            TrunkRepository trunks, WorkflowRepository workflows, PhoneNumberNormalizer normalizer, Clock clock) {
+        this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;
         this.trunks = trunks;
@@ -23,17 +30,18 @@ public class AddPhoneNumberService implements AddPhoneNumberUseCase {
     }
 
     @Override
-    public Uni<TelephonyNumber> add(AddPhoneNumberCommand c) {
+    public Uni<PhoneNumberView> add(AddPhoneNumberCommand c) {
         long org = c.principal().organizationId();
         return TelephonyConfigurations.find(configurations, org, c.configurationId())
-                .call(view -> Trunks.checkOwnTrunk(trunks, org, c.configurationId(), c.trunkId())).chain(view -> {
-            String normalized = normalizer.normalize(c.address(), c.countryCode(), view.configuration().provider());
+                .call(view -> Trunks.checkOwnTrunk(trunks, org, c.configurationId(), c.trunkId()))
+                .call(view -> PhoneNumbers.checkInboundWorkflow(workflows, org, c.inboundWorkflowId())).chain(view -> {
+            String normalized = normalizer.normalizeCaller(c.address(), c.countryCode(), view.configuration().provider());
             var now = clock.instant();
             return numbers.insert(new TelephonyNumber(null, org, c.configurationId(), c.address().strip(), normalized,
                     c.countryCode(), c.label(), c.inboundWorkflowId(), c.trunkId(), c.active(), false, c.extraMetadata(), now, now));
         }).chain(stored -> c.defaultCaller()
-                ? numbers.makeDefaultCaller(org, c.configurationId(), stored.id())
-                        .chain(() -> PhoneNumbers.find(configurations, numbers, org, c.configurationId(), stored.id()))
+                ? numbers.makeDefaultCaller(org, c.configurationId(), stored.number().id())
+                        .chain(() -> PhoneNumbers.find(configurations, numbers, org, c.configurationId(), stored.number().id()))
                 : Uni.createFrom().item(stored));
     }
 }

@@ -19,11 +19,11 @@ public class AddTrunkService implements AddTrunkUseCase {
     }
 
     @Override
-    public Uni<Trunk> add(Principal principal, long configurationId, String name, boolean enabled,
+    public Uni<TrunkView> add(Principal principal, long configurationId, String name, boolean enabled,
             Map<String, Object> settings) {
         long org = principal.organizationId();
         var now = clock.instant();
-        Trunk trunk = new Trunk(null, org, configurationId, name, enabled, settings, now, now);
-        return Trunks.trunkCapable(configurations, org, configurationId).chain(() -> trunks.insert(trunk));
+        return Trunks.trunkCapable(configurations, org, configurationId)
+                .chain(() -> trunks.insert(new Trunk(null, org, configurationId, name, enabled, settings, now, now)));
     }
 }

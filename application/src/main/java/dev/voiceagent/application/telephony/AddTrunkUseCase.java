@@ -7,5 +7,5 @@ import java.util.Map;
 
 public interface AddTrunkUseCase {
 
-    Uni<Trunk> add(Principal principal, long configurationId, String name, boolean enabled, Map<String, Object> settings);
+    Uni<TrunkView> add(Principal principal, long configurationId, String name, boolean enabled, Map<String, Object> settings);
 }

@@ -19,10 +19,11 @@ public class ChangeTrunkService implements ChangeTrunkUseCase {
     }
 
     @Override
-    public Uni<Trunk> change(Principal principal, long configurationId, long trunkId, String name, Boolean enabled,
+    public Uni<TrunkView> change(Principal principal, long configurationId, long trunkId, String name, Boolean enabled,
             Map<String, Object> settings) {
         long org = principal.organizationId();
         return Trunks.find(configurations, trunks, org, configurationId, trunkId)
+                .map(TrunkView::trunk)
                 .chain(t -> trunks.update(new Trunk(t.id(), org, configurationId, name == null ? t.name() : name,
                         enabled == null ? t.enabled() : enabled, settings == null ? t.settings() : settings,
                         t.createdAt(), clock.instant())));

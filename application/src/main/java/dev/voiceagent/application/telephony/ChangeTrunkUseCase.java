@@ -8,6 +8,6 @@ import java.util.Map;
 /** Null fields stay as they are. */
 public interface ChangeTrunkUseCase {
 
-    Uni<Trunk> change(Principal principal, long configurationId, long trunkId, String name, Boolean enabled,
+    Uni<TrunkView> change(Principal principal, long configurationId, long trunkId, String name, Boolean enabled,
             Map<String, Object> settings);
 }

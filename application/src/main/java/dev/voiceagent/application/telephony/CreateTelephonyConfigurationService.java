@@ -11,19 +11,22 @@ import java.util.Map;
 public class CreateTelephonyConfigurationService implements CreateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
     private final Clock clock;
 
-    public CreateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+    public CreateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks,
+            Clock clock) {
+        this.trunks = trunks;
         this.configurations = configurations;
         this.clock = clock;
     }
 
     @Override
-    public Uni<TelephonyConfigurationView> create(Principal principal, String name, Provider provider,
+    public Uni<TelephonyConfigurationDetails> create(Principal principal, String name, Provider provider,
             Map<String, Object> fields, boolean defaultOutbound) {
         TelephonyConfiguration configuration = TelephonyConfiguration.create(principal.organizationId(), name,
                 ProviderConfigurations.parse(provider, fields), defaultOutbound, clock.instant());
         return configurations.insert(configuration)
-                .chain(stored -> TelephonyConfigurations.find(configurations, principal.organizationId(), stored.id()));
+                .chain(stored -> TelephonyConfigurations.details(configurations, trunks, principal.organizationId(), stored.id()));
     }
 }

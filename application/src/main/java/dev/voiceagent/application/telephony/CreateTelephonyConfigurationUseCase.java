@@ -7,5 +7,5 @@ import java.util.Map;
 
 public interface CreateTelephonyConfigurationUseCase {
 
-    Uni<TelephonyConfigurationView> create(Principal principal, String name, Provider provider, Map<String, Object> fields, boolean defaultOutbound);
+    Uni<TelephonyConfigurationDetails> create(Principal principal, String name, Provider provider, Map<String, Object> fields, boolean defaultOutbound);
 }

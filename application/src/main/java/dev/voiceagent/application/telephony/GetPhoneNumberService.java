@@ -15,7 +15,7 @@ public class GetPhoneNumberService implements GetPhoneNumberUseCase {
     }
 
     @Override
-    public Uni<TelephonyNumber> get(Principal principal, long configurationId, long numberId) {
+    public Uni<PhoneNumberView> get(Principal principal, long configurationId, long numberId) {
         return PhoneNumbers.find(configurations, numbers, principal.organizationId(), configurationId, numberId);
     }
 }

@@ -6,13 +6,15 @@ import io.smallrye.mutiny.Uni;
 public class GetTelephonyConfigurationService implements GetTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
 
-    public GetTelephonyConfigurationService(TelephonyConfigurationRepository configurations) {
+    public GetTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        this.trunks = trunks;
         this.configurations = configurations;
     }
 
     @Override
-    public Uni<TelephonyConfigurationView> get(Principal principal, long configurationId) {
-        return TelephonyConfigurations.find(configurations, principal.organizationId(), configurationId);
+    public Uni<TelephonyConfigurationDetails> get(Principal principal, long configurationId) {
+        return TelephonyConfigurations.details(configurations, trunks, principal.organizationId(), configurationId);
     }
 }

@@ -5,5 +5,5 @@ import io.smallrye.mutiny.Uni;
 
 public interface GetTelephonyConfigurationUseCase {
 
-    Uni<TelephonyConfigurationView> get(Principal principal, long configurationId);
+    Uni<TelephonyConfigurationDetails> get(Principal principal, long configurationId);
 }

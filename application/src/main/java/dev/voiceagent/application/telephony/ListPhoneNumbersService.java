@@ -16,7 +16,7 @@ public class ListPhoneNumbersService implements ListPhoneNumbersUseCase {
     }
 
     @Override
-    public Uni<List<TelephonyNumber>> list(Principal principal, long configurationId) {
+    public Uni<List<PhoneNumberView>> list(Principal principal, long configurationId) {
         return TelephonyConfigurations.find(configurations, principal.organizationId(), configurationId)
                 .chain(view -> numbers.list(principal.organizationId(), configurationId));
     }

@@ -16,7 +16,7 @@ public class ListTrunksService implements ListTrunksUseCase {
     }
 
     @Override
-    public Uni<List<Trunk>> list(Principal principal, long configurationId) {
+    public Uni<List<TrunkView>> list(Principal principal, long configurationId) {
         long org = principal.organizationId();
         return Trunks.trunkCapable(configurations, org, configurationId).chain(() -> trunks.list(org, configurationId));
     }

@@ -7,5 +7,5 @@ import java.util.List;
 
 public interface ListTrunksUseCase {
 
-    Uni<List<Trunk>> list(Principal principal, long configurationId);
+    Uni<List<TrunkView>> list(Principal principal, long configurationId);
 }

@@ -8,13 +8,16 @@ import java.util.Optional;
 /** Out-port: the numbers of a configuration. A normalized address taken in the organization is a ConflictException. */
 public interface PhoneNumberRepository {
 
-    Uni<List<TelephonyNumber>> list(long organizationId, long configurationId);
+    Uni<List<PhoneNumberView>> list(long organizationId, long configurationId);
 
-    Uni<Optional<TelephonyNumber>> find(long organizationId, long configurationId, long numberId);
+    /** Every number of the organization, whatever its configuration. */
+    Uni<List<PhoneNumberView>> listAll(long organizationId);
 
-    Uni<TelephonyNumber> insert(TelephonyNumber number);
+    Uni<Optional<PhoneNumberView>> find(long organizationId, long configurationId, long numberId);
 
-    Uni<TelephonyNumber> update(TelephonyNumber number);
+    Uni<PhoneNumberView> insert(TelephonyNumber number);
+
+    Uni<PhoneNumberView> update(TelephonyNumber number);
 
     Uni<Void> delete(long organizationId, long configurationId, long numberId);
 

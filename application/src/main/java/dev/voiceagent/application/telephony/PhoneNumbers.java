@@ -1,7 +1,7 @@
 package dev.voiceagent.application.telephony;
 
 import dev.voiceagent.application.shared.ResourceNotFoundException;
-import dev.voiceagent.domain.telephony.TelephonyNumber;
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import io.smallrye.mutiny.Uni;
 
 /** Find a number of a configuration of the caller's organization. */
@@ -12,10 +12,22 @@ final class PhoneNumbers {
     private PhoneNumbers() {
     }
 
-    static Uni<TelephonyNumber> find(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
+    static Uni<PhoneNumberView> find(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
             long organizationId, long configurationId, long numberId) {
         return TelephonyConfigurations.find(configurations, organizationId, configurationId)
                 .chain(view -> numbers.find(organizationId, configurationId, numberId))
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException(NOT_FOUND)));
+    }
+
+    /** The workflow that answers a number must be one of the organization's (404 otherwise); null is none. */
+    static Uni<Void> checkInboundWorkflow(WorkflowRepository workflows, long organizationId, Long workflowId) {
+        if (workflowId == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return workflows.find(organizationId, workflowId).invoke(found -> {
+            if (found.isEmpty()) {
+                throw new ResourceNotFoundException("Workflow not found");
+            }
+        }).replaceWithVoid();
     }
 }

@@ -7,18 +7,21 @@ import java.time.Clock;
 public class ReactivateTelephonyConfigurationService implements ReactivateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
     private final Clock clock;
 
-    public ReactivateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+    public ReactivateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks,
+            Clock clock) {
+        this.trunks = trunks;
         this.configurations = configurations;
         this.clock = clock;
     }
 
     @Override
-    public Uni<TelephonyConfigurationView> reactivate(Principal principal, long configurationId) {
+    public Uni<TelephonyConfigurationDetails> reactivate(Principal principal, long configurationId) {
         long org = principal.organizationId();
         return TelephonyConfigurations.find(configurations, org, configurationId)
                 .chain(view -> configurations.update(view.configuration().reactivated(clock.instant())))
-                .chain(saved -> TelephonyConfigurations.find(configurations, org, configurationId));
+                .chain(saved -> TelephonyConfigurations.details(configurations, trunks, org, configurationId));
     }
 }

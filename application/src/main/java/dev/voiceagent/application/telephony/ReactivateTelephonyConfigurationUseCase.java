@@ -5,5 +5,5 @@ import io.smallrye.mutiny.Uni;
 
 public interface ReactivateTelephonyConfigurationUseCase {
 
-    Uni<TelephonyConfigurationView> reactivate(Principal principal, long configurationId);
+    Uni<TelephonyConfigurationDetails> reactivate(Principal principal, long configurationId);
 }

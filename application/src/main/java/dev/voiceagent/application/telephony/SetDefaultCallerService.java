@@ -16,10 +16,10 @@ public class SetDefaultCallerService implements SetDefaultCallerUseCase {
     }
 
     @Override
-    public Uni<TelephonyNumber> setDefaultCaller(Principal principal, long configurationId, long numberId) {
+    public Uni<PhoneNumberView> setDefaultCaller(Principal principal, long configurationId, long numberId) {
         long org = principal.organizationId();
-        return PhoneNumbers.find(configurations, numbers, org, configurationId, numberId).chain(n -> {
-            if (!n.active()) {
+        return PhoneNumbers.find(configurations, numbers, org, configurationId, numberId).chain(view -> {
+            if (!view.number().active()) {
                 throw new DomainRuleViolation("An inactive number cannot be the default caller");
             }
             return numbers.makeDefaultCaller(org, configurationId, numberId);

@@ -1,10 +1,9 @@
 package dev.voiceagent.application.telephony;
 
 import dev.voiceagent.application.auth.Principal;
-import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 
 public interface SetDefaultCallerUseCase {
 
-    Uni<TelephonyNumber> setDefaultCaller(Principal principal, long configurationId, long numberId);
+    Uni<PhoneNumberView> setDefaultCaller(Principal principal, long configurationId, long numberId);
 }

@@ -7,19 +7,21 @@ import io.smallrye.mutiny.Uni;
 public class SetDefaultOutboundService implements SetDefaultOutboundUseCase {
 
     private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
 
-    public SetDefaultOutboundService(TelephonyConfigurationRepository configurations) {
+    public SetDefaultOutboundService(TelephonyConfigurationRepository configurations, TrunkRepository trunks) {
+        this.trunks = trunks;
         this.configurations = configurations;
     }
 
     @Override
-    public Uni<TelephonyConfigurationView> setDefault(Principal principal, long configurationId) {
+    public Uni<TelephonyConfigurationDetails> setDefault(Principal principal, long configurationId) {
         long org = principal.organizationId();
         return TelephonyConfigurations.find(configurations, org, configurationId).chain(view -> {
             if (!view.configuration().active()) {
                 throw new DomainRuleViolation("An inactive configuration cannot be the default for outbound calls");
             }
             return configurations.makeDefaultOutbound(org, configurationId);
-        }).chain(() -> TelephonyConfigurations.find(configurations, org, configurationId));
+        }).chain(() -> TelephonyConfigurations.details(configurations, trunks, org, configurationId));
     }
 }

@@ -5,5 +5,5 @@ import io.smallrye.mutiny.Uni;
 
 public interface SetDefaultOutboundUseCase {
 
-    Uni<TelephonyConfigurationView> setDefault(Principal principal, long configurationId);
+    Uni<TelephonyConfigurationDetails> setDefault(Principal principal, long configurationId);
 }

@@ -16,4 +16,13 @@ public final class TelephonyConfigurations {
         return configurations.find(organizationId, configurationId)
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException(NOT_FOUND)));
     }
+
+    /** The configuration with its trunks (one more statement, for trunk-capable providers only). */
+    public static Uni<TelephonyConfigurationDetails> details(TelephonyConfigurationRepository configurations,
+            TrunkRepository trunks, long organizationId, long configurationId) {
+        return find(configurations, organizationId, configurationId).chain(view -> view.configuration().provider()
+                .supportsTrunks() ? trunks.list(organizationId, configurationId)
+                        .map(list -> new TelephonyConfigurationDetails(view, list))
+                : Uni.createFrom().item(new TelephonyConfigurationDetails(view, java.util.List.of())));
+    }
 }

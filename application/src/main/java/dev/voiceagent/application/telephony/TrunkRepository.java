@@ -8,13 +8,13 @@ import java.util.Optional;
 /** Out-port: trunks of a configuration. Deleting one that numbers use is a ConflictException. */
 public interface TrunkRepository {
 
-    Uni<List<Trunk>> list(long organizationId, long configurationId);
+    Uni<List<TrunkView>> list(long organizationId, long configurationId);
 
-    Uni<Optional<Trunk>> find(long organizationId, long configurationId, long trunkId);
+    Uni<Optional<TrunkView>> find(long organizationId, long configurationId, long trunkId);
 
-    Uni<Trunk> insert(Trunk trunk);
+    Uni<TrunkView> insert(Trunk trunk);
 
-    Uni<Trunk> update(Trunk trunk);
+    Uni<TrunkView> update(Trunk trunk);
 
     Uni<Void> delete(long organizationId, long configurationId, long trunkId);
 }

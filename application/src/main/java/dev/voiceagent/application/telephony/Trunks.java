@@ -26,7 +26,7 @@ final class Trunks {
                 .invoke(found -> found.orElseThrow(() -> new ResourceNotFoundException(NOT_FOUND))).replaceWithVoid();
     }
 
-    static Uni<Trunk> find(TelephonyConfigurationRepository configurations, TrunkRepository trunks, long org,
+    static Uni<TrunkView> find(TelephonyConfigurationRepository configurations, TrunkRepository trunks, long org,
             long configurationId, long trunkId) {
         return trunkCapable(configurations, org, configurationId)
                 .chain(() -> trunks.find(org, configurationId, trunkId))

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -9,10 +10,12 @@ public class UpdatePhoneNumberService implements UpdatePhoneNumberUseCase {
     private final TelephonyConfigurationRepository configurations;
     private final PhoneNumberRepository numbers;
     private final TrunkRepository trunks;
+    private final WorkflowRepository workflows;
     private final Clock clock;
 
     public UpdatePhoneNumberService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, Clock clock) {
+            TrunkRepository trunks, WorkflowRepository workflows, Clock clock) {
+        this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;
         this.trunks = trunks;
@@ -20,10 +23,13 @@ public class UpdatePhoneNumberService implements UpdatePhoneNumberUseCase {
     }
 
     @Override
-    public Uni<TelephonyNumber> update(UpdatePhoneNumberCommand c) {
+    public Uni<PhoneNumberView> update(UpdatePhoneNumberCommand c) {
         long org = c.principal().organizationId();
         return PhoneNumbers.find(configurations, numbers, org, c.configurationId(), c.numberId())
                 .call(n -> Trunks.checkOwnTrunk(trunks, org, c.configurationId(), c.clearTrunk() ? null : c.trunkId()))
+                .call(n -> PhoneNumbers.checkInboundWorkflow(workflows, org, c.clearInboundWorkflow() ? null
+                        : c.inboundWorkflowId()))
+                .map(PhoneNumberView::number)
                 .chain(n -> {
             boolean active = c.active() == null ? n.active() : c.active();
             Long inbound = c.clearInboundWorkflow() ? null

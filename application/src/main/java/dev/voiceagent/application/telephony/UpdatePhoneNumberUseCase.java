@@ -1,9 +1,8 @@
 package dev.voiceagent.application.telephony;
 
-import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 
 public interface UpdatePhoneNumberUseCase {
 
-    Uni<TelephonyNumber> update(UpdatePhoneNumberCommand command);
+    Uni<PhoneNumberView> update(UpdatePhoneNumberCommand command);
 }

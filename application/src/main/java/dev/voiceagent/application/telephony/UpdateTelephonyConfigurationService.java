@@ -13,19 +13,22 @@ import java.util.Map;
 public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;
+    private final TrunkRepository trunks;
     private final Clock clock;
 
-    public UpdateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, Clock clock) {
+    public UpdateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks,
+            Clock clock) {
+        this.trunks = trunks;
         this.configurations = configurations;
         this.clock = clock;
     }
 
     @Override
-    public Uni<TelephonyConfigurationView> update(Principal principal, long configurationId, String name,
+    public Uni<TelephonyConfigurationDetails> update(Principal principal, long configurationId, String name,
             Provider provider, Map<String, Object> fields) {
         long org = principal.organizationId();
-        String checkedName = name == null ? null : TelephonyConfiguration.checkName(name);
         return TelephonyConfigurations.find(configurations, org, configurationId).chain(view -> {
+            String checkedName = name == null ? null : TelephonyConfiguration.checkName(name);
             TelephonyConfiguration current = view.configuration();
             ProviderConfiguration changed = null;
             if (fields != null) {
@@ -38,6 +41,6 @@ public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfi
                         current.configuration().fields()));
             }
             return configurations.update(current.edited(checkedName, changed, clock.instant()));
-        }).chain(saved -> TelephonyConfigurations.find(configurations, org, configurationId));
+        }).chain(saved -> TelephonyConfigurations.details(configurations, trunks, org, configurationId));
     }
 }

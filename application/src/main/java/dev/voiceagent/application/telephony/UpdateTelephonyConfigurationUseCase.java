@@ -8,5 +8,5 @@ import java.util.Map;
 /** New name and/or credentials (provider null: unchanged); masked secrets sent back keep the stored ones. */
 public interface UpdateTelephonyConfigurationUseCase {
 
-    Uni<TelephonyConfigurationView> update(Principal principal, long configurationId, String name, Provider provider, Map<String, Object> fields);
+    Uni<TelephonyConfigurationDetails> update(Principal principal, long configurationId, String name, Provider provider, Map<String, Object> fields);
 }

@@ -141,7 +141,7 @@ class TelephonyConfigurationEndToEndTest {
         as(key).body(Map.of("address", "4155552671")).post(numbers).then().statusCode(400)
                 .body("detail", containsString("no country code"));
         long b = as(key).body(Map.of("address", "sip:agent@pbx.example.com", "is_default_caller_id", true))
-                .post(numbers).then().statusCode(200).body("address_type", equalTo("sip"))
+                .post(numbers).then().statusCode(200).body("address_type", equalTo("sip_uri"))
                 .body("is_default_caller_id", equalTo(true)).extract().jsonPath().getLong("id");
         as(key).post(numbers + "/" + a + "/set-default-caller").then().statusCode(200)
                 .body("is_default_caller_id", equalTo(true));
@@ -205,7 +205,7 @@ class TelephonyConfigurationEndToEndTest {
                 .body("enabled", equalTo(false)).body("name", equalTo("Main trunk"));
         long number = as(key).body(Map.of("address", "PJSIP/1001", "telephony_trunk_id", trunk))
                 .post(BASE + "/" + ari + "/phone-numbers").then().statusCode(200)
-                .body("telephony_trunk_id", equalTo((int) trunk)).body("address_type", equalTo("extension"))
+                .body("telephony_trunk_id", equalTo((int) trunk)).body("address_type", equalTo("sip_extension"))
                 .extract().jsonPath().getLong("id");
         as(key).delete(trunks + "/" + trunk).then().statusCode(409).body("detail", containsString("used by phone numbers"));
         // a trunk of another configuration cannot be used

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import dev.voiceagent.deploy.support.PackagedInstance;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.File;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -61,39 +60,10 @@ class TwoInstancesDispatchIT {
     }
 
     private static Instance launch(String name) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        String jdbc = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
-        File log = Path.of("target", "two-instances-" + name + ".log").toFile();
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.datasource.jdbc.url=" + jdbc,
-                "-Dquarkus.datasource.reactive.url=" + jdbc.substring("jdbc:".length()),
-                "-Dquarkus.datasource.username=postgres", "-Dquarkus.datasource.password=postgres",
-                "-Dvoiceagent.callbacks.base-url=http://localhost:" + port,
-                "-Dvoiceagent.dispatch.lease=PT3S", "-Dvoiceagent.dispatch.reconcile-every=1s",
-                "-jar", jar.toString())
-                .redirectErrorStream(true).redirectOutput(log).start();
-        processes.add(process);
-        Instance instance = new Instance(name, port, process);
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                if (given().port(port).get("/api/v1/health").statusCode() == 200) {
-                    return instance;
-                }
-            } catch (Exception notYet) {
-                // not listening yet
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited; see " + log);
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException(name + " did not start; see " + log);
+        PackagedInstance started = PackagedInstance.start("two-instances-" + name, postgres.getPort(),
+                Duration.ofSeconds(60), "-Dvoiceagent.dispatch.lease=PT3S", "-Dvoiceagent.dispatch.reconcile-every=1s");
+        processes.add(started.process());
+        return new Instance(name, started.port(), started.process());
     }
 
     private record Instance(String name, int port, Process process) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** Every workflow operation end to end, including the 404 across organizations and each 422 shape. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-class WorkflowEndToEndTest {
+public class WorkflowEndToEndTest {
 
     @Inject
     AgroalDataSource dataSource;
@@ -59,7 +59,7 @@ class WorkflowEndToEndTest {
         return Map.of("id", id, "source", source, "target", target, "data", Map.of("label", label, "condition", "c"));
     }
 
-    static Map<String, Object> definition(String prompt) {
+    public static Map<String, Object> definition(String prompt) {
         Map<String, Object> definition = new LinkedHashMap<>();
         definition.put("nodes", new ArrayList<>(List.of(
                 node("start", "startCall", Map.of("name", "Start", "prompt", prompt, "greeting", "Hi {{first_name}}")),

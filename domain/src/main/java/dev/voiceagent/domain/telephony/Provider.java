@@ -9,56 +9,78 @@ import java.util.Optional;
  * only where this service has a working outbound gateway: a provider without one is never ready.
  */
 public enum Provider {
-    TWILIO("Twilio", true, true, false, List.of(
-            Field.required("account_sid", "Account SID", false),
-            Field.required("auth_token", "Auth token", true),
-            Field.flag("amd_enabled", "Answering machine detection"))),
-    TELNYX("Telnyx", true, true, false, List.of(
-            Field.required("api_key", "API key", true),
-            Field.optional("connection_id", "Call Control connection id", false),
-            Field.optional("webhook_public_key", "Webhook public key (Ed25519, base64)", false))),
-    PLIVO("Plivo", false, true, false, List.of(
-            Field.required("auth_id", "Auth ID", false),
-            Field.required("auth_token", "Auth token", true),
-            Field.optional("application_id", "Application id", false))),
-    VONAGE("Vonage", false, true, false, List.of(
-            Field.required("api_key", "API key", false),
-            Field.required("api_secret", "API secret", true),
-            Field.required("application_id", "Application id", false),
-            Field.required("private_key", "Private key", true),
-            Field.optional("signature_secret", "Signature secret", true))),
-    VOBIZ("Vobiz", false, true, false, List.of(
-            Field.required("auth_id", "Auth ID", false),
-            Field.required("auth_token", "Auth token", true),
-            Field.optional("application_id", "Application id", false))),
-    CLOUDONIX("Cloudonix", false, true, true, List.of(
-            Field.required("bearer_token", "Bearer token", true),
-            Field.required("domain_id", "Domain", false),
-            Field.optional("application_name", "Application name", false))),
-    ARI("Asterisk (ARI)", false, false, true, List.of(
-            Field.required("ari_endpoint", "ARI endpoint URL", false),
-            Field.required("app_name", "Stasis application", false),
-            Field.required("app_password", "Password", true),
-            Field.optional("ws_client_name", "WebSocket client name", false))),
-    SIMULATOR("Simulator", true, true, false, List.of(
-            Field.optional("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", false),
-            Field.optional("default_outcome", "Outcome when no rule matches", false),
-            Field.optional("default_duration_seconds", "Call duration when no rule sets one", false),
-            Field.optional("ring_delay_ms", "Delay before ringing and before the outcome (ms)", false)));
+    TWILIO("Twilio", true, true, false, "https://www.twilio.com/docs/voice", List.of(
+            Field.required("account_sid", "Account SID", false, "The Account SID from the Twilio console",
+                    "ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+            Field.required("auth_token", "Auth token", true, "The account's Auth Token, used to sign and verify", null),
+            Field.flag("amd_enabled", "Answering machine detection",
+                    "Let Twilio detect answering machines (billed by Twilio)"))),
+    TELNYX("Telnyx", true, true, false, "https://developers.telnyx.com/docs/voice/programmable-voice/get-started", List.of(
+            Field.required("api_key", "API key", true, "A Telnyx API v2 key", "KEYxxxxxxxx"),
+            Field.optional("connection_id", "Call Control connection id", false,
+                    "The Call Control application that places the calls", null),
+            Field.optional("webhook_public_key", "Webhook public key (Ed25519, base64)", false,
+                    "The account's public key, to verify call events", null))),
+    PLIVO("Plivo", false, true, false, "https://www.plivo.com/docs/voice/", List.of(
+            Field.required("auth_id", "Auth ID", false, "The Auth ID from the Plivo console", null),
+            Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
+            Field.optional("application_id", "Application id", false, "The Plivo application that answers calls", null))),
+    VONAGE("Vonage", false, true, false, "https://developer.vonage.com/en/voice/voice-api/overview", List.of(
+            Field.required("api_key", "API key", false, "The account's API key", null),
+            Field.required("api_secret", "API secret", true, "The account's API secret", null),
+            Field.required("application_id", "Application id", false, "The Voice application's id", null),
+            Field.required("private_key", "Private key", true, "The Voice application's private key (PEM)",
+                    "-----BEGIN PRIVATE KEY-----"),
+            Field.optional("signature_secret", "Signature secret", true,
+                    "The account's signature secret, to verify call events", null))),
+    VOBIZ("Vobiz", false, true, false, null, List.of(
+            Field.required("auth_id", "Auth ID", false, "The account's Auth ID", null),
+            Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
+            Field.optional("application_id", "Application id", false, "The application that answers calls", null))),
+    CLOUDONIX("Cloudonix", false, true, true, null, List.of(
+            Field.required("bearer_token", "Bearer token", true, "An API key of the Cloudonix domain", null),
+            Field.required("domain_id", "Domain", false, "The Cloudonix domain", "example.cloudonix.net"),
+            Field.optional("application_name", "Application name", false, "The voice application of the domain", null))),
+    ARI("Asterisk (ARI)", false, false, true,
+            "https://docs.asterisk.org/Configuration/Interfaces/Asterisk-REST-Interface-ARI/", List.of(
+            Field.required("ari_endpoint", "ARI endpoint URL", false, "Base URL of the Asterisk REST Interface",
+                    "http://pbx.example.com:8088"),
+            Field.required("app_name", "Stasis application", false, "The Stasis application calls are sent to", null),
+            Field.required("app_password", "Password", true, "The ARI user's password", null),
+            Field.optional("ws_client_name", "WebSocket client name", false,
+                    "The name of the ARI WebSocket client, when several share the user", null))),
+    SIMULATOR("Simulator", true, true, false, null, List.of(
+            Field.optional("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", false,
+                    "The outcome of calls to numbers ending in each suffix", null),
+            Field.optional("default_outcome", "Outcome when no rule matches", false,
+                    "completed, busy, no-answer, failed, canceled or error", "completed"),
+            Field.optional("default_duration_seconds", "Call duration when no rule sets one", false,
+                    "How long an answered call lasts, in seconds", "30"),
+            Field.optional("ring_delay_ms", "Delay before ringing and before the outcome (ms)", false,
+                    "Milliseconds between the simulated call's events", "500")));
 
-    /** One configuration field: whether it is required and whether it is a secret (masked, encrypted). */
-    public record Field(String name, String label, boolean required, boolean sensitive, String type) {
+    /**
+     * One configuration field: whether it is required, whether it is a secret (masked, encrypted), and
+     * what the form says of it (description, placeholder; section: credentials for required and secret
+     * fields, settings for the rest).
+     */
+    public record Field(String name, String label, boolean required, boolean sensitive, String type,
+            String description, String placeholder) {
 
-        static Field required(String name, String label, boolean sensitive) {
-            return new Field(name, label, true, sensitive, "string");
+        static Field required(String name, String label, boolean sensitive, String description, String placeholder) {
+            return new Field(name, label, true, sensitive, "string", description, placeholder);
         }
 
-        static Field optional(String name, String label, boolean sensitive) {
-            return new Field(name, label, false, sensitive, "string");
+        static Field optional(String name, String label, boolean sensitive, String description, String placeholder) {
+            return new Field(name, label, false, sensitive, "string", description, placeholder);
         }
 
-        static Field flag(String name, String label) {
-            return new Field(name, label, false, false, "boolean");
+        static Field flag(String name, String label, String description) {
+            return new Field(name, label, false, false, "boolean", description, null);
+        }
+
+        public String section() {
+            return required || sensitive ? "credentials" : "settings";
         }
     }
 
@@ -66,9 +88,12 @@ public enum Provider {
     private final boolean supportsOutbound;
     private final boolean pstn;
     private final boolean trunks;
+    private final String docsUrl;
     private final List<Field> fields;
 
-    Provider(String displayName, boolean supportsOutbound, boolean pstn, boolean trunks, List<Field> fields) {
+    Provider(String displayName, boolean supportsOutbound, boolean pstn, boolean trunks, String docsUrl,
+            List<Field> fields) {
+        this.docsUrl = docsUrl;
         this.displayName = displayName;
         this.supportsOutbound = supportsOutbound;
         this.pstn = pstn;
@@ -104,6 +129,16 @@ public enum Provider {
 
     public boolean supportsTrunks() {
         return trunks;
+    }
+
+    /** "sip" for providers reached through SIP trunks (Asterisk, Cloudonix), "api" for the others. */
+    public String connectivity() {
+        return trunks ? "sip" : "api";
+    }
+
+    /** The provider's own voice documentation, or null. */
+    public String docsUrl() {
+        return docsUrl;
     }
 
     public List<Field> fields() {

@@ -16,9 +16,9 @@ public sealed interface ProviderConfiguration {
     /** The fields as stored and shown (secrets in clear here: the adapters encrypt and mask them). */
     Map<String, Object> fields();
 
-    /** Why the configuration cannot place outbound calls beyond credentials and numbers; null if none. */
-    default String outboundGap() {
-        return null;
+    /** The provider's own set-up steps beyond credentials and numbers (none by default). */
+    default java.util.List<SetupStep> providerSteps() {
+        return java.util.List.of();
     }
 
     record Twilio(String accountSid, String authToken, boolean amdEnabled) implements ProviderConfiguration {
@@ -53,11 +53,14 @@ public sealed interface ProviderConfiguration {
         }
 
         @Override
-        public String outboundGap() {
-            if (connectionId == null) {
-                return "Telnyx needs the Call Control connection_id to place calls";
-            }
-            return webhookPublicKey == null ? "Telnyx needs the webhook_public_key to verify call events" : null;
+        public java.util.List<SetupStep> providerSteps() {
+            return java.util.List.of(
+                    SetupStep.blocking("connection_id", "Call Control connection",
+                            "The Telnyx Call Control application (connection_id) that places the calls",
+                            connectionId != null, "Telnyx needs the Call Control connection_id to place calls"),
+                    SetupStep.blocking("webhook_public_key", "Webhook public key",
+                            "The Ed25519 public key of the Telnyx account, to verify its call events",
+                            webhookPublicKey != null, "Telnyx needs the webhook_public_key to verify call events"));
         }
     }
 
@@ -84,6 +87,12 @@ public sealed interface ProviderConfiguration {
         public Map<String, Object> fields() {
             return map("api_key", apiKey, "api_secret", apiSecret, "application_id", applicationId,
                     "private_key", privateKey, "signature_secret", signatureSecret);
+        }
+
+        @Override
+        public java.util.List<SetupStep> providerSteps() {
+            return java.util.List.of(SetupStep.recommended("signature_secret", "Webhook signature secret",
+                    "The signature secret of the Vonage account, to verify its call events", signatureSecret != null));
         }
     }
 

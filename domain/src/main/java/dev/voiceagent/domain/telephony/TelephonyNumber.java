@@ -35,11 +35,11 @@ public record TelephonyNumber(
         extraMetadata = extraMetadata == null ? Map.of() : Map.copyOf(extraMetadata);
     }
 
-    /** pstn for E.164 numbers, sip for SIP URIs, extension for Asterisk extensions and dial strings. */
+    /** The reference's values: pstn for E.164 numbers, sip_uri for SIP URIs, sip_extension for extensions and dial strings. */
     public String addressType() {
         if (normalized.startsWith("sip:") || normalized.startsWith("sips:")) {
-            return "sip";
+            return "sip_uri";
         }
-        return normalized.startsWith("+") ? "pstn" : "extension";
+        return normalized.startsWith("+") ? "pstn" : "sip_extension";
     }
 }

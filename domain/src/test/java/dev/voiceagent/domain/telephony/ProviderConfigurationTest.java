@@ -68,6 +68,32 @@ class ProviderConfigurationTest {
     }
 
     @Test
+    void theChecklistNamesEachStepAndReadinessIsDerivedFromItsBlockingSteps() {
+        var telnyx = ProviderConfigurations.parse(Provider.TELNYX, Map.of("api_key", "k", "connection_id", "c"));
+        var steps = OutboundReadinessPolicy.checklist(telnyx, true, 1);
+        assertThat(steps).extracting(SetupStep::key)
+                .containsExactly("credentials", "active", "outbound_gateway", "phone_number", "connection_id",
+                        "webhook_public_key");
+        assertThat(steps).filteredOn(step -> !step.complete()).extracting(SetupStep::key)
+                .containsExactly("webhook_public_key");
+        assertThat(OutboundReadinessPolicy.blockedReason(steps)).contains(
+                "Telnyx needs the webhook_public_key to verify call events");
+        // a recommended step left open does not block
+        var vonage = ProviderConfigurations.parse(Provider.VONAGE, Map.of("api_key", "k", "api_secret", "s",
+                "application_id", "a", "private_key", "p"));
+        var vonageSteps = OutboundReadinessPolicy.checklist(vonage, true, 1);
+        assertThat(vonageSteps).filteredOn(step -> step.key().equals("signature_secret"))
+                .singleElement().satisfies(step -> {
+                    assertThat(step.complete()).isFalse();
+                    assertThat(step.blocksOutbound()).isFalse();
+                });
+        assertThat(OutboundReadinessPolicy.blockedReason(vonageSteps).orElseThrow()).contains("not available");
+        // the simulator needs no number to call from
+        assertThat(OutboundReadinessPolicy.checklist(ProviderConfiguration.Simulator.DEFAULT, true, 0))
+                .extracting(SetupStep::key).doesNotContain("phone_number");
+    }
+
+    @Test
     void readinessFromRealPrerequisites() {
         var twilio = ProviderConfigurations.parse(Provider.TWILIO, Map.of("account_sid", SID, "auth_token", "t"));
         assertThat(OutboundReadinessPolicy.blockedReason(twilio, true, 1)).isEmpty();

@@ -11,8 +11,11 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Google's libphonenumber for the public network: a number must be valid for its country (the
- * simulator accepts any possible number, so made-up test numbers work on a laptop).
+ * Google's libphonenumber for the public network. Numbers to call (contacts, test calls) must be
+ * valid for their country (the simulator accepts any possible number, so made-up test numbers work
+ * on a laptop); the organization's own caller numbers need only be possible (the reference checks
+ * the digits' shape only: a newly assigned range libphonenumber does not know yet must not be
+ * refused), and {@link #assigned} says which of them the numbering plan does not know.
  */
 @ApplicationScoped
 public class LibPhoneNumberNormalizer implements PhoneNumberNormalizer {
@@ -26,6 +29,28 @@ public class LibPhoneNumberNormalizer implements PhoneNumberNormalizer {
 
     @Override
     public String normalize(String address, String countryCode, Provider provider) {
+        return normalize(address, countryCode, provider, provider != Provider.SIMULATOR, provider == Provider.ARI);
+    }
+
+    @Override
+    public String normalizeCaller(String address, String countryCode, Provider provider) {
+        return normalize(address, countryCode, provider, false, provider.supportsTrunks());
+    }
+
+    @Override
+    public boolean assigned(String normalized) {
+        if (normalized == null || !normalized.startsWith("+")) {
+            return true; // SIP URIs, extensions: not the public network's numbering plan
+        }
+        try {
+            return PHONES.isValidNumber(PHONES.parse(normalized, null));
+        } catch (NumberParseException e) {
+            return false;
+        }
+    }
+
+    private String normalize(String address, String countryCode, Provider provider, boolean mustBeValid,
+            boolean extensions) {
         String raw = address == null ? "" : address.strip();
         if (raw.isEmpty()) {
             throw new DomainRuleViolation("The phone number is empty");
@@ -37,7 +62,7 @@ public class LibPhoneNumberNormalizer implements PhoneNumberNormalizer {
             int colon = raw.indexOf(':');
             return raw.substring(0, colon).toLowerCase(Locale.ROOT) + raw.substring(colon);
         }
-        if (provider == Provider.ARI && !raw.startsWith("+")) {
+        if (extensions && !raw.startsWith("+") && (provider == Provider.ARI || countryCode == null || countryCode.isBlank())) {
             if (EXTENSION.matcher(raw).matches() || DIAL_STRING.matcher(raw).matches()) {
                 return raw;
             }
@@ -48,7 +73,7 @@ public class LibPhoneNumberNormalizer implements PhoneNumberNormalizer {
             digits = "+" + digits.substring(2);
         }
         PhoneNumber number = parse(raw, digits, countryCode);
-        boolean acceptable = provider == Provider.SIMULATOR ? PHONES.isPossibleNumber(number) : PHONES.isValidNumber(number);
+        boolean acceptable = mustBeValid ? PHONES.isValidNumber(number) : PHONES.isPossibleNumber(number);
         if (!acceptable) {
             throw new DomainRuleViolation("'" + raw + "' is not a valid phone number");
         }

@@ -5,6 +5,7 @@ import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.PhoneNumberView;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -22,6 +23,11 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     private static final String COLUMNS = "id, organization_id, telephony_configuration_id, address, address_normalized,"
             + " country_code, label, inbound_workflow_id, is_active, is_default_caller_id, extra_metadata, created_at,"
             + " updated_at, telephony_trunk_id";
+    /** The numbers in {@code n} with the name of their inbound workflow (same organization, by the composite key). */
+    private static final String VIEW = "SELECT n.id, n.organization_id, n.telephony_configuration_id, n.address,"
+            + " n.address_normalized, n.country_code, n.label, n.inbound_workflow_id, n.is_active, n.is_default_caller_id,"
+            + " n.extra_metadata, n.created_at, n.updated_at, n.telephony_trunk_id, w.name FROM n LEFT JOIN workflows w"
+            + " ON w.organization_id = n.organization_id AND w.id = n.inbound_workflow_id";
 
     private final Pool pool;
 
@@ -30,41 +36,49 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     }
 
     @Override
-    public Uni<List<TelephonyNumber>> list(long organizationId, long configurationId) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
-                        + " AND telephony_configuration_id = $2 ORDER BY id")
-                .execute(Tuple.of(organizationId, configurationId)).map(rows -> Rows.list(rows, PostgresPhoneNumberRepository::number));
+    public Uni<List<PhoneNumberView>> list(long organizationId, long configurationId) {
+        return pool.preparedQuery("WITH n AS (SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2) " + VIEW + " ORDER BY n.id")
+                .execute(Tuple.of(organizationId, configurationId)).map(rows -> Rows.list(rows, PostgresPhoneNumberRepository::view));
     }
 
     @Override
-    public Uni<Optional<TelephonyNumber>> find(long organizationId, long configurationId, long numberId) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
-                        + " AND telephony_configuration_id = $2 AND id = $3")
+    public Uni<List<PhoneNumberView>> listAll(long organizationId) {
+        return pool.preparedQuery("WITH n AS (SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1) "
+                        + VIEW + " ORDER BY n.id")
+                .execute(Tuple.of(organizationId)).map(rows -> Rows.list(rows, PostgresPhoneNumberRepository::view));
+    }
+
+    @Override
+    public Uni<Optional<PhoneNumberView>> find(long organizationId, long configurationId, long numberId) {
+        return pool.preparedQuery("WITH n AS (SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 AND id = $3) " + VIEW)
                 .execute(Tuple.of(organizationId, configurationId, numberId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(number(rows.iterator().next())));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(view(rows.iterator().next())));
     }
 
     @Override
-    public Uni<TelephonyNumber> insert(TelephonyNumber n) {
-        return pool.preparedQuery("INSERT INTO phone_numbers (organization_id, telephony_configuration_id, address,"
-                        + " address_normalized, country_code, label, inbound_workflow_id, is_active, is_default_caller_id,"
-                        + " extra_metadata, telephony_trunk_id, created_at, updated_at)"
+    public Uni<PhoneNumberView> insert(TelephonyNumber n) {
+        return pool.preparedQuery("WITH n AS (INSERT INTO phone_numbers (organization_id, telephony_configuration_id,"
+                        + " address, address_normalized, country_code, label, inbound_workflow_id, is_active,"
+                        + " is_default_caller_id, extra_metadata, telephony_trunk_id, created_at, updated_at)"
                         + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-                        + " RETURNING " + COLUMNS)
+                        + " RETURNING " + COLUMNS + ") " + VIEW)
                 .execute(values(n).addOffsetDateTime(n.createdAt().atOffset(ZoneOffset.UTC))
                         .addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)))
-                .map(rows -> number(rows.iterator().next()))
+                .map(rows -> view(rows.iterator().next()))
                 .onFailure(f -> UniqueViolation.of(f, "phone_numbers_address_key")).transform(f -> new ConflictException(TAKEN));
     }
 
     @Override
-    public Uni<TelephonyNumber> update(TelephonyNumber n) {
-        return pool.preparedQuery("UPDATE phone_numbers SET country_code = $5, label = $6, inbound_workflow_id = $7,"
-                        + " is_active = $8, is_default_caller_id = $9, extra_metadata = $10, telephony_trunk_id = $11,"
-                        + " updated_at = $12 WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $13"
-                        + " AND address = $3 AND address_normalized = $4 RETURNING " + COLUMNS)
+    public Uni<PhoneNumberView> update(TelephonyNumber n) {
+        return pool.preparedQuery("WITH n AS (UPDATE phone_numbers SET country_code = $5, label = $6,"
+                        + " inbound_workflow_id = $7, is_active = $8, is_default_caller_id = $9, extra_metadata = $10,"
+                        + " telephony_trunk_id = $11, updated_at = $12 WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 AND id = $13 AND address = $3 AND address_normalized = $4"
+                        + " RETURNING " + COLUMNS + ") " + VIEW)
                 .execute(values(n).addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)).addLong(n.id()))
-                .map(rows -> number(rows.iterator().next()));
+                .map(rows -> view(rows.iterator().next()));
     }
 
     @Override
@@ -89,6 +103,10 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
                 .addString(n.normalized()).addString(n.countryCode()).addString(n.label()).addLong(n.inboundWorkflowId())
                 .addBoolean(n.active()).addBoolean(n.defaultCaller()).addValue(JsonValues.toJson(n.extraMetadata()))
                 .addLong(n.trunkId());
+    }
+
+    private static PhoneNumberView view(Row r) {
+        return new PhoneNumberView(number(r), r.getString(14));
     }
 
     private static TelephonyNumber number(Row r) {

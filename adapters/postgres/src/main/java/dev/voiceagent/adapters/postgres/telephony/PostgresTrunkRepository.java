@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.telephony.TrunkRepository;
+import dev.voiceagent.application.telephony.TrunkView;
 import dev.voiceagent.domain.telephony.Trunk;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -19,6 +20,9 @@ public class PostgresTrunkRepository implements TrunkRepository {
 
     private static final String COLUMNS = "id, organization_id, telephony_configuration_id, name, enabled, settings,"
             + " created_at, updated_at";
+    /** The trunks in {@code t} with the count of numbers that use each. */
+    private static final String VIEW = "SELECT t.*, (SELECT count(*) FROM phone_numbers n WHERE n.organization_id ="
+            + " t.organization_id AND n.telephony_trunk_id = t.id) FROM t";
 
     private final Pool pool;
 
@@ -27,39 +31,42 @@ public class PostgresTrunkRepository implements TrunkRepository {
     }
 
     @Override
-    public Uni<List<Trunk>> list(long organizationId, long configurationId) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
-                + " AND telephony_configuration_id = $2 ORDER BY id").execute(Tuple.of(organizationId, configurationId))
-                .map(rows -> Rows.list(rows, PostgresTrunkRepository::trunk));
+    public Uni<List<TrunkView>> list(long organizationId, long configurationId) {
+        return pool.preparedQuery("WITH t AS (SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
+                + " AND telephony_configuration_id = $2) " + VIEW + " ORDER BY t.id")
+                .execute(Tuple.of(organizationId, configurationId))
+                .map(rows -> Rows.list(rows, PostgresTrunkRepository::view));
     }
 
     @Override
-    public Uni<Optional<Trunk>> find(long organizationId, long configurationId, long trunkId) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
-                        + " AND telephony_configuration_id = $2 AND id = $3")
+    public Uni<Optional<TrunkView>> find(long organizationId, long configurationId, long trunkId) {
+        return pool.preparedQuery("WITH t AS (SELECT " + COLUMNS + " FROM telephony_trunks WHERE organization_id = $1"
+                        + " AND telephony_configuration_id = $2 AND id = $3) " + VIEW)
                 .execute(Tuple.of(organizationId, configurationId, trunkId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(trunk(rows.iterator().next())));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(view(rows.iterator().next())));
     }
 
     @Override
-    public Uni<Trunk> insert(Trunk t) {
-        return pool.preparedQuery("INSERT INTO telephony_trunks (organization_id, telephony_configuration_id, name,"
-                        + " enabled, settings, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING " + COLUMNS)
+    public Uni<TrunkView> insert(Trunk t) {
+        return pool.preparedQuery("WITH t AS (INSERT INTO telephony_trunks (organization_id, telephony_configuration_id,"
+                        + " name, enabled, settings, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING "
+                        + COLUMNS + ") " + VIEW)
                 .execute(Tuple.tuple().addLong(t.organizationId()).addLong(t.configurationId()).addString(t.name())
                         .addBoolean(t.enabled()).addValue(JsonValues.toJson(t.settings()))
                         .addOffsetDateTime(t.createdAt().atOffset(ZoneOffset.UTC))
                         .addOffsetDateTime(t.updatedAt().atOffset(ZoneOffset.UTC)))
-                .map(rows -> trunk(rows.iterator().next()));
+                .map(rows -> view(rows.iterator().next()));
     }
 
     @Override
-    public Uni<Trunk> update(Trunk t) {
-        return pool.preparedQuery("UPDATE telephony_trunks SET name = $1, enabled = $2, settings = $3, updated_at = $4"
-                        + " WHERE organization_id = $5 AND telephony_configuration_id = $6 AND id = $7 RETURNING " + COLUMNS)
+    public Uni<TrunkView> update(Trunk t) {
+        return pool.preparedQuery("WITH t AS (UPDATE telephony_trunks SET name = $1, enabled = $2, settings = $3,"
+                        + " updated_at = $4 WHERE organization_id = $5 AND telephony_configuration_id = $6 AND id = $7"
+                        + " RETURNING " + COLUMNS + ") " + VIEW)
                 .execute(Tuple.tuple().addString(t.name()).addBoolean(t.enabled()).addValue(JsonValues.toJson(t.settings()))
                         .addOffsetDateTime(t.updatedAt().atOffset(ZoneOffset.UTC)).addLong(t.organizationId())
                         .addLong(t.configurationId()).addLong(t.id()))
-                .map(rows -> trunk(rows.iterator().next()));
+                .map(rows -> view(rows.iterator().next()));
     }
 
     @Override
@@ -68,6 +75,10 @@ public class PostgresTrunkRepository implements TrunkRepository {
                         + " AND id = $3").execute(Tuple.of(organizationId, configurationId, trunkId)).replaceWithVoid()
                 .onFailure(f -> f instanceof io.vertx.pgclient.PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(f -> new ConflictException("The trunk is used by phone numbers and cannot be deleted"));
+    }
+
+    private static TrunkView view(Row r) {
+        return new TrunkView(trunk(r), r.getLong(8));
     }
 
     private static Trunk trunk(Row r) {

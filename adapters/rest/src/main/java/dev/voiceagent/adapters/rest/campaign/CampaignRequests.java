@@ -12,6 +12,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.Size;
 import java.util.List;
 
@@ -30,8 +31,8 @@ public final class CampaignRequests {
     }
 
     public record TimeSlotRequest(@NotNull @Min(0) @Max(6) Integer dayOfWeek,
-            @NotNull @Pattern(regexp = "\\d{2}:\\d{2}") String startTime,
-            @NotNull @Pattern(regexp = "\\d{2}:\\d{2}") String endTime) {
+            @NotNull @Pattern(regexp = "\\d{2}:\\d{2}") @Schema(examples = "09:00") String startTime,
+            @NotNull @Pattern(regexp = "\\d{2}:\\d{2}") @Schema(examples = "17:00") String endTime) {
     }
 
     public record ScheduleConfigRequest(Boolean enabled, String timezone,

@@ -136,9 +136,23 @@ public class ErrorMapper {
         return unprocessable(List.of(ValidationError.of(loc, msg, type, null)));
     }
 
-    /** Malformed JSON: loc ["body"]. */
+    /**
+     * Malformed JSON: loc ["body"]. A value that is well-formed JSON but cannot be read as its field's type
+     * (a number out of range, a number too long) is reported at that field.
+     */
     @ServerExceptionMapper
     public Response malformedJson(JsonProcessingException e) {
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            Throwable cause = mapping.getCause() == null ? mapping : mapping.getCause();
+            boolean number = cause instanceof com.fasterxml.jackson.core.exc.InputCoercionException
+                    || cause instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException;
+            String detail = cause instanceof JsonProcessingException json && json.getOriginalMessage() != null
+                    ? json.getOriginalMessage() : String.valueOf(cause.getMessage());
+            return unprocessable(List.of(new ValidationError(bodyPath(mapping),
+                    number ? "Input should be a valid number within range" : "Input could not be read",
+                    number ? "number_out_of_range" : "value_error", null,
+                    java.util.Map.of("error", detail.length() > 200 ? detail.substring(0, 200) + "..." : detail))));
+        }
         return unprocessable(List.of(new ValidationError(List.of("body"), "JSON decode error", "json_invalid", null,
                 java.util.Map.of("error", e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage()))));
     }
@@ -190,7 +204,7 @@ public class ErrorMapper {
         return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ErrorResponse(message)).build();
     }
 
-    private static Response unprocessable(List<ValidationError> errors) {
+    public static Response unprocessable(List<ValidationError> errors) {
         return Response.status(422).type(MediaType.APPLICATION_JSON).entity(new HTTPValidationError(errors)).build();
     }
 

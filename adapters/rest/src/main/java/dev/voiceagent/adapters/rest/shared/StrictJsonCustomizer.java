@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 
 /**
  * Request bodies are read strictly, as the reference's clients expect: a number or boolean is not a
- * string, 1.5 is not an integer. Such input is a 422 naming the field instead of a silent coercion.
+ * string, a number is not a boolean, 1.5 is not an integer. Such input is a 422 naming the field instead of a silent coercion.
  */
 @Singleton
 public class StrictJsonCustomizer implements ObjectMapperCustomizer {
@@ -22,5 +22,9 @@ public class StrictJsonCustomizer implements ObjectMapperCustomizer {
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        // and a number is not a boolean (-1 is not true)
+        mapper.coercionConfigFor(LogicalType.Boolean)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
     }
 }

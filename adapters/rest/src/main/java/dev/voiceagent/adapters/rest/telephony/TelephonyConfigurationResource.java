@@ -16,13 +16,18 @@ import dev.voiceagent.application.telephony.ReactivateTelephonyConfigurationUseC
 import dev.voiceagent.application.telephony.RemovePhoneNumberUseCase;
 import dev.voiceagent.application.telephony.SetDefaultCallerUseCase;
 import dev.voiceagent.application.telephony.SetDefaultOutboundUseCase;
+import dev.voiceagent.application.telephony.PhoneNumberView;
+import dev.voiceagent.application.telephony.TelephonyConfigurationDetails;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
-import dev.voiceagent.application.telephony.TelephonyConfigurations;
+import dev.voiceagent.application.telephony.TrunkView;
 import dev.voiceagent.application.telephony.UpdatePhoneNumberCommand;
 import dev.voiceagent.application.telephony.UpdatePhoneNumberUseCase;
 import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationUseCase;
 import dev.voiceagent.domain.telephony.DispositionCodes;
+import dev.voiceagent.domain.telephony.OutboundReadinessPolicy;
 import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfigurations;
+import dev.voiceagent.domain.telephony.SetupStep;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
@@ -54,44 +59,118 @@ public class TelephonyConfigurationResource {
     public record TelephonyConfigurationUpdateRequest(@Size(min = 1, max = 64) String name, Map<String, Object> config) {
     }
 
-    @Schema(name = "TelephonyConfigurationDetail")
-    public record TelephonyConfigurationResponse(long id, String name, String provider, String connectivity,
-            boolean isDefaultOutbound, boolean inactive,
-            @Schema(nullable = true, type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant inactiveSince,
+    private static final String DATE_TIME = "date-time";
+
+    /** A configuration in the list: what its row shows. */
+    @Schema(name = "TelephonyConfigurationListItem")
+    public record TelephonyConfigurationListItem(long id, String name, String provider,
+            @Schema(enumeration = {"api", "sip"}) String connectivity, boolean isDefaultOutbound, boolean inactive,
+            @Schema(nullable = true, type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant inactiveSince,
             @Schema(nullable = true) String inactiveReason, int phoneNumberCount, boolean isReadyForOutbound,
             @Schema(nullable = true) String outboundBlockedReason,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant updatedAt,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant createdAt,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant updatedAt,
+            @Schema(description = "The provider and its fields, secrets masked (all but the last 4 characters)")
             Map<String, Object> config) {
 
-        static TelephonyConfigurationResponse of(TelephonyConfigurationView v) {
+        static TelephonyConfigurationListItem of(TelephonyConfigurationView v) {
             var c = v.configuration();
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("provider", c.provider().wireName());
-            config.putAll(dev.voiceagent.domain.telephony.ProviderConfigurations.masked(c.provider(), c.configuration().fields()));
-            return new TelephonyConfigurationResponse(c.id(), c.name(), c.provider().wireName(), "api",
-                    c.defaultOutbound(), !c.active(), c.inactiveSince(), c.inactiveReason(), v.activeNumbers(),
-                    v.readyForOutbound(), v.outboundBlockedReason().orElse(null), c.createdAt(), c.updatedAt(), config);
+            return new TelephonyConfigurationListItem(c.id(), c.name(), c.provider().wireName(),
+                    c.provider().connectivity(), c.defaultOutbound(), !c.active(), c.inactiveSince(), c.inactiveReason(),
+                    v.activeNumbers(), v.readyForOutbound(), v.outboundBlockedReason().orElse(null), c.createdAt(),
+                    c.updatedAt(), maskedConfig(c));
         }
     }
 
-    public record TelephonyConfigurationListResponse(List<TelephonyConfigurationResponse> configurations) {
+    /** One configuration's page: credentials (masked), its set-up checklist and its trunks. */
+    @Schema(name = "TelephonyConfigurationDetail")
+    public record TelephonyConfigurationResponse(long id, String name, String provider,
+            @Schema(enumeration = {"api", "sip"}) String connectivity, boolean isDefaultOutbound, boolean inactive,
+            @Schema(nullable = true, type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant inactiveSince,
+            @Schema(nullable = true) String inactiveReason,
+            @Schema(description = "The provider's fields, secrets masked (all but the last 4 characters); a masked"
+                    + " value sent back keeps the stored secret") Map<String, Object> credentials,
+            @Schema(nullable = true, description = "SIP connection details this service hosts for the provider: none")
+            SipConnectivityDetails sipConnectivity,
+            ProviderSetupChecklist setupChecklist, boolean supportsTrunks, List<TrunkResponse> trunks,
+            int phoneNumberCount, boolean isReadyForOutbound, @Schema(nullable = true) String outboundBlockedReason,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant createdAt,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant updatedAt,
+            @Schema(description = "The provider and its fields, secrets masked") Map<String, Object> config) {
+
+        static TelephonyConfigurationResponse of(TelephonyConfigurationDetails details) {
+            TelephonyConfigurationView v = details.view();
+            var c = v.configuration();
+            List<SetupStep> steps = details.checklist();
+            return new TelephonyConfigurationResponse(c.id(), c.name(), c.provider().wireName(),
+                    c.provider().connectivity(), c.defaultOutbound(), !c.active(), c.inactiveSince(), c.inactiveReason(),
+                    ProviderConfigurations.masked(c.provider(), c.configuration().fields()), null,
+                    ProviderSetupChecklist.of(steps, c.provider().docsUrl()), c.provider().supportsTrunks(),
+                    details.trunks().stream().map(TrunkResponse::of).toList(), v.activeNumbers(), v.readyForOutbound(),
+                    v.outboundBlockedReason().orElse(null), c.createdAt(), c.updatedAt(), maskedConfig(c));
+        }
     }
 
-    public record ProviderFieldResponse(String name, String label, boolean required, boolean sensitive, String type) {
+    private static Map<String, Object> maskedConfig(dev.voiceagent.domain.telephony.TelephonyConfiguration c) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("provider", c.provider().wireName());
+        config.putAll(ProviderConfigurations.masked(c.provider(), c.configuration().fields()));
+        return config;
     }
 
-    public record ProviderMetadataResponse(String provider, String displayName, boolean supportsOutbound,
-            boolean supportsTrunks, List<ProviderFieldResponse> fields) {
+    @Schema(name = "SIPConnectivityDetails")
+    public record SipConnectivityDetails(String providerDisplayName, List<Map<String, Object>> regions) {
+    }
+
+    @Schema(name = "SetupStep")
+    public record SetupStepResponse(String key, String title, String description, boolean complete,
+            boolean blocksOutbound) {
+    }
+
+    /** Readiness derived from the steps: never ready while a blocking step is open. */
+    @Schema(name = "ProviderSetupChecklist")
+    public record ProviderSetupChecklist(boolean readyForOutbound, @Schema(nullable = true) String outboundBlockedReason,
+            List<SetupStepResponse> steps, @Schema(nullable = true) String docsUrl) {
+
+        static ProviderSetupChecklist of(List<SetupStep> steps, String docsUrl) {
+            var blocked = OutboundReadinessPolicy.blockedReason(steps);
+            return new ProviderSetupChecklist(blocked.isEmpty(), blocked.orElse(null), steps.stream()
+                    .map(step -> new SetupStepResponse(step.key(), step.title(), step.description(), step.complete(),
+                            step.blocksOutbound())).toList(), docsUrl);
+        }
+    }
+
+    public record TelephonyConfigurationListResponse(List<TelephonyConfigurationListItem> configurations) {
+    }
+
+    @Schema(name = "TelephonyProviderUIOption")
+    public record ProviderFieldOption(String value, String label) {
+    }
+
+    @Schema(name = "TelephonyProviderUIField")
+    public record ProviderFieldResponse(String name, String label, String type, boolean required, boolean sensitive,
+            @Schema(nullable = true) String description, @Schema(nullable = true) String placeholder,
+            @Schema(nullable = true) List<ProviderFieldOption> options,
+            @Schema(nullable = true, description = "Shown only when another field has a value: no field of this"
+                    + " service's forms depends on another") Map<String, Object> visibleWhen,
+            @Schema(nullable = true) String section) {
+    }
+
+    @Schema(name = "TelephonyProviderMetadata")
+    public record ProviderMetadataResponse(String provider, String displayName,
+            @Schema(enumeration = {"api", "sip"}) String connectivity, boolean supportsOutbound,
+            boolean supportsTrunks, List<ProviderFieldResponse> fields, @Schema(nullable = true) String docsUrl) {
     }
 
     public record TelephonyProvidersMetadataResponse(List<ProviderMetadataResponse> providers) {
     }
 
-    public record TelephonyConfigWarningResponse(Long configurationId, String name, String message) {
+    public record TelephonyConfigWarningResponse(Long configurationId, String name, Long phoneNumberId, String message) {
     }
 
-    public record TelephonyConfigWarningsResponse(List<TelephonyConfigWarningResponse> warnings) {
+    @Schema(name = "TelephonyConfigWarningsResponse")
+    public record TelephonyConfigWarningsResponse(long telnyxMissingWebhookPublicKeyCount,
+            long vonageMissingSignatureSecretCount, List<TelephonyConfigWarningResponse> warnings) {
     }
 
     public record DispositionCodesResponse(List<String> codes, List<String> endTaskReasonCodes) {
@@ -107,18 +186,28 @@ public class TelephonyConfigurationResource {
             Map<String, Object> extraMetadata) {
     }
 
+    @Schema(name = "ProviderSyncStatus")
+    public record ProviderSyncStatus(boolean ok, @Schema(nullable = true) String message) {
+    }
+
     @Schema(name = "PhoneNumberResponse")
     public record PhoneNumberResponse(long id, long telephonyConfigurationId, String address, String addressNormalized,
-            String addressType, @Schema(nullable = true) String countryCode, @Schema(nullable = true) String label,
-            @Schema(nullable = true) Long inboundWorkflowId, @Schema(nullable = true) Long telephonyTrunkId,
+            @Schema(enumeration = {"pstn", "sip_uri", "sip_extension"}) String addressType,
+            @Schema(nullable = true) String countryCode, @Schema(nullable = true) String label,
+            @Schema(nullable = true) Long inboundWorkflowId, @Schema(nullable = true) String inboundWorkflowName,
+            @Schema(nullable = true) Long telephonyTrunkId,
             boolean isActive, boolean isDefaultCallerId, Map<String, Object> extraMetadata,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant updatedAt) {
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant createdAt,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant updatedAt,
+            @Schema(nullable = true, description = "The result of pushing the change to the provider; null: this"
+                    + " service configures no inbound routing at providers, so nothing was pushed")
+            ProviderSyncStatus providerSync) {
 
-        static PhoneNumberResponse of(TelephonyNumber n) {
+        static PhoneNumberResponse of(PhoneNumberView view) {
+            TelephonyNumber n = view.number();
             return new PhoneNumberResponse(n.id(), n.configurationId(), n.address(), n.normalized(), n.addressType(),
-                    n.countryCode(), n.label(), n.inboundWorkflowId(), n.trunkId(), n.active(), n.defaultCaller(),
-                    n.extraMetadata(), n.createdAt(), n.updatedAt());
+                    n.countryCode(), n.label(), n.inboundWorkflowId(), view.inboundWorkflowName(), n.trunkId(), n.active(),
+                    n.defaultCaller(), n.extraMetadata(), n.createdAt(), n.updatedAt(), null);
         }
     }
 
@@ -136,13 +225,14 @@ public class TelephonyConfigurationResource {
 
     @Schema(name = "TrunkResponse")
     public record TrunkResponse(long id, long telephonyConfigurationId, String name, boolean enabled,
-            Map<String, Object> settings,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant createdAt,
-            @Schema(type = SchemaType.STRING, format = "date-time", implementation = String.class) Instant updatedAt) {
+            Map<String, Object> settings, long phoneNumberCount,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant createdAt,
+            @Schema(type = SchemaType.STRING, format = DATE_TIME, implementation = String.class) Instant updatedAt) {
 
-        static TrunkResponse of(dev.voiceagent.domain.telephony.Trunk t) {
-            return new TrunkResponse(t.id(), t.configurationId(), t.name(), t.enabled(), t.settings(), t.createdAt(),
-                    t.updatedAt());
+        static TrunkResponse of(TrunkView view) {
+            var t = view.trunk();
+            return new TrunkResponse(t.id(), t.configurationId(), t.name(), t.enabled(), t.settings(),
+                    view.phoneNumberCount(), t.createdAt(), t.updatedAt());
         }
     }
 
@@ -159,8 +249,11 @@ public class TelephonyConfigurationResource {
 
     private static final TelephonyProvidersMetadataResponse METADATA = new TelephonyProvidersMetadataResponse(
             java.util.Arrays.stream(Provider.values()).map(p -> new ProviderMetadataResponse(p.wireName(), p.displayName(),
-                    p.supportsOutbound(), p.supportsTrunks(), p.fields().stream().map(f -> new ProviderFieldResponse(
-                            f.name(), f.label(), f.required(), f.sensitive(), f.type())).toList())).toList());
+                    p.connectivity(), p.supportsOutbound(), p.supportsTrunks(), p.fields().stream()
+                            .map(f -> new ProviderFieldResponse(f.name(), f.label(), f.type(), f.required(), f.sensitive(),
+                                    f.description(), f.placeholder(), "boolean".equals(f.type())
+                                            ? List.of(new ProviderFieldOption("true", "On"), new ProviderFieldOption("false", "Off"))
+                                            : null, null, f.section())).toList(), p.docsUrl())).toList());
 
     @GET
     @Path("/telephony-providers/metadata")
@@ -172,18 +265,10 @@ public class TelephonyConfigurationResource {
     @GET
     @Path("/telephony-config-warnings")
     public Uni<TelephonyConfigWarningsResponse> warnings() {
-        return useCases.list().list(caller.principal()).map(views -> {
-            List<TelephonyConfigWarningResponse> warnings = new java.util.ArrayList<>();
-            if (views.isEmpty()) {
-                warnings.add(new TelephonyConfigWarningResponse(null, null,
-                        "No telephony configuration: add one to place calls"));
-            }
-            for (TelephonyConfigurationView v : views) {
-                v.outboundBlockedReason().ifPresent(reason -> warnings.add(new TelephonyConfigWarningResponse(
-                        v.configuration().id(), v.configuration().name(), reason)));
-            }
-            return new TelephonyConfigWarningsResponse(warnings);
-        });
+        return useCases.warnings().warnings(caller.principal()).map(w -> new TelephonyConfigWarningsResponse(
+                w.telnyxMissingWebhookPublicKey(), w.vonageMissingSignatureSecret(), w.warnings().stream()
+                        .map(x -> new TelephonyConfigWarningResponse(x.configurationId(), x.configurationName(),
+                                x.phoneNumberId(), x.message())).toList()));
     }
 
     @GET
@@ -197,7 +282,7 @@ public class TelephonyConfigurationResource {
     @Path("/telephony-configs")
     public Uni<TelephonyConfigurationListResponse> list() {
         return useCases.list().list(caller.principal()).map(views -> new TelephonyConfigurationListResponse(
-                views.stream().map(TelephonyConfigurationResponse::of).toList()));
+                views.stream().map(TelephonyConfigurationListItem::of).toList()));
     }
 
     @POST

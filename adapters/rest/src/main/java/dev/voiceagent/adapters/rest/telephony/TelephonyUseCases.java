@@ -8,6 +8,7 @@ import dev.voiceagent.application.telephony.RemoveTrunkUseCase;
 import dev.voiceagent.application.telephony.CreateTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.DeleteTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.GetPhoneNumberUseCase;
+import dev.voiceagent.application.telephony.GetTelephonyConfigWarningsUseCase;
 import dev.voiceagent.application.telephony.GetTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.ListDispositionCodesUseCase;
 import dev.voiceagent.application.telephony.ListPhoneNumbersUseCase;
@@ -40,5 +41,6 @@ public record TelephonyUseCases(
         ListTrunksUseCase listTrunks,
         AddTrunkUseCase addTrunk,
         ChangeTrunkUseCase changeTrunk,
-        RemoveTrunkUseCase removeTrunk) {
+        RemoveTrunkUseCase removeTrunk,
+        GetTelephonyConfigWarningsUseCase warnings) {
 }

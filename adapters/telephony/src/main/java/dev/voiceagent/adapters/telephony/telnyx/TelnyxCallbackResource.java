@@ -1,7 +1,9 @@
 package dev.voiceagent.adapters.telephony.telnyx;
 
 import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -27,12 +29,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class TelnyxCallbackResource {
 
     private final ProcessCallReportUseCase reports;
+    private final AuthenticateCallReportUseCase authenticator;
     private final Clock clock;
     private final Duration tolerance;
 
-    public TelnyxCallbackResource(ProcessCallReportUseCase reports, Clock clock,
+    public TelnyxCallbackResource(ProcessCallReportUseCase reports, AuthenticateCallReportUseCase authenticator, Clock clock,
             @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
         this.reports = reports;
+        this.authenticator = authenticator;
         this.clock = clock;
         this.tolerance = tolerance;
     }
@@ -48,9 +52,10 @@ public class TelnyxCallbackResource {
         } catch (DecodeException | ClassCastException e) {
             data = null;
         }
-        if (data == null || data.getString("id") == null) {
-            return Uni.createFrom().item(Response.status(400).type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("detail", "Not a Telnyx event")).build());
+        if (data == null || data.getString("id") == null) { // signed first: an unsigned request learns nothing
+            return authenticator.authenticate(runId, Provider.TELNYX, signed(signature, timestamp, body))
+                    .replaceWith(Response.status(400).type(MediaType.APPLICATION_JSON)
+                            .entity(Map.of("detail", "Not a Telnyx event")).build());
         }
         JsonObject payload = data.getJsonObject("payload", new JsonObject());
         CallStatus status = TelnyxEvents.map(data.getString("event_type"), payload.getString("hangup_cause")).orElse(null);
@@ -59,9 +64,12 @@ public class TelnyxCallbackResource {
         }
         CallReport report = new CallReport(Provider.TELNYX, runId, payload.getString("call_control_id"), status, null,
                 data.getString("id"));
-        return reports.process(report, configuration -> configuration instanceof ProviderConfiguration.Telnyx telnyx
-                        && TelnyxSignature.valid(telnyx.webhookPublicKey(), timestamp, body, signature, clock.instant(),
-                                tolerance))
+        return reports.process(report, signed(signature, timestamp, body))
                 .map(result -> Response.ok(Map.of("status", result)).build());
+    }
+
+    private SignatureCheck signed(String signature, String timestamp, String body) {
+        return configuration -> configuration instanceof ProviderConfiguration.Telnyx telnyx
+                && TelnyxSignature.valid(telnyx.webhookPublicKey(), timestamp, body, signature, clock.instant(), tolerance);
     }
 }

@@ -2,7 +2,9 @@ package dev.voiceagent.adapters.telephony.twilio;
 
 import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -28,10 +30,13 @@ public class TwilioCallbackResource {
 
     private final TwilioCallGateway gateway;
     private final ProcessCallReportUseCase reports;
+    private final AuthenticateCallReportUseCase authenticator;
 
-    public TwilioCallbackResource(TwilioCallGateway gateway, ProcessCallReportUseCase reports) {
+    public TwilioCallbackResource(TwilioCallGateway gateway, ProcessCallReportUseCase reports,
+            AuthenticateCallReportUseCase authenticator) {
         this.gateway = gateway;
         this.reports = reports;
+        this.authenticator = authenticator;
     }
 
     @POST
@@ -43,17 +48,18 @@ public class TwilioCallbackResource {
         CallStatus status = TwilioStatuses.map(FormBody.first(params, "CallStatus"), FormBody.first(params, "AnsweredBy"))
                 .orElse(null);
         String callSid = FormBody.first(params, "CallSid");
-        if (status == null || callSid == null) {
-            return Uni.createFrom().item(Response.status(400).type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("detail", "Not a Twilio status callback")).build());
+        SignatureCheck signed = configuration -> configuration instanceof ProviderConfiguration.Twilio twilio
+                && TwilioSignature.valid(twilio.authToken(), url, params, signature);
+        if (status == null || callSid == null) { // signed first: an unsigned request learns nothing
+            return authenticator.authenticate(runId, Provider.TWILIO, signed)
+                    .replaceWith(Response.status(400).type(MediaType.APPLICATION_JSON)
+                            .entity(Map.of("detail", "Not a Twilio status callback")).build());
         }
         String sequence = FormBody.first(params, "SequenceNumber");
         CallReport report = new CallReport(Provider.TWILIO, runId, callSid, status, seconds(FormBody.first(params,
                 "CallDuration")),
                 callSid + ":" + FormBody.first(params, "CallStatus") + ":" + (sequence == null ? "" : sequence));
-        return reports.process(report, configuration -> configuration instanceof ProviderConfiguration.Twilio twilio
-                        && TwilioSignature.valid(twilio.authToken(), url, params, signature))
-                .map(result -> Response.ok(Map.of("status", result)).build());
+        return reports.process(report, signed).map(result -> Response.ok(Map.of("status", result)).build());
     }
 
     private static Integer seconds(String value) {

@@ -1,0 +1,266 @@
+package dev.voiceagent.deploy.safety;
+
+import static io.restassured.RestAssured.given;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.voiceagent.deploy.e2e.WorkflowEndToEndTest;
+import dev.voiceagent.deploy.support.Api;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+
+/**
+ * One organization holding one of each resource the API can create, every one named with the
+ * organization's marker, and the tables the safety-net suites read:
+ * <ul>
+ * <li>{@link #CREATORS}: for every path parameter that names a tenant's resource, which of these
+ * resources fills it. A feature that adds a resource adds its creator to {@link #create} and its
+ * parameter here; an operation whose path parameter has no entry fails the isolation suite.</li>
+ * <li>{@link #GLOBAL_PARAMETERS}: path parameters that name no tenant's data (with why).</li>
+ * <li>{@link #SAMPLES}: a valid body per operation (the baseline the bad-input suite mutates and the
+ * body the isolation suite sends); operations not listed get one generated from their schema.</li>
+ * </ul>
+ */
+final class TenantFixture {
+
+    /** Path parameter -> the resource (by name in {@link #resources}) it takes, given the operation's path. */
+    static final Map<String, Function<String, String>> CREATORS = Map.of(
+            "workflow_id", path -> "workflow",
+            "run_id", path -> "run",
+            "folder_id", path -> "folder",
+            "campaign_id", path -> "campaign",
+            "config_id", path -> path.contains("/trunks") ? "trunk_configuration" : "configuration",
+            "phone_number_id", path -> "phone_number",
+            "trunk_id", path -> "trunk",
+            "api_key_id", path -> "spare_api_key",
+            "key", path -> "object_key");
+
+    /** Path parameters that are not a tenant's resource, and the value the suites use. */
+    static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
+            "name", "startCall"); // /node-types/{name}: the node-type registry is the same for everyone
+
+    /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
+    static final Set<String> BODY_REFERENCES = Set.of(
+            "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
+            "POST /api/v1/workflow/ambient-noise/upload-url");
+
+    static final Map<String, Function<TenantFixture, Map<String, Object>>> SAMPLES = new HashMap<>();
+
+    static {
+        sample("POST /api/v1/auth/signup", f -> Map.of("email", "s-" + UUID.randomUUID() + "@example.com",
+                "password", "correct-horse-battery", "name", "Sam"));
+        sample("POST /api/v1/auth/login", f -> Map.of("email", f.account.email(), "password", "correct-horse-battery"));
+        sample("POST /api/v1/campaign/create", f -> Map.of("name", f.marker + " campaign 2", "workflow_id",
+                f.id("workflow"), "source_type", "csv", "source_id", f.resources.get("object_key")));
+        sample("PATCH /api/v1/campaign/{campaign_id}", f -> Map.of("name", f.marker + " renamed"));
+        sample("POST /api/v1/campaign/{campaign_id}/redial", f -> Map.of());
+        sample("POST /api/v1/folder/", f -> Map.of("name", f.marker + " folder " + f.unique()));
+        sample("PUT /api/v1/folder/{folder_id}", f -> Map.of("name", f.marker + " folder " + f.unique()));
+        sample("POST /api/v1/object-store/presigned-upload-url", f -> Map.of("file_name", "c.csv", "file_size", 40));
+        sample("POST /api/v1/s3/presigned-upload-url", f -> Map.of("file_name", "c.csv", "file_size", 40));
+        sample("PUT /api/v1/organizations/preferences", f -> Map.of("timezone", "UTC"));
+        sample("POST /api/v1/organizations/telephony-configs", f -> Map.of("name", f.marker + " sim " + f.unique(),
+                "config", Map.of("provider", "simulator")));
+        sample("PUT /api/v1/organizations/telephony-configs/{config_id}", f -> Map.of("name", f.marker + " sim"));
+        sample("POST /api/v1/organizations/telephony-configs/{config_id}/phone-numbers", f -> Map.of("address",
+                f.phoneNumber(), "label", f.marker));
+        sample("PUT /api/v1/organizations/telephony-configs/{config_id}/phone-numbers/{phone_number_id}",
+                f -> Map.of("label", f.marker + " line"));
+        sample("POST /api/v1/organizations/telephony-configs/{config_id}/trunks", f -> Map.of("name",
+                f.marker + " trunk " + f.unique(), "settings", Map.of("context", "from-ai")));
+        sample("PUT /api/v1/organizations/telephony-configs/{config_id}/trunks/{trunk_id}",
+                f -> Map.of("name", f.marker + " trunk"));
+        sample("POST /api/v1/telephony/initiate-call", f -> Map.of("workflow_id", f.id("workflow"),
+                "phone_number", f.phoneNumber()));
+        sample("POST /api/v1/user/api-keys", f -> Map.of("name", f.marker + " key"));
+        sample("POST /api/v1/workflow/ambient-noise/upload-url", f -> Map.of("workflow_id", f.id("workflow"),
+                "filename", "noise.wav", "mime_type", "audio/wav", "file_size", 1000));
+        sample("POST /api/v1/workflow/create/definition", f -> Map.of("name", f.marker + " agent " + f.unique(),
+                "workflow_definition", WorkflowEndToEndTest.definition("Hello")));
+        sample("POST /api/v1/workflow/create/template", f -> Map.of("call_type", "outbound", "use_case",
+                "Appointment reminders", "activity_description", "Remind patients of tomorrow's appointment"));
+        sample("POST /api/v1/workflow/templates/duplicate", f -> Map.of("template_id", 1, "workflow_name",
+                f.marker + " from template"));
+        sample("PUT /api/v1/workflow/{workflow_id}", f -> Map.of("name", f.marker + " agent"));
+        sample("POST /api/v1/workflow/{workflow_id}/agent-preview", f -> Map.of("context_variables",
+                Map.of("first_name", "Ann")));
+        sample("PUT /api/v1/workflow/{workflow_id}/folder", f -> Map.of("folder_id", f.id("folder")));
+        sample("POST /api/v1/workflow/{workflow_id}/runs", f -> Map.of("mode", "textchat", "name", f.marker + " run"));
+        sample("PUT /api/v1/workflow/{workflow_id}/status", f -> Map.of("status", "active"));
+    }
+
+    private static void sample(String operation, Function<TenantFixture, Map<String, Object>> body) {
+        SAMPLES.put(operation, body);
+    }
+
+    final String marker;
+    final Api.Account account;
+    final String apiKey;
+    private final Map<String, Object> resources = new LinkedHashMap<>();
+
+    private TenantFixture(String label) {
+        this.marker = label + "-" + UUID.randomUUID().toString().substring(0, 8);
+        this.account = Api.signUp(marker);
+        this.apiKey = Api.createKey(account, marker + " main");
+    }
+
+    /** An organization with nothing in it but its account and key. */
+    static TenantFixture empty(String label) {
+        return new TenantFixture(label);
+    }
+
+    /** An organization holding one resource of each kind. */
+    static TenantFixture create(String label) {
+        TenantFixture f = new TenantFixture(label);
+        String m = f.marker;
+        long workflow = f.post("/api/v1/workflow/create/definition", Map.of("name", m + " agent",
+                "workflow_definition", WorkflowEndToEndTest.definition("Hello"))).path("id").asLong();
+        f.resources.put("workflow", workflow);
+        f.resources.put("run", f.post("/api/v1/workflow/" + workflow + "/runs",
+                Map.of("mode", "textchat", "name", m + " run")).path("id").asLong());
+        f.resources.put("folder", f.post("/api/v1/folder/", Map.of("name", m + " folder")).path("id").asLong());
+        long configuration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " simulator",
+                "config", Map.of("provider", "simulator"))).path("id").asLong();
+        f.resources.put("configuration", configuration);
+        f.resources.put("phone_number", f.post("/api/v1/organizations/telephony-configs/" + configuration
+                + "/phone-numbers", Map.of("address", f.phoneNumber(), "label", m + " line")).path("id").asLong());
+        long trunkConfiguration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " pbx",
+                "config", Map.of("provider", "ari", "ari_endpoint", "http://pbx.local:8088", "app_name", "voice",
+                        "app_password", "secret"))).path("id").asLong();
+        f.resources.put("trunk_configuration", trunkConfiguration);
+        f.resources.put("trunk", f.post("/api/v1/organizations/telephony-configs/" + trunkConfiguration + "/trunks",
+                Map.of("name", m + " trunk", "settings", Map.of("context", "from-ai"))).path("id").asLong());
+        byte[] csv = "phone_number,first_name\n+15550100001,Ann\n".getBytes(StandardCharsets.UTF_8);
+        JsonNode upload = f.post("/api/v1/object-store/presigned-upload-url", Map.of("file_name", "contacts.csv",
+                "file_size", csv.length));
+        given().urlEncodingEnabled(false).contentType("text/csv").body(csv).put(upload.path("upload_url").asText())
+                .then().statusCode(200);
+        f.resources.put("object_key", upload.path("file_key").asText());
+        f.resources.put("campaign", f.post("/api/v1/campaign/create", Map.of("name", m + " campaign",
+                "workflow_id", workflow, "source_type", "csv", "source_id", upload.path("file_key").asText(),
+                "telephony_configuration_id", configuration)).path("id").asLong());
+        String spare = Api.createKey(f.account, m + " spare");
+        f.resources.put("spare_api_key", Api.keyId(f.account, spare));
+        return f;
+    }
+
+    RequestSpecification as() {
+        return given().header("X-API-Key", apiKey);
+    }
+
+    JsonNode post(String path, Map<String, Object> body) {
+        String json = as().contentType(ContentType.JSON).body(body).post(path).then().statusCode(200).extract().asString();
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    long id(String resource) {
+        return ((Number) resources.get(resource)).longValue();
+    }
+
+    Map<String, Object> resources() {
+        return java.util.Collections.unmodifiableMap(resources);
+    }
+
+    /** The value of a path parameter of an operation: this tenant's resource, or a global value; null if unknown. */
+    Object pathValue(ApiDocument.Operation operation, String parameter) {
+        Function<String, String> creator = CREATORS.get(parameter);
+        if (creator != null) {
+            return resources.get(creator.apply(operation.path()));
+        }
+        return GLOBAL_PARAMETERS.get(parameter);
+    }
+
+    /** The operation's path with every parameter filled in (URL-encoded); null when a parameter has no value. */
+    String url(ApiDocument.Operation operation) {
+        String url = operation.path();
+        for (ApiDocument.Parameter p : operation.pathParameters()) {
+            Object value = pathValue(operation, p.name());
+            if (value == null) {
+                return null;
+            }
+            url = url.replace("{" + p.name() + "}", encode(String.valueOf(value)));
+        }
+        return url;
+    }
+
+    static String encode(String value) {
+        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A valid body for the operation: from {@link #SAMPLES}, else generated from its schema's required fields. */
+    Map<String, Object> sampleBody(ApiDocument document, ApiDocument.Operation operation) {
+        Function<TenantFixture, Map<String, Object>> sample = SAMPLES.get(operation.key());
+        if (sample != null) {
+            return new LinkedHashMap<>(sample.apply(this));
+        }
+        Object generated = generate(document, operation.bodySchema(), 0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = generated instanceof Map<?, ?> map ? (Map<String, Object>) map : new LinkedHashMap<>();
+        return body;
+    }
+
+    /** A value of the schema: its default, else its first enum value, else a plain one; objects get their required fields. */
+    static Object generate(ApiDocument document, JsonNode schema, int depth) {
+        JsonNode s = document.resolve(schema);
+        if (s.has("default") && !s.path("default").isNull()) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().convertValue(s.path("default"), Object.class);
+        }
+        if (s.has("enum")) {
+            return s.path("enum").get(0).asText();
+        }
+        if (s.path("examples").isArray() && !s.path("examples").isEmpty()) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().convertValue(s.path("examples").get(0), Object.class);
+        }
+        if (s.has("pattern") && "string".equals(ApiDocument.type(s))) {
+            for (String candidate : List.of("sample", "csv", "09:00", "a", "1")) {
+                if (java.util.regex.Pattern.compile(s.path("pattern").asText()).matcher(candidate).find()) {
+                    return candidate;
+                }
+            }
+        }
+        return switch (ApiDocument.type(s)) {
+            case "string" -> "date-time".equals(s.path("format").asText()) ? "2026-01-01T00:00:00Z" : "sample";
+            case "integer" -> s.has("minimum") ? s.path("minimum").asLong() : 1;
+            case "number" -> s.has("minimum") ? s.path("minimum").asDouble() : 1.0;
+            case "boolean" -> true;
+            case "array" -> s.path("minItems").asInt(0) > 0 ? List.of(generate(document, s.path("items"), depth + 1))
+                    : List.of();
+            case "object" -> {
+                Map<String, Object> object = new LinkedHashMap<>();
+                if (depth < 4) {
+                    for (JsonNode required : s.path("required")) {
+                        object.put(required.asText(), generate(document, s.path("properties").path(required.asText()),
+                                depth + 1));
+                    }
+                }
+                yield object;
+            }
+            default -> "sample";
+        };
+    }
+
+    /** Every resource id and key of this tenant as text, to look for in another organization's responses. */
+    List<String> identifiers() {
+        return resources.values().stream().map(String::valueOf).toList();
+    }
+
+    private String phoneNumber() {
+        return "+1555" + (1_000_000 + ThreadLocalRandom.current().nextInt(8_999_999));
+    }
+
+    private String unique() {
+        return UUID.randomUUID().toString().substring(0, 6);
+    }
+}
