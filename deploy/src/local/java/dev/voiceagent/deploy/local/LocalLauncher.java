@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * Local runs only (Maven profile "local", never in the production artifact): starts a real
  * PostgreSQL from Maven Central binaries, keeping its data under ~/.voice-agent/pgdata (outside
  * target/, so it survives `mvn clean`), points the datasource at it and starts the service.
- * When QUARKUS_DATASOURCE_REACTIVE_URL is set, no embedded database starts.
+ * When QUARKUS_DATASOURCE_REACTIVE_URL is set, no embedded database starts. Browsers on
+ * http://localhost origins may call the API (CORS) unless VOICEAGENT_CORS_ALLOWED_ORIGINS says otherwise.
  */
 @QuarkusMain
 public class LocalLauncher {
@@ -20,6 +21,11 @@ public class LocalLauncher {
         if (System.getenv("QUARKUS_DATASOURCE_REACTIVE_URL") == null
                 && System.getProperty("quarkus.datasource.reactive.url") == null) {
             startEmbeddedPostgres();
+        }
+        if (System.getenv("VOICEAGENT_CORS_ALLOWED_ORIGINS") == null
+                && System.getProperty("voiceagent.cors.allowed-origins") == null) {
+            // a dashboard served from this machine (e.g. the reference's UI on http://localhost:3010) may call the API
+            System.setProperty("voiceagent.cors.allowed-origins", "http://localhost:*,http://127.0.0.1:*");
         }
         Quarkus.run(args);
     }

@@ -101,6 +101,9 @@ class SingleCallEndToEndTest {
         assertThat(run.getString("mode")).isEqualTo("simulator");
         assertThat(run.getString("call_type")).isEqualTo("outbound");
         assertThat(run.getFloat("usage_info.call_duration_seconds")).isEqualTo(7f);
+        // the reference's cost_info, which its dashboard reads for a run's duration, derived from the usage
+        assertThat(run.getFloat("cost_info.call_duration_seconds")).isEqualTo(7f);
+        assertThat(run.getInt("cost_info.dograh_token_usage")).isZero();
         assertThat(run.getString("initial_context.phone_number")).isEqualTo("+15550000012");
         assertThat(new Sql(dataSource).queryLong("SELECT count(*) FROM calls WHERE workflow_run_id = ? AND status ="
                 + " 'completed' AND provider_call_id LIKE 'SIM-%'", runId)).isEqualTo(1);

@@ -50,13 +50,13 @@ public enum Provider {
             Field.optional("ws_client_name", "WebSocket client name", false,
                     "The name of the ARI WebSocket client, when several share the user", null))),
     SIMULATOR("Simulator", true, true, false, null, List.of(
-            Field.optional("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", false,
+            Field.setting("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", "array",
                     "The outcome of calls to numbers ending in each suffix", null),
             Field.optional("default_outcome", "Outcome when no rule matches", false,
                     "completed, busy, no-answer, failed, canceled or error", "completed"),
-            Field.optional("default_duration_seconds", "Call duration when no rule sets one", false,
+            Field.setting("default_duration_seconds", "Call duration when no rule sets one", "integer",
                     "How long an answered call lasts, in seconds", "30"),
-            Field.optional("ring_delay_ms", "Delay before ringing and before the outcome (ms)", false,
+            Field.setting("ring_delay_ms", "Delay before ringing and before the outcome (ms)", "integer",
                     "Milliseconds between the simulated call's events", "500")));
 
     /**
@@ -77,6 +77,11 @@ public enum Provider {
 
         static Field flag(String name, String label, String description) {
             return new Field(name, label, false, false, "boolean", description, null);
+        }
+
+        /** An optional, non-secret field of another JSON type (integer, array). */
+        static Field setting(String name, String label, String type, String description, String placeholder) {
+            return new Field(name, label, false, false, type, description, placeholder);
         }
 
         public String section() {

@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** A node type: what its data holds and how it may be connected. */
+/**
+ * A node type: what its data holds and how it may be connected; {@code llmHint} guides a language
+ * model that builds workflows.
+ */
 public record NodeTypeSpec(
         String name,
         String displayName,
@@ -15,7 +18,8 @@ public record NodeTypeSpec(
         String version,
         List<PropertySpec> properties,
         GraphConstraints graphConstraints,
-        List<Example> examples) {
+        List<Example> examples,
+        String llmHint) {
 
     public enum Category {
         CALL_NODE, GLOBAL_NODE, TRIGGER, INTEGRATION;

@@ -74,6 +74,28 @@ public record WorkflowRun(
         return usageInfo != null && usageInfo.get("call_duration_seconds") instanceof Number n ? n.doubleValue() : null;
     }
 
+    /**
+     * The cost a client sees, as the reference derives it: {dograh_token_usage, call_duration_seconds},
+     * token usage from the stored cost (or the legacy total_cost_usd x 100), the duration from the
+     * run's usage; null while the run has used nothing.
+     */
+    public Map<String, Object> costSummary() {
+        Double duration = durationSeconds();
+        Number tokens = null;
+        if (costInfo != null && costInfo.get("dograh_token_usage") instanceof Number n) {
+            tokens = n;
+        } else if (costInfo != null && costInfo.get("total_cost_usd") instanceof Number usd) {
+            tokens = usd.doubleValue() * 100;
+        }
+        if (duration == null && tokens == null) {
+            return null;
+        }
+        Map<String, Object> summary = new java.util.LinkedHashMap<>();
+        summary.put("dograh_token_usage", tokens == null ? 0 : tokens);
+        summary.put("call_duration_seconds", duration == null ? 0 : duration);
+        return java.util.Collections.unmodifiableMap(summary);
+    }
+
     public String disposition() {
         return gatheredContext == null ? null : JsonTree.asString(gatheredContext.get("mapped_call_disposition"));
     }

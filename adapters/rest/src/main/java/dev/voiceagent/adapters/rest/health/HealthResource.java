@@ -10,6 +10,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import io.vertx.core.http.HttpServerRequest;
+import dev.voiceagent.adapters.rest.shared.PublicBaseUrl;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -44,7 +47,10 @@ public class HealthResource {
     public record AutoscaleMetricResponse(@Schema(required = true, title = "Value") long value) {
     }
 
-    private final HealthResponse response;
+    private final String version;
+    private final PublicBaseUrl publicBaseUrl;
+    private final String deploymentMode;
+    private final boolean signupEnabled;
     private final DevopsSecret secret;
     private final GetAutoscaleMetricUseCase autoscale;
     private final CountReplicaCallsUseCase replicaCalls;
@@ -53,21 +59,28 @@ public class HealthResource {
     public HealthResource(DevopsSecret secret, GetAutoscaleMetricUseCase autoscale, CountReplicaCallsUseCase replicaCalls,
             EventLoopLag lag,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown") String version,
-            @ConfigProperty(name = "voiceagent.backend-api-endpoint", defaultValue = "http://localhost:8080") String endpoint,
+            PublicBaseUrl publicBaseUrl,
             @ConfigProperty(name = "voiceagent.deployment-mode", defaultValue = "oss") String deploymentMode,
             @ConfigProperty(name = "voiceagent.auth.signup-enabled", defaultValue = "true") boolean signupEnabled) {
         this.secret = secret;
         this.autoscale = autoscale;
         this.replicaCalls = replicaCalls;
         this.lag = lag;
-        this.response = new HealthResponse("ok", version, endpoint, null, deploymentMode, "local", false, false,
-                signupEnabled, null, null);
+        this.version = version;
+        this.publicBaseUrl = publicBaseUrl;
+        this.deploymentMode = deploymentMode;
+        this.signupEnabled = signupEnabled;
     }
 
+    /**
+     * backend_api_endpoint: the configured public base URL (voiceagent.public-base-url), else the address
+     * this service really listens on (the port the request came in on), never a fixed string.
+     */
     @GET
     @NonBlocking
-    public HealthResponse health() {
-        return response;
+    public HealthResponse health(@Context HttpServerRequest request) {
+        return new HealthResponse("ok", version, publicBaseUrl.of(request), null, deploymentMode, "local", false, false, signupEnabled,
+                null, null);
     }
 
     /** This replica's live calls (the drain signal) and its event-loop lag. Operations secret required. */

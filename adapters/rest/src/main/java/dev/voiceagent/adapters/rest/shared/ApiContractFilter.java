@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.rest.shared;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.voiceagent.domain.telephony.Provider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -56,6 +57,7 @@ public class ApiContractFilter implements OASFilter {
                 }
             }
         }
+        providerConfigurations(openAPI);
         Schema validationError = openAPI.getComponents().getSchemas().get("ValidationError");
         if (validationError != null) {
             validationError.addProperty("loc", OASFactory.createSchema().title("Location")
@@ -64,6 +66,50 @@ public class ApiContractFilter implements OASFilter {
                             OASFactory.createSchema().addType(Schema.SchemaType.STRING),
                             OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)))));
             validationError.addProperty("input", OASFactory.createSchema().title("Input"));
+        }
+    }
+
+    /**
+     * The body's config is one provider's fields, told apart by "provider": one schema per provider,
+     * generated from the same field table that validates it (required fields, secrets, types).
+     */
+    private static void providerConfigurations(OpenAPI openAPI) {
+        List<Schema> alternatives = new java.util.ArrayList<>();
+        Map<String, String> mapping = new java.util.LinkedHashMap<>();
+        for (Provider provider : Provider.values()) {
+            String name = provider.displayName().replaceAll("[^A-Za-z]", "") + "ConfigurationRequest";
+            Schema schema = OASFactory.createSchema().addType(Schema.SchemaType.OBJECT).title(name)
+                    .description(provider.displayName() + " account settings; secrets are sealed at rest and masked on"
+                            + " output (a masked value sent back keeps the stored secret)")
+                    .addProperty("provider", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
+                            .enumeration(List.of(provider.wireName())))
+                    .addRequired("provider");
+            for (Provider.Field field : provider.fields()) {
+                Schema property = OASFactory.createSchema().title(field.label()).description(field.description())
+                        .addType(switch (field.type()) {
+                            case "boolean" -> Schema.SchemaType.BOOLEAN;
+                            case "integer" -> Schema.SchemaType.INTEGER;
+                            case "array" -> Schema.SchemaType.ARRAY;
+                            default -> Schema.SchemaType.STRING;
+                        });
+                if (field.sensitive()) {
+                    property.format("password");
+                }
+                schema.addProperty(field.name(), property);
+                if (field.required()) {
+                    schema.addRequired(field.name());
+                }
+            }
+            openAPI.getComponents().addSchema(name, schema);
+            alternatives.add(OASFactory.createSchema().ref("#/components/schemas/" + name));
+            mapping.put(provider.wireName(), "#/components/schemas/" + name);
+        }
+        for (String request : List.of("TelephonyConfigurationCreateRequest", "TelephonyConfigurationUpdateRequest")) {
+            Schema body = openAPI.getComponents().getSchemas().get(request);
+            if (body != null && body.getProperties() != null && body.getProperties().containsKey("config")) {
+                body.addProperty("config", OASFactory.createSchema().title("Config").oneOf(alternatives)
+                        .discriminator(OASFactory.createDiscriminator().propertyName("provider").mapping(mapping)));
+            }
         }
     }
 

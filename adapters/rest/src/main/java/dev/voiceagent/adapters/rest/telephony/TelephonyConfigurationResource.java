@@ -119,7 +119,15 @@ public class TelephonyConfigurationResource {
     }
 
     @Schema(name = "SIPConnectivityDetails")
-    public record SipConnectivityDetails(String providerDisplayName, List<Map<String, Object>> regions) {
+    public record SipConnectivityDetails(String providerDisplayName, List<SipRegionDetails> regions) {
+    }
+
+    @Schema(name = "SIPRegionDetails")
+    public record SipRegionDetails(String region, List<SipTransportDetails> inboundTransports, String outboundOriginIp) {
+    }
+
+    @Schema(name = "SIPTransportDetails")
+    public record SipTransportDetails(String transport, String hostname, int port, String uri) {
     }
 
     @Schema(name = "SetupStep")
@@ -147,12 +155,16 @@ public class TelephonyConfigurationResource {
     public record ProviderFieldOption(String value, String label) {
     }
 
+    @Schema(name = "TelephonyProviderUICondition")
+    public record ProviderFieldCondition(String field, Object equals) {
+    }
+
     @Schema(name = "TelephonyProviderUIField")
     public record ProviderFieldResponse(String name, String label, String type, boolean required, boolean sensitive,
             @Schema(nullable = true) String description, @Schema(nullable = true) String placeholder,
             @Schema(nullable = true) List<ProviderFieldOption> options,
             @Schema(nullable = true, description = "Shown only when another field has a value: no field of this"
-                    + " service's forms depends on another") Map<String, Object> visibleWhen,
+                    + " service's forms depends on another") ProviderFieldCondition visibleWhen,
             @Schema(nullable = true) String section) {
     }
 

@@ -212,7 +212,8 @@ public class WorkflowResource {
 
     @POST
     @Path("/{workflow_id}/validate")
-    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = ValidateWorkflowResponse.class)))
+    @APIResponse(responseCode = "200", description = "The definition is valid",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = ValidateWorkflowResponse.class)))
     public Uni<ValidateWorkflowResponse> validate(@PathParam("workflow_id") long workflowId) {
         return validate.validate(caller.principal(), workflowId).map(errors -> {
             if (!errors.isEmpty()) {

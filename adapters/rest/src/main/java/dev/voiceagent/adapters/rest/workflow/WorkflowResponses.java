@@ -24,6 +24,10 @@ public final class WorkflowResponses {
         return tree == null ? null : JsonTree.asMap(SecretMasking.masked(tree));
     }
 
+    @Schema(name = "CallDispositionCodes")
+    public record CallDispositionCodes(List<String> dispositionCodes) {
+    }
+
     @Schema(name = "WorkflowResponse")
     public record WorkflowResponse(
             @Schema(required = true) long id,
@@ -33,7 +37,8 @@ public final class WorkflowResponses {
             @Schema(required = true) Map<String, Object> workflowDefinition,
             @Schema(required = true, nullable = true) Long currentDefinitionId,
             @Schema(nullable = true) Map<String, Object> templateContextVariables,
-            @Schema(nullable = true) Map<String, Object> callDispositionCodes,
+            @Schema(nullable = true, implementation = CallDispositionCodes.class, description = "The workflow's own"
+                    + " disposition codes; none can be set through this API yet") Map<String, Object> callDispositionCodes,
             @Schema(nullable = true) Long totalRuns,
             @Schema(nullable = true) Map<String, Object> workflowConfigurations,
             @Schema(nullable = true) Integer versionNumber,

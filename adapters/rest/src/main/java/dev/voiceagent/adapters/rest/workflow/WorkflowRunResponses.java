@@ -41,7 +41,8 @@ public final class WorkflowRunResponses {
             @Schema(nullable = true) String userRecordingPublicUrl,
             @Schema(nullable = true) String botRecordingPublicUrl,
             @Schema(nullable = true) String publicAccessToken,
-            @Schema(required = true, nullable = true) Map<String, Object> costInfo,
+            @Schema(required = true, nullable = true, description = "{dograh_token_usage, call_duration_seconds},"
+                    + " derived from the run's usage; null while the run has used nothing") Map<String, Object> costInfo,
             @Schema(nullable = true) Map<String, Object> usageInfo,
             @Schema(required = true, nullable = true) Long definitionId,
             @Schema(nullable = true) Map<String, Object> initialContext,
@@ -52,7 +53,7 @@ public final class WorkflowRunResponses {
 
         public static WorkflowRunResponse of(WorkflowRun r) {
             return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
-                    r.transcriptUrl(), r.recordingUrl(), null, null, null, null, null, null, null, r.costInfo(),
+                    r.transcriptUrl(), r.recordingUrl(), null, null, null, null, null, null, null, r.costSummary(),
                     r.usageInfo(), r.definitionId(), r.initialContext(), r.gatheredContext(), r.callType(), r.logs(),
                     r.annotations());
         }
