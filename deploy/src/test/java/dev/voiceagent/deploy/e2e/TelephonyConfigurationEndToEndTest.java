@@ -240,4 +240,68 @@ class TelephonyConfigurationEndToEndTest {
         as(otherKey).get("/api/v1/organizations/disposition-codes").then().statusCode(200)
                 .body("codes", org.hamcrest.Matchers.not(hasItem("zz_custom")));
     }
+
+    @Test
+    void callerNumbersAreAcceptedAsTheReferenceAcceptsThemAndAnUnassignedOneIsAWarning() {
+        String k = Api.createKey(Api.signUp("callers"), "k");
+        long config = twilio(k, "PSTN", "tok_caller_numbers_1");
+        // the reference UI's own example: possible for the US plan, but not an assigned range
+        long unassigned = as(k).body(Map.of("address", "+19781899185")).post(BASE + "/" + config + "/phone-numbers")
+                .then().statusCode(200).body("address_normalized", equalTo("+19781899185"))
+                .body("address_type", equalTo("pstn")).body("inbound_workflow_name", nullValue())
+                .body("provider_sync", nullValue()).extract().jsonPath().getLong("id");
+        as(k).body(Map.of("address", "+14155552671")).post(BASE + "/" + config + "/phone-numbers").then().statusCode(200);
+        as(k).body(Map.of("address", "+1978189")).post(BASE + "/" + config + "/phone-numbers").then().statusCode(400)
+                .body("detail", containsString("not a valid phone number"));
+        as(k).get("/api/v1/organizations/telephony-config-warnings").then().statusCode(200)
+                .body("telnyx_missing_webhook_public_key_count", equalTo(0))
+                .body("vonage_missing_signature_secret_count", equalTo(0))
+                .body("warnings.findAll { it.phone_number_id != null }.phone_number_id", org.hamcrest.Matchers.contains(
+                        (int) unassigned))
+                .body("warnings.find { it.phone_number_id != null }.message", containsString("+19781899185"));
+        // a bare extension where the provider routes through trunks
+        long pbx = as(k).body(Map.of("name", "PBX", "config", Map.of("provider", "cloudonix", "bearer_token", "b",
+                "domain_id", "example.cloudonix.net"))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
+        as(k).body(Map.of("address", "1001")).post(BASE + "/" + pbx + "/phone-numbers").then().statusCode(200)
+                .body("address_type", equalTo("sip_extension"));
+        as(k).body(Map.of("address", "1002")).post(BASE + "/" + config + "/phone-numbers").then().statusCode(400);
+        // contacts to call keep the strict check: the same unassigned number cannot be a test call's target
+        long telnyx = as(k).body(Map.of("name", "Telnyx", "config", Map.of("provider", "telnyx", "api_key", "KEY1")))
+                .post(BASE).then().statusCode(200).body("setup_checklist.ready_for_outbound", equalTo(false))
+                .body("setup_checklist.steps.find { it.key == 'connection_id' }.complete", equalTo(false))
+                .body("setup_checklist.steps.find { it.key == 'connection_id' }.blocks_outbound", equalTo(true))
+                .body("supports_trunks", equalTo(false)).body("credentials.api_key", equalTo("KEY1".replaceAll(".", "*")))
+                .extract().jsonPath().getLong("id");
+        as(k).get("/api/v1/organizations/telephony-config-warnings").then()
+                .body("telnyx_missing_webhook_public_key_count", equalTo(1));
+        as(k).get(BASE + "/" + telnyx).then().statusCode(200).body("sip_connectivity", nullValue())
+                .body("setup_checklist.outbound_blocked_reason", equalTo("Add at least one active phone number to call from"))
+                .body("setup_checklist.steps.find { it.key == 'webhook_public_key' }.complete", equalTo(false));
+    }
+
+    @Test
+    void trunksCountTheirNumbersAndNumbersNameTheirInboundWorkflow() {
+        String k = Api.createKey(Api.signUp("trunk-counts"), "k");
+        long workflow = as(k).body(Map.of("name", "Receptionist", "workflow_definition",
+                WorkflowEndToEndTest.definition("Hello"))).post("/api/v1/workflow/create/definition").then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        long ari = as(k).body(Map.of("name", "PBX", "config", Map.of("provider", "ari", "ari_endpoint",
+                "http://pbx.local:8088", "app_name", "voice", "app_password", "secret"))).post(BASE).then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        long trunk = as(k).body(Map.of("name", "Main")).post(BASE + "/" + ari + "/trunks").then().statusCode(200)
+                .body("phone_number_count", equalTo(0)).extract().jsonPath().getLong("id");
+        as(k).body(Map.of("address", "200", "telephony_trunk_id", trunk, "inbound_workflow_id", workflow))
+                .post(BASE + "/" + ari + "/phone-numbers").then().statusCode(200)
+                .body("inbound_workflow_name", equalTo("Receptionist"));
+        as(k).get(BASE + "/" + ari + "/trunks").then().body("trunks[0].phone_number_count", equalTo(1));
+        as(k).get(BASE + "/" + ari).then().statusCode(200).body("supports_trunks", equalTo(true))
+                .body("connectivity", equalTo("sip")).body("trunks[0].phone_number_count", equalTo(1))
+                .body("credentials.app_password", equalTo("**cret"));
+        // another organization's workflow cannot answer this organization's number
+        long foreign = as(otherKey).body(Map.of("name", "Theirs", "workflow_definition",
+                WorkflowEndToEndTest.definition("Hello"))).post("/api/v1/workflow/create/definition").then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        as(k).body(Map.of("address", "201", "inbound_workflow_id", foreign)).post(BASE + "/" + ari + "/phone-numbers")
+                .then().statusCode(404).body("detail", equalTo("Workflow not found"));
+    }
 }
