@@ -9,11 +9,13 @@ import java.util.HexFormat;
 
 /**
  * The raw value of an API key: {@code dgr_} followed by 43 URL-safe characters (32 random bytes,
- * base64url without padding). Only its SHA-256 hash and an 8-character display prefix are stored.
+ * base64url without padding), or of a service key, the same with {@code dgs_}. Only its SHA-256 hash
+ * and an 8-character display prefix are stored.
  */
 public record ApiKeySecret(String value) {
 
     public static final String PREFIX = "dgr_";
+    public static final String SERVICE_PREFIX = "dgs_";
     public static final int RANDOM_BYTES = 32;
     public static final int LENGTH = PREFIX.length() + 43;
     public static final int DISPLAY_PREFIX_LENGTH = 8;
@@ -25,14 +27,28 @@ public record ApiKeySecret(String value) {
     }
 
     public static ApiKeySecret generate(SecureRandom random) {
+        return generate(random, PREFIX);
+    }
+
+    public static ApiKeySecret generateServiceKey(SecureRandom random) {
+        return generate(random, SERVICE_PREFIX);
+    }
+
+    private static ApiKeySecret generate(SecureRandom random, String prefix) {
         byte[] bytes = new byte[RANDOM_BYTES];
         random.nextBytes(bytes);
-        return new ApiKeySecret(PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+        return new ApiKeySecret(prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+    }
+
+    /** Whether this is a service key (dgs_) rather than an API key (dgr_). */
+    public boolean serviceKey() {
+        return value.startsWith(SERVICE_PREFIX);
     }
 
     /** A cheap shape check, so that garbage never costs a database round trip. */
     public static boolean looksLikeKey(String candidate) {
-        if (candidate == null || candidate.length() != LENGTH || !candidate.startsWith(PREFIX)) {
+        if (candidate == null || candidate.length() != LENGTH
+                || !candidate.startsWith(PREFIX) && !candidate.startsWith(SERVICE_PREFIX)) {
             return false;
         }
         for (int i = PREFIX.length(); i < candidate.length(); i++) {
