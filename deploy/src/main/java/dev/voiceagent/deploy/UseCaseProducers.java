@@ -78,8 +78,10 @@ public class UseCaseProducers {
 
     @Produces
     @Singleton
-    AuthenticateUseCase authenticate(ApiKeyRepository apiKeys, AccountRepository accounts, TokenService tokens, Clock clock) {
-        return new AuthenticateService(apiKeys, accounts, tokens, clock);
+    AuthenticateUseCase authenticate(ApiKeyRepository apiKeys,
+            dev.voiceagent.application.servicekey.ServiceKeyRepository serviceKeys, AccountRepository accounts,
+            TokenService tokens, Clock clock) {
+        return new AuthenticateService(apiKeys, serviceKeys, accounts, tokens, clock);
     }
 
     @Produces

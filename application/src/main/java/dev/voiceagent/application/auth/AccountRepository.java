@@ -13,6 +13,8 @@ public interface AccountRepository {
 
     Uni<Optional<User>> findUserById(long id);
 
+    Uni<Optional<Organization>> findOrganizationById(long id);
+
     /**
      * Stores a new organization and its first user together.
      * Fails with {@link dev.voiceagent.application.shared.ConflictException} when the e-mail is taken.

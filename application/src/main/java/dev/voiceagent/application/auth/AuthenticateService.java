@@ -1,9 +1,11 @@
 package dev.voiceagent.application.auth;
 
 import dev.voiceagent.application.apikey.ApiKeyRepository;
+import dev.voiceagent.application.servicekey.ServiceKeyRepository;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.domain.apikey.ApiKey;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
+import dev.voiceagent.domain.servicekey.ServiceKey;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,12 +23,15 @@ public class AuthenticateService implements AuthenticateUseCase {
     static final String NO_ORGANIZATION = "User has no organization";
 
     private final ApiKeyRepository apiKeys;
+    private final ServiceKeyRepository serviceKeys;
     private final AccountRepository accounts;
     private final TokenService tokens;
     private final Clock clock;
 
-    public AuthenticateService(ApiKeyRepository apiKeys, AccountRepository accounts, TokenService tokens, Clock clock) {
+    public AuthenticateService(ApiKeyRepository apiKeys, ServiceKeyRepository serviceKeys, AccountRepository accounts,
+            TokenService tokens, Clock clock) {
         this.apiKeys = apiKeys;
+        this.serviceKeys = serviceKeys;
         this.accounts = accounts;
         this.tokens = tokens;
         this.clock = clock;
@@ -48,7 +53,11 @@ public class AuthenticateService implements AuthenticateUseCase {
             return fail(BAD_KEY);
         }
         Instant now = clock.instant();
-        return apiKeys.findUsableByHash(new ApiKeySecret(raw).hash()).chain(found -> {
+        ApiKeySecret secret = new ApiKeySecret(raw);
+        if (secret.serviceKey()) {
+            return byServiceKey(secret, now);
+        }
+        return apiKeys.findUsableByHash(secret.hash()).chain(found -> {
             if (found.isEmpty() || found.get().createdBy() == null) {
                 return fail(BAD_KEY);
             }
@@ -58,6 +67,21 @@ public class AuthenticateService implements AuthenticateUseCase {
                 return Uni.createFrom().item(principal);
             }
             return apiKeys.recordUse(key.id(), now).replaceWith(principal);
+        });
+    }
+
+    /** A service key: refused once it has expired or been archived, on every replica's next request. */
+    private Uni<Principal> byServiceKey(ApiKeySecret secret, Instant now) {
+        return serviceKeys.findUsableByHash(secret.hash(), now).chain(found -> {
+            if (found.isEmpty()) {
+                return fail(BAD_KEY);
+            }
+            ServiceKey key = found.get();
+            Principal principal = new Principal(key.createdBy(), key.organizationId(), Principal.Method.SERVICE_KEY);
+            if (key.lastUsedAt() != null && key.lastUsedAt().plus(ApiKey.LAST_USED_RESOLUTION).isAfter(now)) {
+                return Uni.createFrom().item(principal);
+            }
+            return serviceKeys.recordUse(key.id(), now).replaceWith(principal);
         });
     }
 

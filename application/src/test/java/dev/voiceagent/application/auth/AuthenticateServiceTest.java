@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voiceagent.application.fakes.FakeSecurity;
 import dev.voiceagent.application.fakes.InMemoryAccountRepository;
 import dev.voiceagent.application.fakes.InMemoryApiKeyRepository;
+import dev.voiceagent.application.fakes.InMemoryServiceKeyRepository;
+import dev.voiceagent.application.servicekey.ServiceKeyService;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.domain.account.EmailAddress;
 import dev.voiceagent.domain.account.Organization;
@@ -25,6 +27,7 @@ class AuthenticateServiceTest {
     private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
 
     private final InMemoryApiKeyRepository apiKeys = new InMemoryApiKeyRepository();
+    private final InMemoryServiceKeyRepository serviceKeys = new InMemoryServiceKeyRepository();
     private final InMemoryAccountRepository accounts = new InMemoryAccountRepository();
     private final FakeSecurity.Tokens tokens = new FakeSecurity.Tokens();
     private MutableClock clock;
@@ -36,7 +39,7 @@ class AuthenticateServiceTest {
     @BeforeEach
     void setUp() {
         clock = new MutableClock(T0);
-        service = new AuthenticateService(apiKeys, accounts, tokens, clock);
+        service = new AuthenticateService(apiKeys, serviceKeys, accounts, tokens, clock);
         owner = signUp("owner@x.io");
         other = signUp("other@x.io");
         secret = ApiKeySecret.generate(new SecureRandom());
@@ -58,6 +61,32 @@ class AuthenticateServiceTest {
         assertThat(principal.userId()).isEqualTo(owner.id());
         assertThat(principal.organizationId()).isEqualTo(owner.organizationId());
         assertThat(principal.method()).isEqualTo(Principal.Method.API_KEY);
+    }
+
+    @Test
+    void aServiceKeyAuthenticatesUntilItExpiresOrIsArchived() {
+        var keys = new ServiceKeyService(serviceKeys, new SecureRandom(), clock);
+        Principal creator = new Principal(owner.id(), owner.organizationId(), Principal.Method.TOKEN);
+        var created = keys.create(creator, "runtime", 2).await().indefinitely();
+        assertThat(created.rawKey()).startsWith("dgs_");
+        Principal principal = authenticate(created.rawKey(), null);
+        assertThat(principal.organizationId()).isEqualTo(owner.organizationId());
+        assertThat(principal.method()).isEqualTo(Principal.Method.SERVICE_KEY);
+        clock.advance(java.time.Duration.ofDays(2));
+        assertThatThrownBy(() -> authenticate(created.rawKey(), null)).isInstanceOf(AuthenticationException.class)
+                .hasMessage("Invalid or expired API key");
+        assertThatThrownBy(() -> keys.reactivate(creator, created.key().id()).await().indefinitely())
+                .hasMessageContaining("expired");
+        var second = keys.create(creator, "ci", null).await().indefinitely();
+        assertThat(authenticate(second.rawKey(), null).userId()).isEqualTo(owner.id());
+        keys.archive(creator, second.key().id()).await().indefinitely();
+        assertThatThrownBy(() -> authenticate(second.rawKey(), null)).isInstanceOf(AuthenticationException.class);
+        keys.reactivate(creator, second.key().id()).await().indefinitely();
+        assertThat(authenticate(second.rawKey(), null).userId()).isEqualTo(owner.id());
+        // another organization's key is not found
+        Principal stranger = new Principal(other.id(), other.organizationId(), Principal.Method.TOKEN);
+        assertThatThrownBy(() -> keys.archive(stranger, second.key().id()).await().indefinitely())
+                .hasMessage("Service key not found");
     }
 
     @Test

@@ -27,6 +27,13 @@ public class InMemoryAccountRepository implements AccountRepository {
     }
 
     @Override
+    public Uni<Optional<Organization>> findOrganizationById(long id) {
+        return Uni.createFrom().item(users.values().stream().filter(u -> u.organizationId() != null
+                && u.organizationId() == id).findFirst().map(u -> new Organization(id, "org_" + u.providerId(),
+                u.createdAt())));
+    }
+
+    @Override
     public Uni<User> createUserWithOrganization(User user, Organization organization) {
         if (users.values().stream().anyMatch(u -> u.email().equals(user.email()))) {
             return Uni.createFrom().failure(new ConflictException("Email already registered"));

@@ -32,6 +32,13 @@ public class PostgresAccountRepository implements AccountRepository {
     }
 
     @Override
+    @WithSession
+    public Uni<Optional<Organization>> findOrganizationById(long id) {
+        return OrganizationEntity.<OrganizationEntity>findById(id).map(entity -> Optional.ofNullable(entity)
+                .map(e -> new Organization(e.id, e.providerId, e.createdAt)));
+    }
+
+    @Override
     @WithTransaction
     public Uni<User> createUserWithOrganization(User user, Organization organization) {
         OrganizationEntity org = new OrganizationEntity();

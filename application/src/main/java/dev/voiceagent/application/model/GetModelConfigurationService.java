@@ -1,0 +1,19 @@
+package dev.voiceagent.application.model;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public class GetModelConfigurationService implements GetModelConfigurationUseCase {
+
+    private final ModelConfigurations configurations;
+
+    public GetModelConfigurationService(ModelConfigurations configurations) {
+        this.configurations = configurations;
+    }
+
+    @Override
+    public Uni<ModelConfigurationView> get(Principal principal) {
+        return configurations.resolve(principal.organizationId(), principal.userId())
+                .map(ModelConfigurationsService::view);
+    }
+}

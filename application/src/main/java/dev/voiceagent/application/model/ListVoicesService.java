@@ -1,0 +1,103 @@
+package dev.voiceagent.application.model;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * A provider's voice catalog with the organization's own key when its text-to-speech uses that provider.
+ * Kept a few minutes per organization, provider and key on each replica (a cache that is safe to lose).
+ */
+public class ListVoicesService implements ListVoicesUseCase {
+
+    static final Duration KEPT = Duration.ofMinutes(5);
+    private static final int MAX_ENTRIES = 10_000;
+
+    private record Key(long organizationId, String provider, int keys) {
+    }
+
+    private record Entry(List<Voice> voices, Instant until) {
+    }
+
+    private final ModelConfigurations configurations;
+    private final VoiceCatalog catalog;
+    private final Clock clock;
+    private final Map<Key, Entry> cache = new ConcurrentHashMap<>();
+
+    public ListVoicesService(ModelConfigurations configurations, VoiceCatalog catalog, Clock clock) {
+        this.configurations = configurations;
+        this.catalog = catalog;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<VoicesView> voices(Principal principal, String provider, Filters filters) {
+        return configurations.resolve(principal.organizationId(), principal.userId()).chain(resolved -> {
+            ModelEndpoint endpoint = own(resolved, provider);
+            Key key = new Key(principal.organizationId(), provider,
+                    endpoint == null ? 0 : Objects.hash(endpoint.apiKeys(), endpoint.baseUrl()));
+            Instant now = clock.instant();
+            Entry cached = cache.get(key);
+            if (cached != null && now.isBefore(cached.until())) {
+                return Uni.createFrom().item(cached.voices());
+            }
+            return catalog.voices(provider, endpoint).map(found -> found.orElseThrow(() ->
+                    new ResourceNotFoundException("Voices of '" + provider + "' are not available: one of elevenlabs,"
+                            + " cartesia, openai, deepgram"))).invoke(voices -> {
+                                if (cache.size() >= MAX_ENTRIES) {
+                                    cache.clear();
+                                }
+                                cache.put(key, new Entry(voices, now.plus(KEPT)));
+                            });
+        }).map(all -> view(provider, all, filters));
+    }
+
+    /** The organization's text-to-speech endpoint when it uses this provider (its key, its base URL). */
+    private static ModelEndpoint own(ResolvedModels resolved, String provider) {
+        try {
+            Optional<ModelEndpoint> tts = resolved.endpoint(ModelService.TTS);
+            return tts.filter(e -> e.provider().equals(provider)).orElse(null);
+        } catch (DomainRuleViolation managedUnavailable) {
+            return null;
+        }
+    }
+
+    static VoicesView view(String provider, List<Voice> all, Filters f) {
+        List<Voice> voices = all.stream()
+                .filter(v -> matches(f.language(), v.language()) && matches(f.gender(), v.gender())
+                        && matches(f.accent(), v.accent()))
+                .filter(v -> f.text() == null || f.text().isBlank() || contains(v.name(), f.text())
+                        || contains(v.description(), f.text()) || contains(v.voiceId(), f.text()))
+                .toList();
+        return new VoicesView(provider, voices, facet(all, Voice::gender), facet(all, Voice::accent),
+                facet(all, Voice::language));
+    }
+
+    private static boolean matches(String wanted, String actual) {
+        return wanted == null || wanted.isBlank() || actual != null && actual.toLowerCase(Locale.ROOT)
+                .startsWith(wanted.strip().toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean contains(String value, String text) {
+        return value != null && value.toLowerCase(Locale.ROOT).contains(text.strip().toLowerCase(Locale.ROOT));
+    }
+
+    private static List<String> facet(List<Voice> voices, Function<Voice, String> of) {
+        TreeSet<String> values = new TreeSet<>();
+        voices.stream().map(of).filter(v -> v != null && !v.isBlank()).forEach(values::add);
+        return List.copyOf(values);
+    }
+}

@@ -1,0 +1,9 @@
+package dev.voiceagent.application.model;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+
+public interface PreviewModelMigrationUseCase {
+
+    Uni<ModelMigrationPreview> preview(Principal principal);
+}

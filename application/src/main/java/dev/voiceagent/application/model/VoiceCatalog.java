@@ -1,0 +1,16 @@
+package dev.voiceagent.application.model;
+
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Out-port: the voices of a text-to-speech provider, live from its API with the organization's key where
+ * it has one (ElevenLabs, Cartesia), the provider's documented list otherwise (OpenAI, Deepgram Aura).
+ * Empty for a provider this service cannot list; an {@link dev.voiceagent.application.shared.UpstreamServiceException}
+ * when the provider fails.
+ */
+public interface VoiceCatalog {
+
+    Uni<Optional<List<Voice>>> voices(String provider, ModelEndpoint endpoint);
+}
