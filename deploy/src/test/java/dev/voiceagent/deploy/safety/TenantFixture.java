@@ -41,16 +41,21 @@ final class TenantFixture {
             "phone_number_id", path -> "phone_number",
             "trunk_id", path -> "trunk",
             "api_key_id", path -> "spare_api_key",
+            "service_key_id", path -> "service_key",
             "key", path -> "object_key");
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
     static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
-            "name", "startCall"); // /node-types/{name}: the node-type registry is the same for everyone
+            "name", "startCall", // /node-types/{name}: the node-type registry is the same for everyone
+            "provider", "openai"); // /user/configurations/voices/{provider}: a provider's catalog
 
     /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
     static final Set<String> BODY_REFERENCES = Set.of(
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
             "POST /api/v1/workflow/ambient-noise/upload-url");
+
+    /** A provider address nothing listens on: a key check fails fast, and nothing reaches the internet. */
+    static final String DEAD_BASE_URL = "http://127.0.0.1:9/v1";
 
     static final Map<String, Function<TenantFixture, Map<String, Object>>> SAMPLES = new HashMap<>();
 
@@ -95,6 +100,29 @@ final class TenantFixture {
         sample("PUT /api/v1/workflow/{workflow_id}/folder", f -> Map.of("folder_id", f.id("folder")));
         sample("POST /api/v1/workflow/{workflow_id}/runs", f -> Map.of("mode", "textchat", "name", f.marker + " run"));
         sample("PUT /api/v1/workflow/{workflow_id}/status", f -> Map.of("status", "active"));
+        sample("PUT /api/v1/organizations/model-configurations/v2", TenantFixture::modelConfiguration);
+        sample("PUT /api/v1/user/configurations/user", f -> Map.of("llm", Map.of("provider", "openai", "api_key",
+                "sk-" + f.marker + "-user-key", "model", "gpt-4.1-mini", "base_url", DEAD_BASE_URL),
+                "timezone", "Europe/Paris"));
+        sample("POST /api/v1/organizations/tracing-credentials", TenantFixture::tracing);
+        sample("POST /api/v1/organizations/langfuse-credentials", TenantFixture::tracing);
+        sample("PUT /api/v1/user/onboarding-state", f -> Map.of("skipped", false, "seen_tooltips",
+                List.of(f.marker + "-tooltip"), "completed_actions", List.of("created_agent")));
+        sample("POST /api/v1/user/service-keys", f -> Map.of("name", f.marker + " runtime", "expires_in_days", 30));
+    }
+
+    /** Bring-your-own-keys models, every key carrying the marker (so a leak to another organization shows). */
+    static Map<String, Object> modelConfiguration(TenantFixture f) {
+        return Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-" + f.marker + "-llm-key", "model", "gpt-4.1-mini",
+                        "base_url", DEAD_BASE_URL),
+                "tts", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-tts-key"),
+                "stt", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-stt-key"))));
+    }
+
+    static Map<String, Object> tracing(TenantFixture f) {
+        return Map.of("host", "https://" + f.marker + ".langfuse.example", "public_key", "pk-lf-" + f.marker,
+                "secret_key", "sk-lf-" + f.marker, "project_id", f.marker + "-project");
     }
 
     private static void sample(String operation, Function<TenantFixture, Map<String, Object>> body) {
@@ -149,6 +177,12 @@ final class TenantFixture {
                 "telephony_configuration_id", configuration)).path("id").asLong());
         String spare = Api.createKey(f.account, m + " spare");
         f.resources.put("spare_api_key", Api.keyId(f.account, spare));
+        f.resources.put("service_key", f.post("/api/v1/user/service-keys", Map.of("name", m + " runtime"))
+                .path("id").asLong());
+        f.send("PUT", "/api/v1/organizations/model-configurations/v2", modelConfiguration(f));
+        f.send("PUT", "/api/v1/user/configurations/user", SAMPLES.get("PUT /api/v1/user/configurations/user").apply(f));
+        f.send("POST", "/api/v1/organizations/tracing-credentials", tracing(f));
+        f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));
         return f;
     }
 
@@ -163,6 +197,10 @@ final class TenantFixture {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    void send(String method, String path, Map<String, Object> body) {
+        as().contentType(ContentType.JSON).body(body).request(method, path).then().statusCode(200);
     }
 
     long id(String resource) {
@@ -214,6 +252,17 @@ final class TenantFixture {
     /** A value of the schema: its default, else its first enum value, else a plain one; objects get their required fields. */
     static Object generate(ApiDocument document, JsonNode schema, int depth) {
         JsonNode s = document.resolve(schema);
+        for (String union : List.of("oneOf", "anyOf")) {
+            // a union (a provider's settings told apart by "provider"): its first member that is not null
+            for (JsonNode member : s.path(union)) {
+                if (!"null".equals(document.resolve(member).path("type").asText())) {
+                    return generate(document, member, depth);
+                }
+            }
+        }
+        if (s.has("const")) {
+            return new com.fasterxml.jackson.databind.ObjectMapper().convertValue(s.path("const"), Object.class);
+        }
         if (s.has("default") && !s.path("default").isNull()) {
             return new com.fasterxml.jackson.databind.ObjectMapper().convertValue(s.path("default"), Object.class);
         }
@@ -240,6 +289,12 @@ final class TenantFixture {
             case "object" -> {
                 Map<String, Object> object = new LinkedHashMap<>();
                 if (depth < 4) {
+                    // a constant (a union member's "provider" tag) is part of a valid value though not required
+                    s.path("properties").fields().forEachRemaining(p -> {
+                        if (p.getValue().has("const")) {
+                            object.put(p.getKey(), generate(document, p.getValue(), depth + 1));
+                        }
+                    });
                     for (JsonNode required : s.path("required")) {
                         object.put(required.asText(), generate(document, s.path("properties").path(required.asText()),
                                 depth + 1));

@@ -40,6 +40,18 @@ public final class Sql {
         }
     }
 
+    /** The first column of the first row as text; null when there is no row. */
+    public String queryString(String sql, Object... args) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public long workflow(long organizationId, String name) {
         return insertReturningId("INSERT INTO workflows (organization_id, name) VALUES (?, ?)", organizationId, name);
     }

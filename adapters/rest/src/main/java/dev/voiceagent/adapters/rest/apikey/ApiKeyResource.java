@@ -46,6 +46,7 @@ public class ApiKeyResource {
         }
     }
 
+    @Schema(name = "APIKeyActionResponse", description = "The outcome of an archive or a reactivation")
     public record APIKeyStatusResponse(boolean success, String message) {
     }
 

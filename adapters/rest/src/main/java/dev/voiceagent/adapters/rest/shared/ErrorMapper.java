@@ -83,6 +83,19 @@ public class ErrorMapper {
         return detail(Response.Status.BAD_REQUEST, "Call initiation failed: " + e.getMessage());
     }
 
+    /** A model configuration refused field by field: the 422 list, each problem at its location. */
+    @ServerExceptionMapper
+    public Response invalidModelConfiguration(dev.voiceagent.application.model.InvalidModelConfigurationException e) {
+        return unprocessable(e.problems().stream()
+                .map(p -> ValidationError.of(p.loc(), p.msg(), p.type(), p.input())).toList());
+    }
+
+    /** An outside service (a model provider) failed or refused: 502 with its message, never a 500. */
+    @ServerExceptionMapper
+    public Response upstream(dev.voiceagent.application.shared.UpstreamServiceException e) {
+        return detail(Response.Status.BAD_GATEWAY, e.getMessage());
+    }
+
     @ServerExceptionMapper
     public Response ruleViolation(DomainRuleViolation e) {
         return detail(Response.Status.BAD_REQUEST, e.getMessage());

@@ -1,0 +1,123 @@
+package dev.voiceagent.deploy.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * A local stand-in for the model providers' APIs as this service calls them: OpenAI-compatible GET /v1/models
+ * (Bearer), ElevenLabs GET /v1/user and /v1/voices (xi-api-key), Deepgram GET /v1/projects (Token), Cartesia
+ * GET /voices (Bearer and Cartesia-Version). It records what it receives and answers as the provider does:
+ * with success, with the provider's own refusal (401 and its error body), or too late (a time-out).
+ */
+public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
+
+    public enum Behaviour { OK, REFUSE, SLOW }
+
+    public record Received(String method, String path, String query, Map<String, List<String>> headers) {
+
+        public String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
+        }
+    }
+
+    public static final List<Received> REQUESTS = new CopyOnWriteArrayList<>();
+    public static volatile Behaviour behaviour = Behaviour.OK;
+    /** Where the fake answers, e.g. http://127.0.0.1:40123 (an OpenAI-compatible base URL is this + /v1). */
+    public static volatile String base;
+
+    public static final String INSTALLATION_KEY = "sk-installation-managed-key";
+
+    private HttpServer server;
+
+    public static void reset() {
+        REQUESTS.clear();
+        behaviour = Behaviour.OK;
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/", FakeModelProviders::handle);
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+        return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
+                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base,
+                // the installation's managed models (mode dograh), an OpenAI-compatible endpoint of its own
+                "voiceagent.managed-models.base-url", base + "/managed/v1",
+                "voiceagent.managed-models.api-key", INSTALLATION_KEY);
+    }
+
+    private static void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        REQUESTS.add(new Received(exchange.getRequestMethod(), path, exchange.getRequestURI().getQuery(),
+                Map.copyOf(exchange.getRequestHeaders())));
+        Behaviour now = behaviour;
+        if (now == Behaviour.SLOW) {
+            try {
+                Thread.sleep(4_000); // the service gives up after 2 s in tests
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        boolean refuse = now == Behaviour.REFUSE;
+        String body;
+        int status = refuse ? 401 : 200;
+        if (path.endsWith("/models")) {
+            body = refuse ? "{\"error\": {\"message\": \"Incorrect API key provided: sk-...0000.\", \"type\":"
+                    + " \"invalid_request_error\", \"code\": \"invalid_api_key\"}}"
+                    : "{\"object\": \"list\", \"data\": [{\"id\": \"gpt-4.1-mini\", \"object\": \"model\"}]}";
+        } else if (path.equals("/v1/user")) {
+            body = refuse ? "{\"detail\": {\"status\": \"invalid_api_key\", \"message\": \"Invalid API key\"}}"
+                    : "{\"subscription\": {\"tier\": \"starter\"}, \"is_new_user\": false}";
+        } else if (path.equals("/v1/voices")) {
+            body = refuse ? "{\"detail\": {\"status\": \"invalid_api_key\", \"message\": \"Invalid API key\"}}"
+                    : "{\"voices\": [{\"voice_id\": \"21m00Tcm4TlvDq8ikWAM\", \"name\": \"Rachel\", \"labels\":"
+                    + " {\"accent\": \"american\", \"gender\": \"female\", \"description\": \"calm\"}, \"preview_url\":"
+                    + " \"https://storage.example/rachel.mp3\", \"verified_languages\": [{\"language\": \"en\"}]},"
+                    + " {\"voice_id\": \"pNInz6obpgDQGcFmaJgB\", \"name\": \"Adam\", \"labels\": {\"accent\":"
+                    + " \"british\", \"gender\": \"male\", \"language\": \"en\"}}]}";
+        } else if (path.equals("/v1/projects")) {
+            body = refuse ? "{\"err_code\": \"INVALID_AUTH\", \"err_msg\": \"Invalid credentials.\"}"
+                    : "{\"projects\": [{\"project_id\": \"p-1\", \"name\": \"Default\"}]}";
+        } else if (path.equals("/voices")) {
+            body = refuse ? "{\"error\": \"Invalid API key\"}"
+                    : "{\"data\": [{\"id\": \"3faa81ae-d3d8-4ab1-9e44-e50e46d33c30\", \"name\": \"Ada\", \"description\":"
+                    + " \"Warm narrator\", \"gender\": \"feminine\", \"language\": \"en\"}], \"has_more\": false}";
+        } else {
+            status = 404;
+            body = "{\"detail\": \"Not Found\"}";
+        }
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        try {
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        } catch (IOException gone) {
+            // the service gave up waiting: nothing to answer
+        } finally {
+            exchange.close();
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+}
