@@ -26,6 +26,17 @@ public final class ModelCatalog {
                 f("language", Type.TEXT, false, false, "multi", null, false, null, null, null,
                         null, null)));
 
+    /**
+     * Not in the reference: this service's built-in simulator language model (deterministic, no key, calls
+     * no model), for laptops, demos and tests.
+     */
+    public static final ModelProvider SIMULATOR = new ModelProvider(ModelService.LLM, "simulator",
+            "SimulatorLLMConfiguration", "Built into this service: a deterministic simulator for laptops, demos and"
+                    + " tests (takes the edge whose condition shares the most words with the message, answers with the"
+                    + " node's first sentence); calls no model and needs no key", List.of(
+                f("model", Type.TEXT, false, false, "simulator", null, false, null, null, "Always the simulator.",
+                        List.of("simulator"), null)));
+
     private static final List<ModelProvider> ALL = build();
 
     private ModelCatalog() {
@@ -520,6 +531,7 @@ public final class ModelCatalog {
                         List.of("alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse"), Map.of("allow_custom_input", true)),
                 f("api_version", Type.TEXT, false, false, "v1", null, false, null, null, "Azure OpenAI Realtime protocol version. Use 'v1' for the GA API; date-based versions select the deprecated preview endpoint.",
                         List.of("v1", "2025-04-01-preview", "2024-10-01-preview", "2024-12-17"), null))));
+        all.add(SIMULATOR);
         return List.copyOf(all);
     }
 }

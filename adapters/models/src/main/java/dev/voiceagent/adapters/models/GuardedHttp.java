@@ -32,8 +32,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class GuardedHttp {
 
-    /** A provider's answer; {@code body} cut at {@link #MAX_BODY} bytes. */
-    public record Reply(int status, String body) {
+    /** A provider's answer; {@code body} cut at {@link #MAX_BODY} bytes; its Retry-After header, if any. */
+    public record Reply(int status, String body, String retryAfter) {
+
+        public Reply(int status, String body) {
+            this(status, body, null);
+        }
     }
 
     /** The request could not be made: refused by the address policy, unreachable, or timed out. */
@@ -68,10 +72,24 @@ public class GuardedHttp {
 
     /** GET {@code url}; {@code guarded} when a tenant chose it (a configured base URL). */
     public Uni<Reply> get(String url, Map<String, String> headers, boolean guarded) {
-        return Uni.createFrom().completionStage(() -> get(url, headers, guarded, 0).toCompletionStage());
+        return Uni.createFrom().completionStage(() -> send(HttpMethod.GET, url, headers, null, timeout, guarded, 0)
+                .toCompletionStage());
     }
 
-    private Future<Reply> get(String url, Map<String, String> headers, boolean guarded, int hop) {
+    /**
+     * POST a JSON body to {@code url} with its own time limit (a model's answer can take a while). A redirect
+     * is not followed: a POST is not repeated somewhere else.
+     */
+    public Uni<Reply> postJson(String url, Map<String, String> headers, String json, Duration limit, boolean guarded) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.put("Content-Type", "application/json");
+        all.put("Accept", "application/json");
+        return Uni.createFrom().completionStage(() -> send(HttpMethod.POST, url, all, Buffer.buffer(json), limit,
+                guarded, MAX_REDIRECTS).toCompletionStage());
+    }
+
+    private Future<Reply> send(HttpMethod method, String url, Map<String, String> headers, Buffer body, Duration limit,
+            boolean guarded, int hop) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -94,21 +112,23 @@ public class GuardedHttp {
                     return Future.failedFuture(new Unreachable(refusal.get()));
                 }
             }
-            RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(host).setPort(port)
+            RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port)
                     .setSsl(tls).setURI(path).setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
-                    .setTimeout(timeout.toMillis()).setFollowRedirects(false);
+                    .setTimeout(limit.toMillis()).setFollowRedirects(false);
             headers.forEach(options::putHeader);
-            return client.request(options).compose(request -> request.send()).compose(response -> {
-                String location = response.getHeader("Location");
-                if (response.statusCode() / 100 == 3 && location != null) {
-                    if (hop >= MAX_REDIRECTS) {
-                        return Future.failedFuture(new Unreachable("Too many redirects from " + url));
-                    }
-                    response.request().reset();
-                    return get(uri.resolve(location).toString(), headers, guarded, hop + 1);
-                }
-                return read(response);
-            });
+            return client.request(options).compose(request -> body == null ? request.send() : request.send(body))
+                    .compose(response -> {
+                        String location = response.getHeader("Location");
+                        if (response.statusCode() / 100 == 3 && location != null && method == HttpMethod.GET) {
+                            if (hop >= MAX_REDIRECTS) {
+                                return Future.failedFuture(new Unreachable("Too many redirects from " + url));
+                            }
+                            response.request().reset();
+                            return send(method, uri.resolve(location).toString(), headers, null, limit, guarded,
+                                    hop + 1);
+                        }
+                        return read(response);
+                    });
         }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
                 : new Unreachable("Could not reach " + host + ": " + describe(failure))));
     }
@@ -133,7 +153,8 @@ public class GuardedHttp {
             }
         });
         response.exceptionHandler(reply::tryFail);
-        response.endHandler(v -> reply.tryComplete(new Reply(response.statusCode(), body.toString())));
+        response.endHandler(v -> reply.tryComplete(new Reply(response.statusCode(), body.toString(),
+                response.getHeader("Retry-After"))));
         return reply.future();
     }
 

@@ -23,6 +23,8 @@ public class ProviderApis {
             "xai", "https://api.x.ai/v1");
 
     final String openai;
+    final String google;
+    final String azureApiVersion;
     final String elevenlabs;
     final String deepgram;
     final String cartesia;
@@ -30,11 +32,16 @@ public class ProviderApis {
 
     public ProviderApis(
             @ConfigProperty(name = "voiceagent.models.openai-base-url", defaultValue = "https://api.openai.com/v1") String openai,
+            @ConfigProperty(name = "voiceagent.models.google-base-url",
+                    defaultValue = "https://generativelanguage.googleapis.com/v1beta/openai") String google,
+            @ConfigProperty(name = "voiceagent.models.azure-api-version", defaultValue = "2024-10-21") String azureApiVersion,
             @ConfigProperty(name = "voiceagent.models.elevenlabs-base-url", defaultValue = "https://api.elevenlabs.io") String elevenlabs,
             @ConfigProperty(name = "voiceagent.models.deepgram-base-url", defaultValue = "https://api.deepgram.com") String deepgram,
             @ConfigProperty(name = "voiceagent.models.cartesia-base-url", defaultValue = "https://api.cartesia.ai") String cartesia,
             @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion) {
         this.openai = trim(openai);
+        this.google = trim(google);
+        this.azureApiVersion = azureApiVersion;
         this.elevenlabs = trim(elevenlabs);
         this.deepgram = trim(deepgram);
         this.cartesia = trim(cartesia);

@@ -30,13 +30,13 @@ public class ProviderChecks implements ModelProviderCheck {
     public Uni<Optional<String>> problem(ModelEndpoint endpoint) {
         String provider = endpoint.provider();
         String key = endpoint.apiKey();
-        // only a base URL the tenant chose is guarded: the installation's addresses are its operator's choice
+        // only the installation's own addresses skip the guard: they are its operator's choice
         String own = ProviderApis.own(endpoint);
         boolean guarded = own != null;
-        String compatible = openAiCompatibleBase(endpoint, own);
+        Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
-            return ask(compatible + "/models", headers, guarded, provider, compatible);
+            return ask(compatible.url() + "/models", headers, compatible.guarded(), provider, compatible.url());
         }
         if (key == null && !"speaches".equals(provider)) {
             return Uni.createFrom().item(Optional.of(ProviderApis.display(provider) + " API key is missing"));
@@ -54,24 +54,40 @@ public class ProviderChecks implements ModelProviderCheck {
         };
     }
 
-    /** Where GET /models answers for an OpenAI-compatible endpoint; null for the other providers. */
-    private String openAiCompatibleBase(ModelEndpoint endpoint, String own) {
+    /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */
+    private record Base(String url, boolean guarded) {
+    }
+
+    /**
+     * Where GET /models answers for an OpenAI-compatible endpoint; null for the other providers. Only the
+     * installation's own addresses skip the guard: a catalog default the organization kept (a local Ollama)
+     * is guarded like a base URL it typed.
+     */
+    private Base openAiCompatibleBase(ModelEndpoint endpoint, String own) {
         String provider = endpoint.provider();
         if (endpoint.managed()) {
-            return ProviderApis.trim(endpoint.baseUrl());
+            return new Base(ProviderApis.trim(endpoint.baseUrl()), false);
+        }
+        if (own != null && OPENAI_COMPATIBLE_WITH_BASE.contains(provider)) {
+            return new Base(own, true);
         }
         if (provider.equals("openai") || provider.equals("openai_realtime")) {
-            return own != null ? own : apis.openai;
+            return new Base(apis.openai, false);
+        }
+        if (provider.equals("google")) {
+            return new Base(apis.google, false);
         }
         if (ProviderApis.OPENAI_COMPATIBLE.containsKey(provider)) {
-            return own != null ? own : ProviderApis.OPENAI_COMPATIBLE.get(provider);
+            return new Base(ProviderApis.OPENAI_COMPATIBLE.get(provider), true);
         }
-        return switch (provider) {
-            case "atlascloud", "openrouter", "huggingface", "minimax", "speaches" ->
-                    own != null ? own : ProviderApis.catalogDefault(endpoint).orElse(null);
-            default -> null;
-        };
+        if (OPENAI_COMPATIBLE_WITH_BASE.contains(provider)) {
+            return ProviderApis.catalogDefault(endpoint).map(url -> new Base(url, true)).orElse(null);
+        }
+        return null;
     }
+
+    private static final java.util.Set<String> OPENAI_COMPATIBLE_WITH_BASE = java.util.Set.of("openai",
+            "openai_realtime", "groq", "xai", "atlascloud", "openrouter", "huggingface", "minimax", "speaches");
 
     private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,
             String base) {
