@@ -39,6 +39,9 @@ public interface WorkflowRepository {
     /** The trigger paths of every other workflow of the organization (draft and published versions). */
     Uni<Set<String>> triggerPathsInUse(long organizationId, Long exceptWorkflowId);
 
+    /** One version of the workflow by id (a run's definition), whatever its status. */
+    Uni<Optional<WorkflowVersion>> findVersion(long organizationId, long workflowId, long definitionId);
+
     /** Newest first. */
     Uni<List<WorkflowVersion>> versions(long organizationId, long workflowId, int limit, int offset);
 }

@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * PostgreSQL from Maven Central binaries, keeping its data under ~/.voice-agent/pgdata (outside
  * target/, so it survives `mvn clean`), points the datasource at it and starts the service.
  * When QUARKUS_DATASOURCE_REACTIVE_URL is set, no embedded database starts. Browsers on
- * http://localhost origins may call the API (CORS) unless VOICEAGENT_CORS_ALLOWED_ORIGINS says otherwise.
+ * http://localhost origins may call the API (CORS) unless VOICEAGENT_CORS_ALLOWED_ORIGINS says otherwise; an
+ * organization without a language model chats with the simulator, and a model server on this machine may be used.
  */
 @QuarkusMain
 public class LocalLauncher {
@@ -26,6 +27,16 @@ public class LocalLauncher {
                 && System.getProperty("voiceagent.cors.allowed-origins") == null) {
             // a dashboard served from this machine (e.g. the reference's UI on http://localhost:3010) may call the API
             System.setProperty("voiceagent.cors.allowed-origins", "http://localhost:*,http://127.0.0.1:*");
+        }
+        if (System.getenv("VOICEAGENT_MODELS_FALLBACK_LLM") == null
+                && System.getProperty("voiceagent.models.fallback-llm") == null) {
+            // chat with an agent without any key: an organization with no language model talks to the simulator
+            System.setProperty("voiceagent.models.fallback-llm", "simulator");
+        }
+        if (System.getenv("VOICEAGENT_OUTBOUND_ALLOWED") == null
+                && System.getProperty("voiceagent.outbound.allowed") == null) {
+            // a model server on this machine (Ollama on localhost:11434) may be used
+            System.setProperty("voiceagent.outbound.allowed", "127.0.0.1,::1,localhost");
         }
         Quarkus.run(args);
     }

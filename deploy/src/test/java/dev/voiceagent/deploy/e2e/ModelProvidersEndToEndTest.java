@@ -233,6 +233,55 @@ class ModelProvidersEndToEndTest {
     }
 
     @Test
+    void aTextChatTalksToTheOrganizationsOpenAICompatibleModelAndAFailedTurnChangesNothing() {
+        configure(openAiCompatible("sk-chat-1234"), Map.of("provider", "deepgram", "api_key", "dg-1"),
+                Map.of("provider", "deepgram", "api_key", "dg-1"));
+        long workflow = TextChatEndToEndTest.createWorkflow(key, TextChatEndToEndTest.bookingAgent(), null);
+        String sessions = "/api/v1/workflow/" + workflow + "/text-chat/sessions";
+        long run = as().body(Map.of("initial_context", Map.of("first_name", "Ann", "company", "Acme Dental")))
+                .post(sessions).then().statusCode(200).extract().jsonPath().getLong("workflow_run_id");
+        assertThat(at("/v1/chat/completions")).isEmpty(); // the opening turn is the greeting
+
+        JsonPath answered = as().body(Map.of("text", "I'd like an appointment")).post(sessions + "/" + run + "/messages")
+                .then().statusCode(200).extract().jsonPath();
+        List<Received> chat = at("/v1/chat/completions");
+        assertThat(chat).hasSize(2);
+        io.vertx.core.json.JsonObject first = new io.vertx.core.json.JsonObject(chat.getFirst().body());
+        assertThat(chat.getFirst().method()).isEqualTo("POST");
+        assertThat(chat.getFirst().header("Authorization")).isEqualTo("Bearer sk-chat-1234");
+        assertThat(first.getString("model")).isEqualTo("llama-3.1-8b");
+        assertThat(first.getJsonArray("messages").getJsonObject(0).getString("content"))
+                .isEqualTo("You book dental appointments for Acme Dental.");
+        assertThat(first.getJsonArray("messages").getJsonObject(1).getString("content"))
+                .isEqualTo("Hello Ann, this is Acme Dental.");
+        assertThat(first.getJsonArray("messages").getJsonObject(2).getString("content")).isEqualTo("I'd like an appointment");
+        assertThat(first.getJsonArray("tools").getJsonObject(0).getJsonObject("function").getString("name"))
+                .isEqualTo("book");
+        // the model called "book": the second request is the Booking node's, with the call and its result
+        io.vertx.core.json.JsonObject second = new io.vertx.core.json.JsonObject(chat.get(1).body());
+        assertThat(second.getJsonArray("messages").getJsonObject(0).getString("content"))
+                .startsWith("Ask which day suits them.");
+        assertThat(second.getJsonArray("messages").getJsonObject(3).getJsonArray("tool_calls").getJsonObject(0)
+                .getString("id")).isEqualTo("call_fake");
+        assertThat(second.getJsonArray("messages").getJsonObject(4).getString("role")).isEqualTo("tool");
+        assertThat(answered.getString("session_data.turns[1].node_id")).isEqualTo("booking");
+        assertThat(answered.getString("session_data.turns[1].assistant_message.text"))
+                .isEqualTo("Fake model answer to 5 messages");
+        assertThat(answered.getLong("session_data.turns[1].usage.total_tokens")).isEqualTo(98);
+
+        FakeModelProviders.behaviour = Behaviour.FAIL;
+        as().body(Map.of("text", "Tuesday")).post(sessions + "/" + run + "/messages").then().statusCode(502)
+                .body("detail", org.hamcrest.Matchers.equalTo("The language model failed: OpenAI answered 500: The server"
+                        + " had an error while processing your request"));
+        JsonPath after = as().get(sessions + "/" + run).then().statusCode(200).extract().jsonPath();
+        assertThat(after.getInt("revision")).isEqualTo(1);
+        assertThat(after.getList("session_data.turns")).hasSize(2);
+        FakeModelProviders.behaviour = Behaviour.OK;
+        as().body(Map.of("text", "Tuesday", "expected_revision", 1)).post(sessions + "/" + run + "/messages").then()
+                .statusCode(200).body("revision", org.hamcrest.Matchers.equalTo(2));
+    }
+
+    @Test
     void documentedCatalogsNeedNoKeyAndAnUnknownProviderIs404() {
         as().get("/api/v1/user/configurations/voices/openai").then().statusCode(200)
                 .body("voices.voice_id", org.hamcrest.Matchers.hasItems("alloy", "shimmer"));

@@ -38,7 +38,9 @@ public final class NativeReflectionCheck {
             "dev.voiceagent.adapters.rest.shared.StrictParamConverters$Converter", "a JAX-RS parameter converter",
             "dev.voiceagent.adapters.rest.telephony.TelephonyUseCases", "a bundle of injected use cases",
             "dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand",
-            "dev.voiceagent.adapters.models.GuardedHttp$Reply", "a provider's status and body, read as text");
+            "dev.voiceagent.adapters.models.GuardedHttp$Reply", "a provider's status and body, read as text",
+            "dev.voiceagent.adapters.models.ChatTargets$Target", "a chat completions URL and its headers",
+            "dev.voiceagent.adapters.models.ProviderChecks$Base", "a provider's base URL and whether it is guarded");
 
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");

@@ -44,7 +44,9 @@ class BadInputSuiteTest {
     /** Bodies that keep the reference's own error shape rather than the 422 list (with why). */
     private static final Map<String, String> OTHER_ERROR_SHAPES = Map.of(
             "is_valid", "an invalid workflow definition is {\"detail\": {\"is_valid\": false, \"errors\": [...]}},"
-                    + " the reference's shape that its editor reads (reference-behavior 4.2)");
+                    + " the reference's shape that its editor reads (reference-behavior 4.2)",
+            "expected_revision", "a text chat revision conflict is {\"detail\": {\"message\", \"expected_revision\","
+                    + " \"actual_revision\"}} (reference-behavior 6.1)");
 
     /**
      * 422 item types that are a verdict on something outside the request (with why), not on its input:

@@ -34,7 +34,7 @@ final class TenantFixture {
     /** Path parameter -> the resource (by name in {@link #resources}) it takes, given the operation's path. */
     static final Map<String, Function<String, String>> CREATORS = Map.of(
             "workflow_id", path -> "workflow",
-            "run_id", path -> "run",
+            "run_id", path -> path.contains("/text-chat/") ? "chat_run" : "run",
             "folder_id", path -> "folder",
             "campaign_id", path -> "campaign",
             "config_id", path -> path.contains("/trunks") ? "trunk_configuration" : "configuration",
@@ -109,13 +109,19 @@ final class TenantFixture {
         sample("PUT /api/v1/user/onboarding-state", f -> Map.of("skipped", false, "seen_tooltips",
                 List.of(f.marker + "-tooltip"), "completed_actions", List.of("created_agent")));
         sample("POST /api/v1/user/service-keys", f -> Map.of("name", f.marker + " runtime", "expires_in_days", 30));
+        sample("POST /api/v1/workflow/{workflow_id}/text-chat/sessions", f -> Map.of("name", f.marker + " chat",
+                "initial_context", Map.of("first_name", "Ann")));
+        sample("POST /api/v1/workflow/{workflow_id}/text-chat/sessions/{run_id}/messages", f -> Map.of("text",
+                "Hello there"));
+        sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
+                f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
     }
 
     /** Bring-your-own-keys models, every key carrying the marker (so a leak to another organization shows). */
     static Map<String, Object> modelConfiguration(TenantFixture f) {
         return Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
-                "llm", Map.of("provider", "openai", "api_key", "sk-" + f.marker + "-llm-key", "model", "gpt-4.1-mini",
-                        "base_url", DEAD_BASE_URL),
+                // the simulator: text chats answer without any model (a model that is down would be a 502)
+                "llm", Map.of("provider", "simulator"),
                 "tts", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-tts-key"),
                 "stt", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-stt-key"))));
     }
@@ -182,6 +188,10 @@ final class TenantFixture {
         f.send("PUT", "/api/v1/organizations/model-configurations/v2", modelConfiguration(f));
         f.send("PUT", "/api/v1/user/configurations/user", SAMPLES.get("PUT /api/v1/user/configurations/user").apply(f));
         f.send("POST", "/api/v1/organizations/tracing-credentials", tracing(f));
+        f.resources.put("chat_run", f.post("/api/v1/workflow/" + workflow + "/text-chat/sessions",
+                Map.of("name", m + " chat", "initial_context", Map.of("first_name", "Ann"))).path("workflow_run_id").asLong());
+        f.send("PUT", "/api/v1/workflow/" + workflow + "/text-chat/scenarios/" + f.id("chat_run"),
+                Map.of("name", m + " scenario"));
         f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));
         return f;
     }

@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
  */
 public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
 
-    public enum Behaviour { OK, REFUSE, SLOW }
+    public enum Behaviour { OK, REFUSE, SLOW, FAIL }
 
-    public record Received(String method, String path, String query, Map<String, List<String>> headers) {
+    public record Received(String method, String path, String query, Map<String, List<String>> headers, String body) {
 
         public String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
@@ -64,8 +64,9 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
 
     private static void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
+        String requestBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         REQUESTS.add(new Received(exchange.getRequestMethod(), path, exchange.getRequestURI().getQuery(),
-                Map.copyOf(exchange.getRequestHeaders())));
+                Map.copyOf(exchange.getRequestHeaders()), requestBody));
         Behaviour now = behaviour;
         if (now == Behaviour.SLOW) {
             try {
@@ -76,8 +77,12 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
         }
         boolean refuse = now == Behaviour.REFUSE;
         String body;
-        int status = refuse ? 401 : 200;
-        if (path.endsWith("/models")) {
+        int status = refuse ? 401 : now == Behaviour.FAIL ? 500 : 200;
+        if (path.endsWith("/chat/completions")) {
+            body = now == Behaviour.FAIL ? "{\"error\": {\"message\": \"The server had an error while processing your"
+                    + " request\", \"type\": \"server_error\"}}"
+                    : refuse ? "{\"error\": {\"message\": \"Incorrect API key provided\"}}" : chatAnswer(requestBody);
+        } else if (path.endsWith("/models")) {
             body = refuse ? "{\"error\": {\"message\": \"Incorrect API key provided: sk-...0000.\", \"type\":"
                     + " \"invalid_request_error\", \"code\": \"invalid_api_key\"}}"
                     : "{\"object\": \"list\", \"data\": [{\"id\": \"gpt-4.1-mini\", \"object\": \"model\"}]}";
@@ -112,6 +117,26 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
         } finally {
             exchange.close();
         }
+    }
+
+    /**
+     * As a model would answer: after a user message, a call of the first function offered (if any); otherwise a
+     * line naming how many messages it was sent.
+     */
+    private static String chatAnswer(String requestBody) {
+        io.vertx.core.json.JsonObject request = new io.vertx.core.json.JsonObject(requestBody);
+        io.vertx.core.json.JsonArray messages = request.getJsonArray("messages");
+        io.vertx.core.json.JsonArray tools = request.getJsonArray("tools");
+        boolean afterUser = "user".equals(messages.getJsonObject(messages.size() - 1).getString("role"));
+        String usage = ", \"usage\": {\"prompt_tokens\": 40, \"completion_tokens\": 9, \"total_tokens\": 49}}";
+        if (afterUser && tools != null && !tools.isEmpty()) {
+            String name = tools.getJsonObject(0).getJsonObject("function").getString("name");
+            return "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\":"
+                    + " \"call_fake\", \"type\": \"function\", \"function\": {\"name\": \"" + name
+                    + "\", \"arguments\": \"{}\"}}]}}]" + usage;
+        }
+        return "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"Fake model answer to "
+                + messages.size() + " messages\"}}]" + usage;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.scheduler;
 
 import dev.voiceagent.application.campaign.DispatchMetrics;
+import dev.voiceagent.application.conversation.TextChatUseCases.CloseIdleTextChatsUseCase;
 import dev.voiceagent.application.health.CountReplicaCallsUseCase;
 import dev.voiceagent.application.idempotency.PurgeIdempotencyKeysUseCase;
 import io.quarkus.scheduler.Scheduled;
@@ -18,11 +19,26 @@ public class MaintenanceTicks {
     private final PurgeIdempotencyKeysUseCase idempotency;
     private final CountReplicaCallsUseCase calls;
     private final DispatchMetrics metrics;
+    private final CloseIdleTextChatsUseCase idleChats;
 
-    public MaintenanceTicks(PurgeIdempotencyKeysUseCase idempotency, CountReplicaCallsUseCase calls, DispatchMetrics metrics) {
+    public MaintenanceTicks(PurgeIdempotencyKeysUseCase idempotency, CountReplicaCallsUseCase calls, DispatchMetrics metrics,
+            CloseIdleTextChatsUseCase idleChats) {
         this.idempotency = idempotency;
         this.calls = calls;
         this.metrics = metrics;
+        this.idleChats = idleChats;
+    }
+
+    /** Ends the text chats nobody wrote in for their workflow's inactivity timeout (any replica; writes are guarded). */
+    @Scheduled(identity = "idle-text-chats", every = "${voiceagent.text-chat.idle-check-every:30s}", delayed = "10s",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> closeIdleTextChats() {
+        return idleChats.closeIdle().invoke(closed -> {
+            if (closed > 0) {
+                LOG.infof("ended %d idle text chats", closed);
+            }
+        }).onFailure().invoke(f -> LOG.warnf("idle text chat check failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     /** Keeps the active-calls gauge current (this replica's live calls, from the ledger). */

@@ -35,6 +35,16 @@ public final class JsonValues {
         return value == null ? null : (Map<String, Object>) toJava(value);
     }
 
+    @SuppressWarnings("unchecked")
+    public static List<Object> toList(Object value) {
+        return value == null ? null : (List<Object>) toJava(value);
+    }
+
+    /** A JSON array of a list of JSON-shaped values. */
+    public static JsonArray toJsonArray(List<?> list) {
+        return list == null ? null : new JsonArray(new ArrayList<>(list));
+    }
+
     public static JsonObject toJson(Map<String, ?> map) {
         return map == null ? null : new JsonObject(castMap(map));
     }

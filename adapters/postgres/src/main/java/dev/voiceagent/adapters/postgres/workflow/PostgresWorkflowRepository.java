@@ -245,6 +245,14 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     }
 
     @Override
+    public Uni<Optional<WorkflowVersion>> findVersion(long organizationId, long workflowId, long definitionId) {
+        return pool.preparedQuery("SELECT " + VERSION_COLUMNS + " FROM workflow_definitions d"
+                        + " WHERE d.organization_id = $1 AND d.workflow_id = $2 AND d.id = $3")
+                .execute(Tuple.of(organizationId, workflowId, definitionId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(version(rows.iterator().next(), 0)));
+    }
+
+    @Override
     public Uni<List<WorkflowVersion>> versions(long organizationId, long workflowId, int limit, int offset) {
         return pool.preparedQuery("SELECT " + VERSION_COLUMNS + " FROM workflow_definitions d"
                         + " WHERE d.organization_id = $1 AND d.workflow_id = $2 ORDER BY d.version_number DESC LIMIT $3 OFFSET $4")

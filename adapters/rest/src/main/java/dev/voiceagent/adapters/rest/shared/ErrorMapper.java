@@ -96,6 +96,22 @@ public class ErrorMapper {
         return detail(Response.Status.BAD_GATEWAY, e.getMessage());
     }
 
+    /** The reference's 409: {"detail": {"message", "expected_revision", "actual_revision"}}. */
+    @ServerExceptionMapper
+    public Response revisionConflict(dev.voiceagent.application.conversation.RevisionConflictException e) {
+        java.util.Map<String, Object> detail = new java.util.LinkedHashMap<>();
+        detail.put("message", e.getMessage());
+        detail.put("expected_revision", e.expectedRevision());
+        detail.put("actual_revision", e.actualRevision());
+        return Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON)
+                .entity(java.util.Map.of("detail", detail)).build();
+    }
+
+    @ServerExceptionMapper
+    public Response turnLimit(dev.voiceagent.domain.conversation.TurnLimitReached e) {
+        return detail(429, e.getMessage());
+    }
+
     @ServerExceptionMapper
     public Response ruleViolation(DomainRuleViolation e) {
         return detail(Response.Status.BAD_REQUEST, e.getMessage());

@@ -1,0 +1,74 @@
+package dev.voiceagent.adapters.postgres.conversation;
+
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.conversation.ScenarioRepository;
+import dev.voiceagent.domain.conversation.Scenario;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+@ApplicationScoped
+public class PostgresScenarioRepository implements ScenarioRepository {
+
+    private static final String COLUMNS = "workflow_run_id, workflow_id, name, initial_context, steps, created_at,"
+            + " updated_at";
+
+    private final Pool pool;
+
+    public PostgresScenarioRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<Scenario> save(long organizationId, Scenario s) {
+        return pool.preparedQuery("INSERT INTO text_chat_scenarios (workflow_run_id, organization_id, workflow_id, name,"
+                        + " initial_context, steps, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                        + " ON CONFLICT (workflow_run_id) DO UPDATE SET name = excluded.name, initial_context ="
+                        + " excluded.initial_context, steps = excluded.steps, updated_at = excluded.updated_at")
+                .execute(Tuple.tuple().addLong(s.runId()).addLong(organizationId).addLong(s.workflowId())
+                        .addString(s.name()).addValue(JsonValues.toJson(s.initialContext()))
+                        .addValue(JsonValues.toJsonArray(s.stepsToMaps()))
+                        .addOffsetDateTime(s.createdAt().atOffset(ZoneOffset.UTC))
+                        .addOffsetDateTime(s.updatedAt().atOffset(ZoneOffset.UTC)))
+                .replaceWith(s);
+    }
+
+    @Override
+    public Uni<Optional<Scenario>> find(long organizationId, long workflowId, long runId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM text_chat_scenarios WHERE organization_id = $1"
+                        + " AND workflow_id = $2 AND workflow_run_id = $3").execute(Tuple.of(organizationId, workflowId, runId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(scenario(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<List<Scenario>> list(long organizationId, long workflowId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM text_chat_scenarios WHERE organization_id = $1"
+                        + " AND workflow_id = $2 ORDER BY created_at, workflow_run_id")
+                .execute(Tuple.of(organizationId, workflowId)).map(rows -> {
+                    List<Scenario> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(scenario(r)));
+                    return out;
+                });
+    }
+
+    @Override
+    public Uni<Boolean> delete(long organizationId, long workflowId, long runId) {
+        return pool.preparedQuery("DELETE FROM text_chat_scenarios WHERE organization_id = $1 AND workflow_id = $2"
+                        + " AND workflow_run_id = $3").execute(Tuple.of(organizationId, workflowId, runId))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    private static Scenario scenario(Row r) {
+        return new Scenario(r.getLong(0), r.getLong(1), r.getString(2), JsonValues.toMap(r.getValue(3)),
+                Scenario.stepsFromMaps(JsonValues.toList(r.getValue(4))), instant(r.getOffsetDateTime(5)),
+                instant(r.getOffsetDateTime(6)));
+    }
+}

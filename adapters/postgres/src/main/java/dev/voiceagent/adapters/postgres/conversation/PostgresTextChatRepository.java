@@ -1,0 +1,136 @@
+package dev.voiceagent.adapters.postgres.conversation;
+
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.application.conversation.TextChatRecord;
+import dev.voiceagent.application.conversation.TextChatRepository;
+import dev.voiceagent.domain.conversation.TextChatSession;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Text chat sessions beside their runs; every write is one conditional statement or one transaction. */
+@ApplicationScoped
+public class PostgresTextChatRepository implements TextChatRepository {
+
+    private static final String RUN_COLUMNS = "r." + PostgresWorkflowRunRepository.COLUMNS.replace(", ", ", r.");
+    private static final String FIND = "SELECT " + RUN_COLUMNS + ", s.session_data, s.checkpoint, s.revision,"
+            + " s.created_at, s.updated_at, (s.busy_token IS NOT NULL AND s.busy_until > now()) AS busy"
+            + " FROM text_chat_sessions s JOIN workflow_runs r ON r.id = s.workflow_run_id"
+            + " WHERE s.organization_id = $1 AND s.workflow_id = $2 AND s.workflow_run_id = $3";
+    private static final int RUN_COLUMN_COUNT = PostgresWorkflowRunRepository.COLUMNS.split(",").length;
+    /** The workflow's inactivity timeout in seconds: its configured value when it is a number, kept in 60..10500. */
+    private static final String TIMEOUT = "LEAST(10500, GREATEST(60, COALESCE(CASE WHEN jsonb_typeof("
+            + "d.workflow_configurations->'text_chat_inactivity_timeout_seconds') = 'number' THEN"
+            + " (d.workflow_configurations->>'text_chat_inactivity_timeout_seconds')::float8 END, 1800)))";
+
+    private final Pool pool;
+
+    public PostgresTextChatRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<TextChatRecord> create(WorkflowRun run, TextChatSession session, Map<String, Object> checkpoint,
+            Instant now) {
+        OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+        return pool.withTransaction(tx -> PostgresWorkflowRunRepository.insert(tx, run).chain(stored -> tx
+                .preparedQuery("INSERT INTO text_chat_sessions (workflow_run_id, organization_id, workflow_id,"
+                        + " session_data, checkpoint, completed, last_activity_at, created_at, updated_at)"
+                        + " VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)")
+                .execute(Tuple.tuple().addLong(stored.id()).addLong(stored.organizationId())
+                        .addLong(stored.workflowId()).addValue(JsonValues.toJson(session.toMap()))
+                        .addValue(JsonValues.toJson(checkpoint)).addBoolean(session.completed()).addOffsetDateTime(at))
+                .replaceWith(new TextChatRecord(stored, session, checkpoint, 0, now, now, false))));
+    }
+
+    @Override
+    public Uni<Optional<TextChatRecord>> find(long organizationId, long workflowId, long runId) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(organizationId, workflowId, runId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(record(rows.iterator().next())));
+    }
+
+    private static TextChatRecord record(Row row) {
+        int o = RUN_COLUMN_COUNT;
+        WorkflowRun run = PostgresWorkflowRunRepository.run(row, 0);
+        return new TextChatRecord(run, TextChatSession.fromMap(JsonValues.toMap(row.getValue(o))),
+                JsonValues.toMap(row.getValue(o + 1)), row.getInteger(o + 2), instant(row.getOffsetDateTime(o + 3)),
+                instant(row.getOffsetDateTime(o + 4)), Boolean.TRUE.equals(row.getBoolean(o + 5)));
+    }
+
+    @Override
+    public Uni<Claim> claim(long runId, int revision, Duration lease, Instant now) {
+        String token = UUID.randomUUID().toString();
+        OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+        return pool.preparedQuery("UPDATE text_chat_sessions SET busy_token = $3, busy_until = $4 WHERE"
+                        + " workflow_run_id = $1 AND revision = $2 AND NOT completed"
+                        + " AND (busy_token IS NULL OR busy_until <= $5) RETURNING workflow_run_id")
+                .execute(Tuple.of(runId, revision, token, at.plus(lease), at))
+                .chain(rows -> rows.size() == 1 ? Uni.createFrom().item(new Claim(token, revision, false))
+                        : pool.preparedQuery("SELECT revision, busy_token IS NOT NULL AND busy_until > $2"
+                                        + " FROM text_chat_sessions WHERE workflow_run_id = $1")
+                                .execute(Tuple.of(runId, at)).map(current -> {
+                                    Row r = current.iterator().next();
+                                    return new Claim(null, r.getInteger(0), Boolean.TRUE.equals(r.getBoolean(1)));
+                                }));
+    }
+
+    @Override
+    public Uni<Optional<Integer>> save(long runId, int expectedRevision, String token, TextChatSession session,
+            Map<String, Object> checkpoint, WorkflowRun run, Instant now) {
+        OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE text_chat_sessions SET revision = revision + 1,"
+                        + " session_data = $3, checkpoint = $4, completed = $5, busy_token = NULL, busy_until = NULL,"
+                        + " last_activity_at = $6, updated_at = $6 WHERE workflow_run_id = $1 AND revision = $2"
+                        + " AND (busy_token IS NULL OR busy_token = $7 OR busy_until <= $6) RETURNING revision")
+                .execute(Tuple.tuple().addLong(runId).addInteger(expectedRevision)
+                        .addValue(JsonValues.toJson(session.toMap())).addValue(JsonValues.toJson(checkpoint))
+                        .addBoolean(session.completed() || run.completed()).addOffsetDateTime(at).addString(token))
+                .chain(rows -> {
+                    if (rows.size() == 0) {
+                        return Uni.createFrom().item(Optional.<Integer>empty());
+                    }
+                    int revision = rows.iterator().next().getInteger(0);
+                    return tx.preparedQuery("UPDATE workflow_runs SET state = $2, is_completed = $3, usage_info = $4,"
+                                    + " gathered_context = $5 WHERE id = $1")
+                            .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
+                                    JsonValues.toJson(run.gatheredContext())))
+                            .replaceWith(Optional.of(revision));
+                }));
+    }
+
+    @Override
+    public Uni<Void> release(long runId, String token) {
+        return pool.preparedQuery("UPDATE text_chat_sessions SET busy_token = NULL, busy_until = NULL"
+                + " WHERE workflow_run_id = $1 AND busy_token = $2").execute(Tuple.of(runId, token)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<List<IdleChat>> idle(Instant now, int limit) {
+        return pool.preparedQuery("SELECT s.organization_id, s.workflow_id, s.workflow_run_id FROM text_chat_sessions s"
+                        + " JOIN workflow_runs r ON r.id = s.workflow_run_id"
+                        + " JOIN workflow_definitions d ON d.id = r.definition_id"
+                        + " WHERE NOT s.completed AND (s.busy_token IS NULL OR s.busy_until <= $1)"
+                        + " AND s.last_activity_at + make_interval(secs => " + TIMEOUT + ") <= $1"
+                        + " ORDER BY s.last_activity_at LIMIT $2")
+                .execute(Tuple.of(now.atOffset(ZoneOffset.UTC), limit)).map(rows -> {
+                    List<IdleChat> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(new IdleChat(r.getLong(0), r.getLong(1), r.getLong(2))));
+                    return out;
+                });
+    }
+}

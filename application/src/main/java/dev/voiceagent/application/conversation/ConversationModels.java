@@ -1,0 +1,45 @@
+package dev.voiceagent.application.conversation;
+
+import dev.voiceagent.application.model.ModelConfigurations;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The language model a conversation uses: the organization's configured one; when it has none, the
+ * installation's fallback (the local run falls back to the simulator), else a 400 saying what to configure.
+ */
+public class ConversationModels {
+
+    static final String NONE = "No language model is configured for this organization: set one in the model"
+            + " configuration (PUT /api/v1/organizations/model-configurations/v2), e.g. an OpenAI-compatible provider"
+            + " or the simulator";
+
+    private final ModelConfigurations configurations;
+    private final String fallbackProvider;
+
+    /** @param fallbackProvider the provider used when an organization has none (e.g. "simulator"); null for none */
+    public ConversationModels(ModelConfigurations configurations, String fallbackProvider) {
+        this.configurations = configurations;
+        this.fallbackProvider = fallbackProvider == null || fallbackProvider.isBlank() ? null : fallbackProvider;
+    }
+
+    public Uni<ModelEndpoint> languageModel(long organizationId, long userId) {
+        return configurations.resolve(organizationId, userId).map(resolved -> resolved.endpoint(ModelService.LLM)
+                .orElseGet(() -> {
+                    if (fallbackProvider == null) {
+                        throw new DomainRuleViolation(NONE);
+                    }
+                    return new ModelEndpoint(ModelService.LLM, fallbackProvider, fallbackProvider, null, List.of(),
+                            Map.of("provider", fallbackProvider), false);
+                }));
+    }
+
+    /** How the run's usage names a model: provider/model. */
+    public static String key(ModelEndpoint endpoint) {
+        return endpoint.provider() + "/" + (endpoint.model() == null ? "default" : endpoint.model());
+    }
+}

@@ -1,0 +1,31 @@
+package dev.voiceagent.application.conversation;
+
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.AgentEngine.TurnResult;
+import io.smallrye.mutiny.Uni;
+
+/** Runs one engine turn to its end, asking the language model whenever the engine says so. */
+public final class TurnRunner {
+
+    private TurnRunner() {
+    }
+
+    public static Uni<TurnResult> run(AgentEngine.Turn turn, LanguageModel model, ModelEndpoint endpoint) {
+        return Uni.createFrom().deferred(() -> {
+            Step step = turn.next();
+            return switch (step) {
+                case Step.Finished done -> Uni.createFrom().item(done.result());
+                case Step.AskModel ask -> model.complete(endpoint, ask.request())
+                        .invoke(turn::accept)
+                        .chain(() -> run(turn, model, endpoint));
+                case Step.RunTool tool -> {
+                    // tools come with their own feature; until a node can name one, say it is not available
+                    turn.acceptToolResult(tool.call().id(), "The tool " + tool.call().name() + " is not available");
+                    yield run(turn, model, endpoint);
+                }
+            };
+        });
+    }
+}

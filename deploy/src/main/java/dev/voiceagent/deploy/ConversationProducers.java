@@ -1,0 +1,54 @@
+package dev.voiceagent.deploy;
+
+import dev.voiceagent.application.conversation.ConversationModels;
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.conversation.ScenarioRepository;
+import dev.voiceagent.application.conversation.ScenarioService;
+import dev.voiceagent.application.conversation.TextChatRepository;
+import dev.voiceagent.application.conversation.TextChatService;
+import dev.voiceagent.application.model.ModelConfigurations;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Conversations: the language model an organization's agents talk through, and text chat. */
+@ApplicationScoped
+public class ConversationProducers {
+
+    @Produces
+    @Singleton
+    ConversationModels conversationModels(ModelConfigurations configurations,
+            @ConfigProperty(name = "voiceagent.models.fallback-llm") Optional<String> fallback) {
+        return new ConversationModels(configurations, fallback.orElse(null));
+    }
+
+    @Produces
+    @Singleton
+    TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
+            ConversationModels models, LanguageModel languageModel, Clock clock) {
+        // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
+        return new TextChatService(chats, workflows, runs, models, languageModel, clock, ThreadLocalRandom.current());
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.turn.TurnCredentialsService turn(
+            dev.voiceagent.application.turn.TurnCredentialIssuer issuer, Clock clock) {
+        // bean types: GetTurnCredentialsUseCase and GetEmbedTurnCredentialsUseCase
+        return new dev.voiceagent.application.turn.TurnCredentialsService(issuer, clock);
+    }
+
+    @Produces
+    @Singleton
+    ScenarioService scenarios(ScenarioRepository scenarios, TextChatService chats, WorkflowRepository workflows,
+            ConversationModels models, LanguageModel languageModel, Clock clock) {
+        // bean types: the scenario use cases (save, list, delete, replay)
+        return new ScenarioService(scenarios, chats, workflows, models, languageModel, clock);
+    }
+}
