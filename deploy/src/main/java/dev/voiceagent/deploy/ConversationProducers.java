@@ -31,9 +31,11 @@ public class ConversationProducers {
     @Produces
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
-            ConversationModels models, LanguageModel languageModel, Clock clock) {
+            ConversationModels models, LanguageModel languageModel, dev.voiceagent.application.storage.ObjectStore objects,
+            Clock clock) {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
-        return new TextChatService(chats, workflows, runs, models, languageModel, clock, ThreadLocalRandom.current());
+        return new TextChatService(chats, workflows, runs, models, languageModel, objects, clock,
+                ThreadLocalRandom.current());
     }
 
     @Produces

@@ -27,9 +27,10 @@ public class InstanceKeyring {
     static final String CALLBACK_SIGNING = "callback_signing_key";
     static final String OBJECT_STORE_SIGNING = "object_store_signing_key";
     static final String TELEPHONY_CREDENTIALS = "telephony_credentials_key";
+    static final String PUBLIC_LINK_SIGNING = "public_link_signing_key";
     /** Each key's name and its size in random bytes. */
     private static final Map<String, Integer> SIZES = Map.of(JWT_SIGNING, 48, CALLBACK_SIGNING, 32,
-            OBJECT_STORE_SIGNING, 32, TELEPHONY_CREDENTIALS, 32);
+            OBJECT_STORE_SIGNING, 32, TELEPHONY_CREDENTIALS, 32, PUBLIC_LINK_SIGNING, 32);
     /** How long start-up waits for the database (e.g. behind a lock another session holds) before it fails. */
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final Logger LOG = Logger.getLogger(InstanceKeyring.class);

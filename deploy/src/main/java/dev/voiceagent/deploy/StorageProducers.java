@@ -40,6 +40,24 @@ public class StorageProducers {
         return new UrlSigner(key.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** Signs the public links to runs' recordings and transcripts with the installation's link key. */
+    @Produces
+    @Singleton
+    dev.voiceagent.application.workflow.ArtifactLinks artifactLinks(InstanceKeyring keyring) {
+        return new dev.voiceagent.adapters.storage.SignedArtifactLinks(
+                keyring.get(InstanceKeyring.PUBLIC_LINK_SIGNING).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.workflow.RunArtifactService runArtifacts(
+            dev.voiceagent.application.workflow.ArtifactLinks links,
+            dev.voiceagent.application.workflow.WorkflowRunRepository runs, ObjectStore objects, Clock clock,
+            @ConfigProperty(name = "voiceagent.public-links.ttl", defaultValue = "P7D") java.time.Duration ttl) {
+        // bean types: PublicArtifactLinksUseCase and DownloadArtifactUseCase
+        return new dev.voiceagent.application.workflow.RunArtifactService(links, runs, objects, clock, ttl);
+    }
+
     /**
      * The object store in force: the local filesystem (default; this service signs and serves the
      * URLs) or an S3-compatible bucket (voiceagent.storage.backend=s3 and the voiceagent.storage.s3.* settings).

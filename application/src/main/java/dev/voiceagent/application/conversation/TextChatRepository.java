@@ -43,6 +43,9 @@ public interface TextChatRepository {
     Uni<Optional<Integer>> save(long runId, int expectedRevision, String token, TextChatSession session,
             Map<String, Object> checkpoint, WorkflowRun run, Instant now);
 
+    /** Names the run's transcript (an object-store key). */
+    Uni<Void> attachTranscript(long runId, String key);
+
     /** Gives a claim up, changing nothing else. */
     Uni<Void> release(long runId, String token);
 

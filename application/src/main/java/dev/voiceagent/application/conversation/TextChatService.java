@@ -23,6 +23,9 @@ import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.domain.storage.ObjectKeys;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,9 +61,13 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final LanguageModel languageModel;
     private final Clock clock;
     private final RandomGenerator random;
+    private final ObjectStore objects;
+    private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
-            ConversationModels models, LanguageModel languageModel, Clock clock, RandomGenerator random) {
+            ConversationModels models, LanguageModel languageModel, ObjectStore objects, Clock clock,
+            RandomGenerator random) {
+        this.objects = objects;
         this.chats = chats;
         this.workflows = workflows;
         this.runs = runs;
@@ -231,8 +238,33 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                                     now.map(TextChatRecord::revision).orElse(record.revision()));
                         });
                     }
-                    return find(run.organizationId(), run.workflowId(), runId);
+                    return run.completed() ? transcribe(record, session, run)
+                            : find(run.organizationId(), run.workflowId(), runId);
                 });
+    }
+
+    /**
+     * A completed chat's transcript ("user: ..." / "assistant: ..." lines) in the object store, named on the
+     * run (transcript_url). A failure to store it is logged and does not undo the completion.
+     */
+    private Uni<TextChatRecord> transcribe(TextChatRecord record, TextChatSession session, WorkflowRun run) {
+        long runId = record.run().id();
+        String key = ObjectKeys.transcript(run.organizationId(), runId);
+        StringBuilder text = new StringBuilder();
+        for (ChatTurn turn : session.activeTurns()) {
+            if (turn.userText() != null) {
+                text.append("user: ").append(turn.userText()).append('\n');
+            }
+            if (turn.assistantText() != null) {
+                text.append("assistant: ").append(turn.assistantText()).append('\n');
+            }
+        }
+        return objects.put(key, text.toString().getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8")
+                .chain(() -> chats.attachTranscript(runId, key))
+                .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "transcript of run " + runId
+                        + " not stored: " + f))
+                .onFailure().recoverWithNull()
+                .chain(() -> find(run.organizationId(), run.workflowId(), runId));
     }
 
     private static void open(TextChatRecord record) {

@@ -18,6 +18,9 @@ public interface ObjectStore {
 
     Uni<Optional<ObjectMetadata>> metadata(String key);
 
+    /** Stores an object the service itself writes (a run's transcript), replacing any with that key. */
+    Uni<Void> put(String key, byte[] content, String contentType);
+
     /** The object's bytes as a stream (blocking: read it off the event loop). */
     Uni<Optional<InputStream>> open(String key);
 }

@@ -14,6 +14,9 @@ public interface WorkflowRunRepository {
 
     Uni<Optional<WorkflowRun>> find(long organizationId, long workflowId, long runId);
 
+    /** A run by id alone: only for what a signed link names (the link is the authorization). */
+    Uni<Optional<WorkflowRun>> findById(long runId);
+
     Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query);
 
     /** The runs a campaign placed, with the same filters and sorting. */

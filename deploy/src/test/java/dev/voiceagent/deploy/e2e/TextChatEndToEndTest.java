@@ -206,6 +206,35 @@ class TextChatEndToEndTest {
     }
 
     @Test
+    void anEndedChatsTranscriptIsSharedByASignedLinkThatNeedsNoCredentials() {
+        long run = create().getLong("workflow_run_id");
+        as(key).body(Map.of("text", "I want to book an appointment")).post(sessions() + "/" + run + "/messages").then()
+                .statusCode(200);
+        as(key).body(Map.of()).post(sessions() + "/" + run + "/end").then().statusCode(200);
+        JsonPath detail = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + run).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(detail.getString("transcript_url")).endsWith("/" + run + ".txt");
+        assertThat(detail.getString("recording_public_url")).isNull();
+        String link = detail.getString("transcript_public_url");
+        assertThat(link).contains("/api/v1/public/download/workflow/").endsWith("/transcript");
+        String path = link.substring(link.indexOf("/api/v1/"));
+
+        String signed = given().redirects().follow(false).get(path).then().statusCode(302).extract().header("Location");
+        String transcript = given().urlEncodingEnabled(false).get(signed.substring(signed.indexOf("/api/v1/"))).then()
+                .statusCode(200).extract().asString();
+        assertThat(transcript).isEqualTo("assistant: Hello Ann, this is Acme Dental.\nuser: I want to book an appointment\n"
+                + "assistant: Ask which day suits them.\n");
+
+        String token = path.split("/")[6];
+        given().redirects().follow(false).get("/api/v1/public/download/workflow/" + token + "/recording").then()
+                .statusCode(404);
+        given().redirects().follow(false).get("/api/v1/public/download/workflow/" + token + "/video").then()
+                .statusCode(400);
+        given().redirects().follow(false).get("/api/v1/public/download/workflow/x" + token + "/transcript").then()
+                .statusCode(404);
+    }
+
+    @Test
     void theEndCallNodeEndsTheChatByItself() {
         long run = create().getLong("workflow_run_id");
         as(key).body(Map.of("text", "book an appointment")).post(sessions() + "/" + run + "/messages").then().statusCode(200);

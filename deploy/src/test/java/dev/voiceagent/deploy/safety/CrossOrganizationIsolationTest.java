@@ -53,7 +53,8 @@ class CrossOrganizationIsolationTest {
     /** Reads whose answer is minted afresh each time (signed URLs), left out of the before/after comparison. */
     private static final Set<String> FRESH_EACH_TIME = Set.of(
             "GET /api/v1/campaign/{campaign_id}/source-download-url", "GET /api/v1/object-store/signed-url",
-            "GET /api/v1/s3/signed-url", "GET /api/v1/health/active-calls", "GET /api/v1/health/autoscale-metric");
+            "GET /api/v1/s3/signed-url", "GET /api/v1/health/active-calls", "GET /api/v1/health/autoscale-metric",
+            "GET /api/v1/turn/credentials");
     /** Fields that change by themselves (a key's last use is written at most once a minute). */
     private static final Set<String> MOVING_FIELDS = Set.of("last_used_at");
 

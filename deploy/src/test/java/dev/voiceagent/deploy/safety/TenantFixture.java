@@ -47,7 +47,10 @@ final class TenantFixture {
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
     static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
             "name", "startCall", // /node-types/{name}: the node-type registry is the same for everyone
-            "provider", "openai"); // /user/configurations/voices/{provider}: a provider's catalog
+            "provider", "openai", // /user/configurations/voices/{provider}: a provider's catalog
+            // /public/download/workflow/{token}/{artifact_type}: the signed link is the credential, no tenant's id
+            "token", "not-a-signed-link",
+            "artifact_type", "transcript");
 
     /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
     static final Set<String> BODY_REFERENCES = Set.of(

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 public final class ObjectKeys {
 
     public static final long MAX_CSV_BYTES = 10L * 1024 * 1024;
-    private static final List<String> AREAS = List.of("campaigns", "knowledge_base", "recordings", "ambient_noise");
+    private static final List<String> AREAS = List.of("campaigns", "knowledge_base", "recordings", "ambient_noise",
+            "transcripts");
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._-]");
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._/-]{1,512}");
 
@@ -46,6 +47,11 @@ public final class ObjectKeys {
             throw new DomainRuleViolation("file_size must be between 1 byte and 10 MiB");
         }
         return "ambient_noise/" + organizationId + "/" + workflowId + "/" + id + "_" + UNSAFE.matcher(name).replaceAll("_");
+    }
+
+    /** transcripts/<org>/<run>.txt: the text transcript of a run, written by the service. */
+    public static String transcript(long organizationId, long runId) {
+        return "transcripts/" + organizationId + "/" + runId + ".txt";
     }
 
     /** Fails with DomainRuleViolation for a malformed key and ForeignKeyException for another organization's. */

@@ -96,6 +96,24 @@ public class LocalObjectStore implements ObjectStore {
     }
 
     @Override
+    public Uni<Void> put(String key, byte[] content, String contentType) {
+        return vertx.executeBlocking(Uni.createFrom().item(() -> {
+            Path file = file(key);
+            try {
+                Files.createDirectories(file.getParent());
+                Path partial = file.resolveSibling(file.getFileName() + ".partial");
+                Files.write(partial, content);
+                Files.writeString(metaFile(key), contentType);
+                Files.move(partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                return null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }), false).replaceWithVoid();
+    }
+
+    @Override
     public Uni<Optional<InputStream>> open(String key) {
         return vertx.executeBlocking(Uni.createFrom().item(() -> {
             Path file = file(key);

@@ -114,6 +114,12 @@ public class PostgresTextChatRepository implements TextChatRepository {
     }
 
     @Override
+    public Uni<Void> attachTranscript(long runId, String key) {
+        return pool.preparedQuery("UPDATE workflow_runs SET transcript_url = $2 WHERE id = $1")
+                .execute(Tuple.of(runId, key)).replaceWithVoid();
+    }
+
+    @Override
     public Uni<Void> release(long runId, String token) {
         return pool.preparedQuery("UPDATE text_chat_sessions SET busy_token = NULL, busy_until = NULL"
                 + " WHERE workflow_run_id = $1 AND busy_token = $2").execute(Tuple.of(runId, token)).replaceWithVoid();

@@ -78,6 +78,12 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     }
 
     @Override
+    public Uni<Optional<WorkflowRun>> findById(long runId) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM workflow_runs WHERE id = $1").execute(Tuple.of(runId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(run(rows.iterator().next())));
+    }
+
+    @Override
     public Uni<RunPage> page(long organizationId, long workflowId, RunPageQuery query) {
         return page(organizationId, "workflow_id", workflowId, query);
     }

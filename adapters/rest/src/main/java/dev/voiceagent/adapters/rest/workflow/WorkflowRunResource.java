@@ -8,7 +8,11 @@ import dev.voiceagent.adapters.rest.workflow.WorkflowRunResponses.WorkflowRunsRe
 import dev.voiceagent.application.workflow.CreateWorkflowRunUseCase;
 import dev.voiceagent.application.workflow.GetWorkflowRunUseCase;
 import dev.voiceagent.application.workflow.ListWorkflowRunsUseCase;
+import dev.voiceagent.adapters.rest.shared.PublicBaseUrl;
+import dev.voiceagent.application.workflow.RunArtifactUseCases.PublicArtifactLinksUseCase;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -34,9 +38,16 @@ public class WorkflowRunResource {
     private final ListWorkflowRunsUseCase list;
     private final GetWorkflowRunUseCase get;
     private final ObjectMapper json;
+    private final PublicArtifactLinksUseCase links;
+    private final PublicBaseUrl publicBaseUrl;
+
+    @Context
+    HttpServerRequest request;
 
     public WorkflowRunResource(Caller caller, CreateWorkflowRunUseCase create, ListWorkflowRunsUseCase list,
-            GetWorkflowRunUseCase get, ObjectMapper json) {
+            GetWorkflowRunUseCase get, ObjectMapper json, PublicArtifactLinksUseCase links, PublicBaseUrl publicBaseUrl) {
+        this.links = links;
+        this.publicBaseUrl = publicBaseUrl;
         this.caller = caller;
         this.create = create;
         this.list = list;
@@ -58,14 +69,17 @@ public class WorkflowRunResource {
             @QueryParam("sort_by") @DefaultValue("created_at") String sortBy,
             @QueryParam("sort_order") @DefaultValue("desc") String sortOrder) {
         RunPageParameters params = RunPageParameters.parse(json, page, limit, filters, sortBy, sortOrder);
+        String base = publicBaseUrl.of(request);
         return list.list(caller.principal(), workflowId, params.query()).map(result -> new WorkflowRunsResponse(
-                result.runs().stream().map(WorkflowRunResponse::of).toList(), result.totalCount(), page, limit,
+                result.runs().stream().map(r -> WorkflowRunResponse.of(r, links.tokens(r), base)).toList(),
+                result.totalCount(), page, limit,
                 RunPageParameters.totalPages(result.totalCount(), limit), filters == null ? null : params.rawFilters()));
     }
 
     @GET
     @Path("/{run_id}")
     public Uni<WorkflowRunResponse> get(@PathParam("workflow_id") long workflowId, @PathParam("run_id") long runId) {
-        return get.get(caller.principal(), workflowId, runId).map(WorkflowRunResponse::of);
+        String base = publicBaseUrl.of(request);
+        return get.get(caller.principal(), workflowId, runId).map(r -> WorkflowRunResponse.of(r, links.tokens(r), base));
     }
 }

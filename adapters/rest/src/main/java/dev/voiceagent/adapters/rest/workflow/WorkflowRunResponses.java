@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.rest.workflow;
 
+import dev.voiceagent.domain.workflow.RunArtifact;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import java.time.Instant;
 import java.util.List;
@@ -52,10 +53,19 @@ public final class WorkflowRunResponses {
             @Schema(nullable = true) Map<String, Object> annotations) {
 
         public static WorkflowRunResponse of(WorkflowRun r) {
+            return of(r, java.util.Map.of(), null);
+        }
+
+        /** With the public links of the artifacts the run has ({base}/api/v1/public/download/workflow/{token}/{type}). */
+        public static WorkflowRunResponse of(WorkflowRun r, Map<RunArtifact, String> tokens, String base) {
+            java.util.function.Function<RunArtifact, String> link = a -> tokens.containsKey(a) && base != null
+                    ? base + "/api/v1/public/download/workflow/" + tokens.get(a) + "/" + a.wireName() : null;
             return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
-                    r.transcriptUrl(), r.recordingUrl(), null, null, null, null, null, null, null, r.costSummary(),
-                    r.usageInfo(), r.definitionId(), r.initialContext(), r.gatheredContext(), r.callType(), r.logs(),
-                    r.annotations());
+                    r.transcriptUrl(), r.recordingUrl(), RunArtifact.USER_RECORDING.locationIn(r),
+                    RunArtifact.BOT_RECORDING.locationIn(r), link.apply(RunArtifact.TRANSCRIPT),
+                    link.apply(RunArtifact.RECORDING), link.apply(RunArtifact.USER_RECORDING),
+                    link.apply(RunArtifact.BOT_RECORDING), null, r.costSummary(), r.usageInfo(), r.definitionId(),
+                    r.initialContext(), r.gatheredContext(), r.callType(), r.logs(), r.annotations());
         }
     }
 

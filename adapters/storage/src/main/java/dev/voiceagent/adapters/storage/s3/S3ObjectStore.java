@@ -102,6 +102,18 @@ public class S3ObjectStore implements ObjectStore {
                 });
     }
 
+    @Override
+    public Uni<Void> put(String key, byte[] content, String contentType) {
+        String path = path(key);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://"
+                        + SigV4.host(endpoint) + path))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+        signer.authorize("PUT", endpoint, path, clock.instant(), SigV4.sha256Hex(content)).forEach(builder::header);
+        return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
+                HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
+    }
+
     private HttpRequest request(String method, String key) {
         String path = path(key);
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://"

@@ -60,16 +60,25 @@ final class SigV4 {
 
     /** The headers of a signed request without a body: x-amz-date, x-amz-content-sha256 and Authorization. */
     Map<String, String> authorize(String method, URI endpoint, String canonicalPath, Instant now) {
+        return authorize(method, endpoint, canonicalPath, now, EMPTY_SHA256);
+    }
+
+    /** The same for a request whose body has the given SHA-256 (hex): the payload is signed too. */
+    Map<String, String> authorize(String method, URI endpoint, String canonicalPath, Instant now, String payloadSha256) {
         String scope = DATE.format(now) + "/" + region + "/s3/aws4_request";
         String amzDate = AMZ_DATE.format(now);
         String signedHeaders = "host;x-amz-content-sha256;x-amz-date";
         String canonicalRequest = method + "\n" + canonicalPath + "\n\nhost:" + host(endpoint)
-                + "\nx-amz-content-sha256:" + EMPTY_SHA256 + "\nx-amz-date:" + amzDate + "\n\n" + signedHeaders + "\n"
-                + EMPTY_SHA256;
+                + "\nx-amz-content-sha256:" + payloadSha256 + "\nx-amz-date:" + amzDate + "\n\n" + signedHeaders + "\n"
+                + payloadSha256;
         String signature = sign(canonicalRequest, now, scope);
-        return Map.of("x-amz-date", amzDate, "x-amz-content-sha256", EMPTY_SHA256, "Authorization",
+        return Map.of("x-amz-date", amzDate, "x-amz-content-sha256", payloadSha256, "Authorization",
                 ALGORITHM + " Credential=" + accessKey + "/" + scope + ", SignedHeaders=" + signedHeaders
                         + ", Signature=" + signature);
+    }
+
+    static String sha256Hex(byte[] data) {
+        return HexFormat.of().formatHex(sha256(data));
     }
 
     private String sign(String canonicalRequest, Instant now, String scope) {

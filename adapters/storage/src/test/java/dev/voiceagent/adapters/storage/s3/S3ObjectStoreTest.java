@@ -92,6 +92,21 @@ class S3ObjectStoreTest {
     }
 
     @Test
+    void theServiceWritesAnObjectWithASignedPayloadAndReadsItBack() throws Exception {
+        S3ObjectStore store = store(SECRET, Clock.systemUTC());
+        byte[] transcript = "assistant: Hello\nuser: Hi ü\n".getBytes(StandardCharsets.UTF_8);
+        store.put("transcripts/7/42.txt", transcript, "text/plain; charset=utf-8").await().indefinitely();
+        ObjectMetadata meta = store.metadata("transcripts/7/42.txt").await().indefinitely().orElseThrow();
+        assertThat(meta.size()).isEqualTo(transcript.length);
+        try (InputStream in = store.open("transcripts/7/42.txt").await().indefinitely().orElseThrow()) {
+            assertThat(in.readAllBytes()).isEqualTo(transcript);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store("not-the-secret", Clock.systemUTC())
+                .put("transcripts/7/43.txt", transcript, "text/plain").await().indefinitely())
+                .hasMessageContaining("403");
+    }
+
+    @Test
     void missingObjectsAreEmptyNotErrors() {
         S3ObjectStore store = store(SECRET, Clock.systemUTC());
         assertThat(store.metadata("campaigns/7/none.csv").await().indefinitely()).isEmpty();
