@@ -171,4 +171,13 @@ public class CallProducers {
             dev.voiceagent.application.campaign.DispatchMetrics metrics) {
         return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher, metrics);
     }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.call.TriggerCallUseCase triggerCall(
+            dev.voiceagent.application.auth.AuthenticateUseCase authenticate, WorkflowRepository workflows,
+            dev.voiceagent.application.call.InitiateCallUseCase initiate) {
+        return new dev.voiceagent.application.call.TriggerCallService(authenticate, workflows, initiate,
+                ThreadLocalRandom.current());
+    }
 }

@@ -80,7 +80,7 @@ public class InitiateCallService implements InitiateCallUseCase {
                                 throw new DomainRuleViolation("from_phone_number_not_found");
                             }
                             return place(workflow, existing, configuration, to,
-                                    from.map(CallerSelection.Number::address).orElse(null));
+                                    from.map(CallerSelection.Number::address).orElse(null), c);
                         })))));
     }
 
@@ -108,13 +108,13 @@ public class InitiateCallService implements InitiateCallUseCase {
     }
 
     private Uni<InitiatedCall> place(Workflow workflow, WorkflowRun existing, TelephonyConfiguration configuration,
-            String to, String from) {
+            String to, String from, InitiateCallCommand command) {
         CallGateway gateway = gateways.get(configuration.provider());
         if (gateway == null) {
             throw new DomainRuleViolation(configuration.provider().displayName() + " has no outbound gateway");
         }
         Instant now = clock.instant();
-        WorkflowRun run = existing != null ? existing : newRun(workflow, configuration, to, now);
+        WorkflowRun run = existing != null ? existing : newRun(workflow, configuration, to, now, command);
         String name = run.name();
         CallRecord call = new CallRecord(CallAttempt.dialing(workflow.organizationId(), 0, now), run,
                 configuration.provider(), configuration.id(), from, to);
@@ -129,11 +129,15 @@ public class InitiateCallService implements InitiateCallUseCase {
                         .onFailure().call(failure -> failed(reserved)));
     }
 
-    private WorkflowRun newRun(Workflow workflow, TelephonyConfiguration configuration, String to, Instant now) {
-        String name = "WR-TEL-OUT-%08d".formatted(random.nextInt(100_000_000));
-        WorkflowRun started = WorkflowRun.start(workflow.organizationId(), workflow.id(), workflow.editable(), name,
+    private WorkflowRun newRun(Workflow workflow, TelephonyConfiguration configuration, String to, Instant now,
+            InitiateCallCommand command) {
+        String name = command.runName() != null ? command.runName()
+                : "WR-TEL-OUT-%08d".formatted(random.nextInt(100_000_000));
+        WorkflowRun started = WorkflowRun.start(workflow.organizationId(), workflow.id(),
+                command.published() ? workflow.published() : workflow.editable(), name,
                 configuration.provider().wireName(), now);
         Map<String, Object> context = new HashMap<>(started.initialContext());
+        context.putAll(command.initialContext());
         context.put("phone_number", to);
         return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
                 started.mode(), "outbound", started.state(), false, null, null, null, null, context, null, null, null,

@@ -39,6 +39,12 @@ public interface WorkflowRepository {
     /** The trigger paths of every other workflow of the organization (draft and published versions). */
     Uni<Set<String>> triggerPathsInUse(long organizationId, Long exceptWorkflowId);
 
+    /** The workflow whose draft or published version has this trigger path. */
+    Uni<Optional<Long>> findIdByTriggerPath(long organizationId, String triggerPath);
+
+    /** The workflow with this uuid. */
+    Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid);
+
     /** One version of the workflow by id (a run's definition), whatever its status. */
     Uni<Optional<WorkflowVersion>> findVersion(long organizationId, long workflowId, long definitionId);
 

@@ -32,17 +32,19 @@ import java.util.function.Function;
 final class TenantFixture {
 
     /** Path parameter -> the resource (by name in {@link #resources}) it takes, given the operation's path. */
-    static final Map<String, Function<String, String>> CREATORS = Map.of(
-            "workflow_id", path -> "workflow",
-            "run_id", path -> path.contains("/text-chat/") ? "chat_run" : "run",
-            "folder_id", path -> "folder",
-            "campaign_id", path -> "campaign",
-            "config_id", path -> path.contains("/trunks") ? "trunk_configuration" : "configuration",
-            "phone_number_id", path -> "phone_number",
-            "trunk_id", path -> "trunk",
-            "api_key_id", path -> "spare_api_key",
-            "service_key_id", path -> "service_key",
-            "key", path -> "object_key");
+    static final Map<String, Function<String, String>> CREATORS = Map.ofEntries(
+            Map.entry("workflow_id", path -> "workflow"),
+            Map.entry("run_id", path -> path.contains("/text-chat/") ? "chat_run" : "run"),
+            Map.entry("folder_id", path -> "folder"),
+            Map.entry("campaign_id", path -> "campaign"),
+            Map.entry("config_id", path -> path.contains("/trunks") ? "trunk_configuration" : "configuration"),
+            Map.entry("phone_number_id", path -> "phone_number"),
+            Map.entry("trunk_id", path -> "trunk"),
+            Map.entry("api_key_id", path -> "spare_api_key"),
+            Map.entry("service_key_id", path -> "service_key"),
+            Map.entry("key", path -> "object_key"),
+            Map.entry("uuid", path -> "trigger_path"),
+            Map.entry("workflow_uuid", path -> "workflow_uuid"));
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
     static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
@@ -116,6 +118,9 @@ final class TenantFixture {
                 "initial_context", Map.of("first_name", "Ann")));
         sample("POST /api/v1/workflow/{workflow_id}/text-chat/sessions/{run_id}/messages", f -> Map.of("text",
                 "Hello there"));
+        for (String trigger : List.of("/{uuid}", "/test/{uuid}", "/workflow/{workflow_uuid}", "/test/workflow/{workflow_uuid}")) {
+            sample("POST /api/v1/public/agent" + trigger, f -> Map.of("phone_number", f.phoneNumber()));
+        }
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
                 f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
     }
@@ -161,6 +166,12 @@ final class TenantFixture {
         long workflow = f.post("/api/v1/workflow/create/definition", Map.of("name", m + " agent",
                 "workflow_definition", WorkflowEndToEndTest.definition("Hello"))).path("id").asLong();
         f.resources.put("workflow", workflow);
+        String trigger = m + "-trigger";
+        long triggered = f.post("/api/v1/workflow/create/definition", Map.of("name", m + " triggered agent",
+                "workflow_definition", dev.voiceagent.deploy.e2e.PublicAgentEndToEndTest.withTrigger(trigger, true)))
+                .path("id").asLong();
+        f.resources.put("trigger_path", trigger);
+        f.resources.put("workflow_uuid", f.get("/api/v1/workflow/fetch/" + triggered).path("workflow_uuid").asText());
         f.resources.put("run", f.post("/api/v1/workflow/" + workflow + "/runs",
                 Map.of("mode", "textchat", "name", m + " run")).path("id").asLong());
         f.resources.put("folder", f.post("/api/v1/folder/", Map.of("name", m + " folder")).path("id").asLong());
@@ -205,6 +216,15 @@ final class TenantFixture {
 
     JsonNode post(String path, Map<String, Object> body) {
         String json = as().contentType(ContentType.JSON).body(body).post(path).then().statusCode(200).extract().asString();
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    JsonNode get(String path) {
+        String json = as().get(path).then().statusCode(200).extract().asString();
         try {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
         } catch (java.io.IOException e) {

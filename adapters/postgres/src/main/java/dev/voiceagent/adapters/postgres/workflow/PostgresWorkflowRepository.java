@@ -245,6 +245,20 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     }
 
     @Override
+    public Uni<Optional<Long>> findIdByTriggerPath(long organizationId, String triggerPath) {
+        return pool.preparedQuery("SELECT workflow_id FROM workflow_trigger_paths WHERE organization_id = $1"
+                        + " AND trigger_path = $2").execute(Tuple.of(organizationId, triggerPath))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+    }
+
+    @Override
+    public Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid) {
+        return pool.preparedQuery("SELECT id FROM workflows WHERE organization_id = $1 AND workflow_uuid = $2")
+                .execute(Tuple.of(organizationId, workflowUuid))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+    }
+
+    @Override
     public Uni<Optional<WorkflowVersion>> findVersion(long organizationId, long workflowId, long definitionId) {
         return pool.preparedQuery("SELECT " + VERSION_COLUMNS + " FROM workflow_definitions d"
                         + " WHERE d.organization_id = $1 AND d.workflow_id = $2 AND d.id = $3")
