@@ -48,6 +48,17 @@ public class ConversationProducers {
 
     @Produces
     @Singleton
+    dev.voiceagent.application.embed.EmbedService embeds(dev.voiceagent.application.embed.EmbedRepository embeds,
+            WorkflowRepository workflows, WorkflowRunRepository runs, TextChatService chats,
+            dev.voiceagent.application.turn.TurnCredentialsService turn, java.security.SecureRandom random,
+            Clock clock) {
+        // bean types: the embed use cases (token, init, config, session, preflight)
+        return new dev.voiceagent.application.embed.EmbedService(embeds, workflows, runs, chats, turn,
+                new dev.voiceagent.application.embed.RateLimiter(clock), random, clock);
+    }
+
+    @Produces
+    @Singleton
     ScenarioService scenarios(ScenarioRepository scenarios, TextChatService chats, WorkflowRepository workflows,
             ConversationModels models, LanguageModel languageModel, Clock clock) {
         // bean types: the scenario use cases (save, list, delete, replay)

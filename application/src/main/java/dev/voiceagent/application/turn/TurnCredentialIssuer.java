@@ -7,4 +7,10 @@ import java.util.Optional;
 public interface TurnCredentialIssuer {
 
     Optional<TurnCredentials> issue(String userId, Instant now);
+
+    /** Whether credentials can be issued (what a widget is told before it asks). */
+    boolean configured();
+
+    /** Whether browsers should use the relay only (a diagnostic setting). */
+    boolean forceRelay();
 }

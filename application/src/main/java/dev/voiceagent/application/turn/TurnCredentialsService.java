@@ -28,6 +28,14 @@ public class TurnCredentialsService implements GetTurnCredentialsUseCase, GetEmb
         return issue("embed:" + sessionToken.substring(0, Math.min(16, sessionToken.length())));
     }
 
+    public boolean configured() {
+        return issuer.configured();
+    }
+
+    public boolean forceRelay() {
+        return issuer.forceRelay();
+    }
+
     private TurnCredentials issue(String user) {
         return issuer.issue(user, clock.instant()).orElseThrow(() -> new ServiceUnavailableException(NOT_CONFIGURED));
     }

@@ -51,8 +51,10 @@ final class TenantFixture {
             "name", "startCall", // /node-types/{name}: the node-type registry is the same for everyone
             "provider", "openai", // /user/configurations/voices/{provider}: a provider's catalog
             // /public/download/workflow/{token}/{artifact_type}: the signed link is the credential, no tenant's id
+            // (and /public/embed/config/{token}: an embed token is public, a page carries it)
             "token", "not-a-signed-link",
-            "artifact_type", "transcript");
+            "artifact_type", "transcript",
+            "session_token", "emb_session_unknown"); // /public/embed/...: the session token is the credential
 
     /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
     static final Set<String> BODY_REFERENCES = Set.of(
@@ -121,6 +123,10 @@ final class TenantFixture {
         for (String trigger : List.of("/{uuid}", "/test/{uuid}", "/workflow/{workflow_uuid}", "/test/workflow/{workflow_uuid}")) {
             sample("POST /api/v1/public/agent" + trigger, f -> Map.of("phone_number", f.phoneNumber()));
         }
+        sample("POST /api/v1/workflow/{workflow_id}/embed-token", f -> Map.of("allowed_domains", List.of(),
+                "settings", Map.of("widgetType", "chat", "theme", f.marker)));
+        sample("POST /api/v1/public/embed/init", f -> Map.of("token", f.resources.get("embed_token")));
+        sample("POST /api/v1/public/embed/chat/{session_token}/messages", f -> Map.of("text", "Hello"));
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
                 f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
     }
@@ -204,6 +210,8 @@ final class TenantFixture {
         f.send("POST", "/api/v1/organizations/tracing-credentials", tracing(f));
         f.resources.put("chat_run", f.post("/api/v1/workflow/" + workflow + "/text-chat/sessions",
                 Map.of("name", m + " chat", "initial_context", Map.of("first_name", "Ann"))).path("workflow_run_id").asLong());
+        f.resources.put("embed_token", f.post("/api/v1/workflow/" + workflow + "/embed-token", Map.of("allowed_domains",
+                List.of(), "settings", Map.of("widgetType", "chat"))).path("token").asText());
         f.send("PUT", "/api/v1/workflow/" + workflow + "/text-chat/scenarios/" + f.id("chat_run"),
                 Map.of("name", m + " scenario"));
         f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));

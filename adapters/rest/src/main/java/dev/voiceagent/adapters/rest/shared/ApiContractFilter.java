@@ -22,9 +22,9 @@ public class ApiContractFilter implements OASFilter {
     private static final Set<String> PUBLIC_PATHS = Set.of(
             "/api/v1/health", "/api/v1/health/active-calls", "/api/v1/health/autoscale-metric", "/api/v1/auth/signup",
             "/api/v1/auth/login", "/api/v1/workflow/templates",
-            "/api/v1/user/configurations/defaults", "/api/v1/public/download/workflow/{token}/{artifact_type}",
-            "/api/v1/public/agent/{uuid}", "/api/v1/public/agent/test/{uuid}",
-            "/api/v1/public/agent/workflow/{workflow_uuid}", "/api/v1/public/agent/test/workflow/{workflow_uuid}");
+            "/api/v1/user/configurations/defaults");
+    /** Paths whose operations take no dashboard credentials (a public agent trigger requires its own X-API-Key). */
+    private static final String PUBLIC_PREFIX = "/api/v1/public/";
     /** Collection routes the reference declares with a trailing slash (a list: Set.of's order changes run to run). */
     private static final List<String> SLASHED = List.of("/api/v1/campaign", "/api/v1/folder");
     private static final String VALIDATION_REF = "#/components/schemas/HTTPValidationError";
@@ -43,7 +43,7 @@ public class ApiContractFilter implements OASFilter {
             }
         }
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
-            boolean open = PUBLIC_PATHS.contains(path.getKey());
+            boolean open = PUBLIC_PATHS.contains(path.getKey()) || path.getKey().startsWith(PUBLIC_PREFIX);
             for (Operation operation : path.getValue().getOperations().values()) {
                 if (!open) {
                     addHeader(operation, "authorization", "Authorization");

@@ -113,6 +113,20 @@ public class ErrorMapper {
     }
 
     @ServerExceptionMapper
+    public Response tooMany(dev.voiceagent.application.embed.TooManyRequestsException e) {
+        return detail(429, e.getMessage());
+    }
+
+    /** The reference's {"detail": {"code": "chat_completed", "message": "Conversation has ended"}}. */
+    @ServerExceptionMapper
+    public Response conversationEnded(dev.voiceagent.application.embed.ConversationEndedException e) {
+        return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
+                .entity(java.util.Map.of("detail", java.util.Map.of("code",
+                        dev.voiceagent.application.embed.ConversationEndedException.CODE, "message", e.getMessage())))
+                .build();
+    }
+
+    @ServerExceptionMapper
     public Response ruleViolation(DomainRuleViolation e) {
         return detail(Response.Status.BAD_REQUEST, e.getMessage());
     }

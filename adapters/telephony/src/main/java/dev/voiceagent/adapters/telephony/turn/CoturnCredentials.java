@@ -28,17 +28,30 @@ public class CoturnCredentials implements TurnCredentialIssuer {
     private final int port;
     private final Optional<Integer> tlsPort;
     private final Duration ttl;
+    private final boolean forceRelay;
 
     public CoturnCredentials(@ConfigProperty(name = "voiceagent.turn.secret") Optional<String> secret,
             @ConfigProperty(name = "voiceagent.turn.host") Optional<String> host,
             @ConfigProperty(name = "voiceagent.turn.port", defaultValue = "3478") int port,
             @ConfigProperty(name = "voiceagent.turn.tls-port") Optional<Integer> tlsPort,
-            @ConfigProperty(name = "voiceagent.turn.ttl", defaultValue = "PT24H") Duration ttl) {
+            @ConfigProperty(name = "voiceagent.turn.ttl", defaultValue = "PT24H") Duration ttl,
+            @ConfigProperty(name = "voiceagent.turn.force-relay", defaultValue = "false") boolean forceRelay) {
+        this.forceRelay = forceRelay;
         this.secret = secret.filter(s -> !s.isBlank());
         this.host = host.filter(h -> !h.isBlank());
         this.port = port;
         this.tlsPort = tlsPort;
         this.ttl = ttl;
+    }
+
+    @Override
+    public boolean configured() {
+        return secret.isPresent() && host.isPresent();
+    }
+
+    @Override
+    public boolean forceRelay() {
+        return forceRelay;
     }
 
     @Override

@@ -18,7 +18,7 @@ class CoturnCredentialsTest {
         // expected values computed with Python's hmac module and with openssl, not with this code:
         //   base64(hmac.new(b"turn-secret-1", b"1764000000:42", sha1).digest())
         CoturnCredentials coturn = new CoturnCredentials(Optional.of("turn-secret-1"), Optional.of("turn.example.com"),
-                3478, Optional.of(5349), Duration.ofHours(24));
+                3478, Optional.of(5349), Duration.ofHours(24), false);
         TurnCredentials issued = coturn.issue("42", NOW).orElseThrow();
         assertThat(issued.username()).isEqualTo("1764000000:42");
         assertThat(issued.password()).isEqualTo("Mtbtwpjc5MJo4Vo/P7jOLcbe8Uk=");
@@ -31,11 +31,11 @@ class CoturnCredentialsTest {
 
     @Test
     void withoutASecretOrAHostThereAreNoCredentialsAndWithoutTlsNoTurnsUri() {
-        assertThat(new CoturnCredentials(Optional.empty(), Optional.of("h"), 3478, Optional.empty(), Duration.ofHours(1))
+        assertThat(new CoturnCredentials(Optional.empty(), Optional.of("h"), 3478, Optional.empty(), Duration.ofHours(1), false)
                 .issue("1", NOW)).isEmpty();
-        assertThat(new CoturnCredentials(Optional.of("s"), Optional.empty(), 3478, Optional.empty(), Duration.ofHours(1))
+        assertThat(new CoturnCredentials(Optional.of("s"), Optional.empty(), 3478, Optional.empty(), Duration.ofHours(1), false)
                 .issue("1", NOW)).isEmpty();
-        assertThat(new CoturnCredentials(Optional.of("s"), Optional.of("h"), 3478, Optional.empty(), Duration.ofHours(1))
+        assertThat(new CoturnCredentials(Optional.of("s"), Optional.of("h"), 3478, Optional.empty(), Duration.ofHours(1), false)
                 .issue("1", NOW).orElseThrow().uris()).containsExactly("turn:h:3478", "turn:h:3478?transport=tcp");
     }
 }
