@@ -180,4 +180,24 @@ public class CallProducers {
         return new dev.voiceagent.application.call.TriggerCallService(authenticate, workflows, initiate,
                 ThreadLocalRandom.current());
     }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.call.InboundCallUseCase inboundCalls(PhoneNumberRepository numbers,
+            TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer,
+            WorkflowRepository workflows, CallRepository calls, dev.voiceagent.application.call.VoiceRuntime runtime,
+            Clock clock, @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+        return new dev.voiceagent.application.call.InboundCallService(numbers, configurations, normalizer, workflows,
+                calls, runtime, clock, ThreadLocalRandom.current(), defaultLimit, staleAfter);
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.call.SimulateInboundCallUseCase simulateInbound(PhoneNumberRepository numbers,
+            TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer,
+            dev.voiceagent.application.call.InboundCallSimulator simulator) {
+        return new dev.voiceagent.application.call.SimulateInboundCallService(numbers, configurations, normalizer,
+                simulator);
+    }
 }

@@ -59,6 +59,13 @@ public class ConversationProducers {
 
     @Produces
     @Singleton
+    dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase abandonedRuns(WorkflowRunRepository runs, Clock clock,
+            @ConfigProperty(name = "voiceagent.runs.abandon-after", defaultValue = "PT5M") java.time.Duration after) {
+        return new dev.voiceagent.application.workflow.CloseAbandonedRunsService(runs, clock, after);
+    }
+
+    @Produces
+    @Singleton
     ScenarioService scenarios(ScenarioRepository scenarios, TextChatService chats, WorkflowRepository workflows,
             ConversationModels models, LanguageModel languageModel, Clock clock) {
         // bean types: the scenario use cases (save, list, delete, replay)

@@ -2,6 +2,7 @@ package dev.voiceagent.application.call;
 
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.telephony.Provider;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,6 +22,9 @@ public interface CallRepository {
     Uni<Void> attachProviderCallId(long callId, String providerCallId);
 
     Uni<Optional<CallRecord>> findByRun(long runId);
+
+    /** The run of the call the provider knows by this id (an inbound call's later events name only it). */
+    Uni<Optional<Long>> runIdOfProviderCall(Provider provider, String providerCallId);
 
     /**
      * Writes the call's new state and the run's outcome in one transaction, only if the call is still

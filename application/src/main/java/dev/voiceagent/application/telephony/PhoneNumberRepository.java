@@ -13,6 +13,12 @@ public interface PhoneNumberRepository {
     /** Every number of the organization, whatever its configuration. */
     Uni<List<PhoneNumberView>> listAll(long organizationId);
 
+    /**
+     * The active numbers with this normalized address in every organization (an inbound call names only the number;
+     * the provider account that signed the webhook tells which one it is).
+     */
+    Uni<List<TelephonyNumber>> findActiveByNormalized(String normalized);
+
     Uni<Optional<PhoneNumberView>> find(long organizationId, long configurationId, long numberId);
 
     Uni<PhoneNumberView> insert(TelephonyNumber number);

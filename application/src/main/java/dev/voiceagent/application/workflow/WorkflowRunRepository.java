@@ -14,6 +14,12 @@ public interface WorkflowRunRepository {
 
     Uni<Optional<WorkflowRun>> find(long organizationId, long workflowId, long runId);
 
+    /**
+     * Completes, with the given disposition, the browser runs (webrtc, smallwebrtc) created before {@code before} that
+     * never started (still initialized, no telephony call); at most {@code limit}; how many.
+     */
+    Uni<Integer> closeUnstarted(Instant before, String disposition, int limit);
+
     /** A run by id alone: only for what a signed link names (the link is the authorization). */
     Uni<Optional<WorkflowRun>> findById(long runId);
 

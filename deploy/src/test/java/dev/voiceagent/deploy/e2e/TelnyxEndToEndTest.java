@@ -50,8 +50,43 @@ class TelnyxEndToEndTest {
         long config = as(key).body(Map.of("name", "Telnyx", "config", Map.of("provider", "telnyx", "api_key", "KEY123",
                 "connection_id", "conn-1", "webhook_public_key", publicKey)))
                 .post("/api/v1/organizations/telephony-configs").then().statusCode(200).extract().jsonPath().getLong("id");
-        as(key).body(Map.of("address", "+14155552671")).post("/api/v1/organizations/telephony-configs/" + config
-                + "/phone-numbers").then().statusCode(200);
+        as(key).body(Map.of("address", "+14155552671", "inbound_workflow_id", workflow))
+                .post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers").then().statusCode(200);
+    }
+
+    private io.restassured.response.ValidatableResponse inbound(String body, boolean signed) throws Exception {
+        String timestamp = String.valueOf(Instant.now().getEpochSecond());
+        var request = given().contentType(ContentType.JSON).header("telnyx-timestamp", timestamp);
+        if (signed) {
+            request = request.header("telnyx-signature-ed25519", sign(timestamp, body));
+        }
+        return request.body(body).post("/api/v1/telephony/inbound/run").then();
+    }
+
+    @Test
+    void anIncomingCallIsAnsweredAndStreamedThroughCallControlAndItsHangupEndsTheRun() throws Exception {
+        String id = "v3:inbound-" + java.util.UUID.randomUUID();
+        String initiated = "{\"data\":{\"id\":\"ev-in-1\",\"event_type\":\"call.initiated\",\"payload\":{"
+                + "\"call_control_id\":\"" + id + "\",\"direction\":\"incoming\",\"to\":\"+14155552671\","
+                + "\"from\":\"+447700900123\",\"connection_id\":\"conn-1\"}}}";
+        inbound(initiated, false).statusCode(403); // other organizations share the number: the signature decides
+        assertThat(FakeProviderServer.REQUESTS).isEmpty();
+
+        long runId = inbound(initiated, true).statusCode(200).body("status", equalTo("answered")).extract().jsonPath()
+                .getLong("workflow_run_id");
+        assertThat(FakeProviderServer.REQUESTS).extracting(FakeProviderServer.Received::path).containsExactly(
+                "/v2/calls/" + id + "/actions/answer", "/v2/calls/" + id + "/actions/streaming_start");
+        assertThat(FakeProviderServer.REQUESTS).allSatisfy(r -> assertThat(r.authorization()).isEqualTo("Bearer KEY123"));
+        JsonPath stream = new JsonPath(FakeProviderServer.REQUESTS.get(1).body());
+        assertThat(stream.getString("stream_url")).startsWith("wss://runtime.test.local/telephony/ws/" + workflow + "/");
+        assertThat(stream.getString("stream_track")).isEqualTo("both_tracks");
+        as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().body("call_type", equalTo("inbound"))
+                .body("is_completed", equalTo(false));
+
+        String hangup = "{\"data\":{\"id\":\"ev-in-2\",\"event_type\":\"call.hangup\",\"payload\":{"
+                + "\"call_control_id\":\"" + id + "\",\"hangup_cause\":\"normal_clearing\"}}}";
+        inbound(hangup, true).statusCode(200).body("status", equalTo("applied: completed"));
+        as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().body("is_completed", equalTo(true));
     }
 
     private String sign(String timestamp, String body) throws Exception {

@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.Sql;
+import dev.voiceagent.deploy.support.TestClock;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -17,8 +18,11 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +53,11 @@ class WorkflowRunsEndToEndTest {
         workflow = as(key).body(Map.of("name", "Caller", "workflow_definition",
                         WorkflowEndToEndTest.definition("Call {{first_name}} about {{topic}}")))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    @AfterEach
+    void backToNow() {
+        TestClock.reset();
     }
 
     /** A finished run as the call engine would leave it. */
@@ -196,5 +205,44 @@ class WorkflowRunsEndToEndTest {
         as(otherKey).get("/api/v1/workflow/" + workflow + "/agent-setup").then().statusCode(404);
         as(otherKey).post("/api/v1/workflow/" + workflow + "/agent-preview").then().statusCode(404);
         as(otherKey).get("/api/v1/workflow/" + workflow + "/pilot-review").then().statusCode(404);
+    }
+
+    @Test
+    void aBrowserRunWhoseMediaNeverConnectedIsClosedAsAbandonedAndOthersAreLeftAlone() throws InterruptedException {
+        String runs = "/api/v1/workflow/" + workflow + "/runs";
+        long browser = as(key).body(Map.of("mode", "webrtc", "name", "closed tab")).post(runs).then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        long definition = sql.queryLong("SELECT id FROM workflow_definitions WHERE workflow_id = ? AND status = 'published'",
+                workflow);
+        long queuedPhoneCall = sql.insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id,"
+                + " definition_id, name, mode, is_completed, state, created_at) VALUES (?, ?, ?, 'queued', 'twilio', false,"
+                + " 'initialized', now())", account.organizationId(), workflow, definition);
+        long connected = as(key).body(Map.of("mode", "smallwebrtc", "name", "in a call")).post(runs).then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        sql.update("UPDATE workflow_runs SET state = 'running' WHERE id = ?", connected);
+
+        Thread.sleep(1_500); // a tick before the five minutes: nothing is closed
+        assertThat(run(browser).getBoolean("is_completed")).isFalse();
+
+        TestClock.advance(Duration.ofMinutes(6));
+        JsonPath closed = null;
+        for (int i = 0; i < 50; i++) {
+            closed = run(browser);
+            if (closed.getBoolean("is_completed")) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(closed.getBoolean("is_completed")).isTrue();
+        assertThat(closed.getString("gathered_context.call_disposition")).isEqualTo("abandoned");
+        assertThat(closed.getFloat("usage_info.call_duration_seconds")).isZero();
+        assertThat(run(queuedPhoneCall).getBoolean("is_completed")).isFalse();
+        assertThat(run(connected).getBoolean("is_completed")).isFalse();
+        as(key).queryParam("filters", "[{\"attribute\":\"dispositionCode\",\"value\":{\"codes\":[\"abandoned\"]}}]")
+                .get(runs).then().statusCode(200).body("total_count", equalTo(1)).body("runs[0].id", equalTo((int) browser));
+    }
+
+    private JsonPath run(long id) {
+        return as(key).get("/api/v1/workflow/" + workflow + "/runs/" + id).then().statusCode(200).extract().jsonPath();
     }
 }

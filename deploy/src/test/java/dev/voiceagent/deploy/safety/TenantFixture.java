@@ -59,7 +59,7 @@ final class TenantFixture {
     /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
     static final Set<String> BODY_REFERENCES = Set.of(
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
-            "POST /api/v1/workflow/ambient-noise/upload-url");
+            "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call");
 
     /** A provider address nothing listens on: a key check fails fast, and nothing reaches the internet. */
     static final String DEAD_BASE_URL = "http://127.0.0.1:9/v1";
@@ -92,6 +92,8 @@ final class TenantFixture {
                 f -> Map.of("name", f.marker + " trunk"));
         sample("POST /api/v1/telephony/initiate-call", f -> Map.of("workflow_id", f.id("workflow"),
                 "phone_number", f.phoneNumber()));
+        // rings organization A's simulator number (no inbound workflow on it: the webhook's reject answer)
+        sample("POST /api/v1/telephony/simulator/inbound-call", f -> Map.of("to", f.resources.get("phone_address")));
         sample("POST /api/v1/user/api-keys", f -> Map.of("name", f.marker + " key"));
         sample("POST /api/v1/workflow/ambient-noise/upload-url", f -> Map.of("workflow_id", f.id("workflow"),
                 "filename", "noise.wav", "mime_type", "audio/wav", "file_size", 1000));
@@ -184,8 +186,10 @@ final class TenantFixture {
         long configuration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " simulator",
                 "config", Map.of("provider", "simulator"))).path("id").asLong();
         f.resources.put("configuration", configuration);
+        String address = f.phoneNumber();
+        f.resources.put("phone_address", address);
         f.resources.put("phone_number", f.post("/api/v1/organizations/telephony-configs/" + configuration
-                + "/phone-numbers", Map.of("address", f.phoneNumber(), "label", m + " line")).path("id").asLong());
+                + "/phone-numbers", Map.of("address", address, "label", m + " line")).path("id").asLong());
         long trunkConfiguration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " pbx",
                 "config", Map.of("provider", "ari", "ari_endpoint", "http://pbx.local:8088", "app_name", "voice",
                         "app_password", "secret"))).path("id").asLong();

@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
  * The dispatcher's clock, in every replica: a dispatch tick (1 s by default), a reconciliation of
  * expired call leases, and an import tick that takes over any campaign whose import is due. Ticks
  * never overlap themselves; all coordination between replicas is in PostgreSQL. {@link #stop()}
- * stops claiming new work (a draining replica).
+ * stops claiming new work (a draining replica); reconciliation goes on.
  */
 @ApplicationScoped
 public class DispatchTicks {
@@ -54,12 +54,13 @@ public class DispatchTicks {
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
+    /**
+     * Runs while the replica drains too: a call whose callbacks were lost is settled through its provider, so the
+     * drain that waits for this replica's live calls is not kept waiting by a call that has in fact ended.
+     */
     @Scheduled(identity = "call-reconciliation", every = "${voiceagent.dispatch.reconcile-every:5s}",
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> reconcile() {
-        if (!claiming.get()) {
-            return Uni.createFrom().voidItem();
-        }
         return reconciler.reconcile().onFailure().invoke(f -> LOG.warnf("reconciliation failed: %s", f.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }

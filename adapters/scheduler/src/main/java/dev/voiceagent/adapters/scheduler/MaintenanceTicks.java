@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.scheduler;
 import dev.voiceagent.application.campaign.DispatchMetrics;
 import dev.voiceagent.application.conversation.TextChatUseCases.CloseIdleTextChatsUseCase;
 import dev.voiceagent.application.health.CountReplicaCallsUseCase;
+import dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase;
 import dev.voiceagent.application.idempotency.PurgeIdempotencyKeysUseCase;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
@@ -20,9 +21,11 @@ public class MaintenanceTicks {
     private final CountReplicaCallsUseCase calls;
     private final DispatchMetrics metrics;
     private final CloseIdleTextChatsUseCase idleChats;
+    private final CloseAbandonedRunsUseCase abandoned;
 
     public MaintenanceTicks(PurgeIdempotencyKeysUseCase idempotency, CountReplicaCallsUseCase calls, DispatchMetrics metrics,
-            CloseIdleTextChatsUseCase idleChats) {
+            CloseIdleTextChatsUseCase idleChats, CloseAbandonedRunsUseCase abandoned) {
+        this.abandoned = abandoned;
         this.idempotency = idempotency;
         this.calls = calls;
         this.metrics = metrics;
@@ -46,6 +49,18 @@ public class MaintenanceTicks {
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> activeCallsGauge() {
         return calls.thisReplicaActive().invoke(metrics::activeCalls).onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Closes the browser runs whose media never connected (any replica: one statement, rows skipped if locked). */
+    @Scheduled(identity = "abandoned-runs", every = "${voiceagent.runs.abandon-check-every:60s}", delayed = "10s",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> closeAbandonedRuns() {
+        return abandoned.closeAbandoned().invoke(closed -> {
+            if (closed > 0) {
+                LOG.infof("closed %d runs that never started", closed);
+            }
+        }).onFailure().invoke(f -> LOG.warnf("abandoned run check failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     @Scheduled(identity = "idempotency-purge", every = "${voiceagent.idempotency.purge-every:1h}", delayed = "1m",

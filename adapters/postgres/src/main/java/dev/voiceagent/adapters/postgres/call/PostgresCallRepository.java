@@ -97,6 +97,13 @@ public class PostgresCallRepository implements CallRepository {
     }
 
     @Override
+    public Uni<Optional<Long>> runIdOfProviderCall(Provider provider, String providerCallId) {
+        return pool.preparedQuery("SELECT workflow_run_id FROM calls WHERE provider = $1 AND provider_call_id = $2")
+                .execute(Tuple.of(provider.wireName(), providerCallId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+    }
+
+    @Override
     public Uni<Optional<CallRecord>> findByRun(long runId) {
         String runColumns = PostgresWorkflowRunRepository.COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2");
         return pool.preparedQuery("SELECT " + CALL_COLUMNS + ", " + runColumns

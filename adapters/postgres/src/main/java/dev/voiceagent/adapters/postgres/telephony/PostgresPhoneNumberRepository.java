@@ -50,6 +50,13 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     }
 
     @Override
+    public Uni<List<TelephonyNumber>> findActiveByNormalized(String normalized) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM phone_numbers WHERE address_normalized = $1 AND is_active"
+                        + " ORDER BY id").execute(Tuple.of(normalized))
+                .map(rows -> Rows.list(rows, PostgresPhoneNumberRepository::number));
+    }
+
+    @Override
     public Uni<Optional<PhoneNumberView>> find(long organizationId, long configurationId, long numberId) {
         return pool.preparedQuery("WITH n AS (SELECT " + COLUMNS + " FROM phone_numbers WHERE organization_id = $1"
                         + " AND telephony_configuration_id = $2 AND id = $3) " + VIEW)

@@ -78,6 +78,20 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     }
 
     @Override
+    public Uni<Integer> closeUnstarted(Instant before, String disposition, int limit) {
+        return pool.preparedQuery("/* background tick */ UPDATE workflow_runs r SET state = 'completed', is_completed = true,"
+                        + " gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || jsonb_build_object("
+                        + "'call_disposition', $2::text, 'mapped_call_disposition', $2::text, 'call_status', $2::text,"
+                        + " 'call_tags', jsonb_build_array($2::text)),"
+                        + " usage_info = COALESCE(r.usage_info, '{}'::jsonb) || '{\"call_duration_seconds\": 0}'::jsonb"
+                        + " WHERE r.id IN (SELECT u.id FROM workflow_runs u WHERE u.state = 'initialized'"
+                        + " AND NOT u.is_completed AND u.mode IN ('webrtc', 'smallwebrtc') AND u.created_at < $1"
+                        + " AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.workflow_run_id = u.id)"
+                        + " ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)")
+                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), disposition, limit)).map(rows -> rows.rowCount());
+    }
+
+    @Override
     public Uni<Optional<WorkflowRun>> findById(long runId) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM workflow_runs WHERE id = $1").execute(Tuple.of(runId))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(run(rows.iterator().next())));

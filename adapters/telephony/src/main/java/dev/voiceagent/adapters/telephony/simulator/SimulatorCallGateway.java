@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.telephony.simulator;
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.InboundCallSimulator;
 import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
@@ -27,7 +28,7 @@ import org.jboss.logging.Logger;
  * would use, so calls and campaigns run end to end on a laptop.
  */
 @ApplicationScoped
-public class SimulatorCallGateway implements CallGateway {
+public class SimulatorCallGateway implements CallGateway, InboundCallSimulator {
 
     private static final Logger LOG = Logger.getLogger(SimulatorCallGateway.class);
     public static final String SIGNATURE_HEADER = "X-Simulator-Signature";
@@ -84,6 +85,33 @@ public class SimulatorCallGateway implements CallGateway {
                         failure != null ? failure.getMessage() : "HTTP " + response.statusCode());
             }
         });
+    }
+
+    /**
+     * Rings a number through the signed inbound webhook, as a provider would; when the call is taken, it is
+     * answered after the ring delay and ends after the configuration's default duration (in steps of the delay).
+     */
+    @Override
+    public Uni<java.util.Map<String, Object>> ring(ProviderConfiguration.Simulator configuration, String to,
+            String from) {
+        long step = Math.max(1, configuration.ringDelayMs());
+        long endsAt = System.currentTimeMillis() + 2 * step;
+        String callId = "SIM-IN-" + UUID.randomUUID() + "~" + endsAt + "~" + CallStatus.COMPLETED.wireName();
+        String body = new JsonObject().put("to", to).put("from", from == null ? "+15550000000" : from)
+                .put("call_id", callId).encode();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/telephony/simulator/inbound"))
+                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                .header(SIGNATURE_HEADER, signer.sign(body)).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return Uni.createFrom().completionStage(() -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString()))
+                .map(response -> {
+                    JsonObject answer = new JsonObject(response.body());
+                    if ("stream".equals(answer.getString("action"))) {
+                        long runId = answer.getLong("workflow_run_id");
+                        report(runId, callId, CallStatus.IN_PROGRESS, null, step);
+                        report(runId, callId, CallStatus.COMPLETED, configuration.defaultDurationSeconds(), 2 * step);
+                    }
+                    return answer.getMap();
+                });
     }
 
     @Override

@@ -25,6 +25,21 @@ public interface TelnyxApi {
     Uni<Map<String, Object>> hangup(@PathParam("callControlId") String callControlId,
             @HeaderParam("Authorization") String authorization, Map<String, Object> body);
 
+    @POST
+    @Path("/{callControlId}/actions/answer")
+    Uni<Map<String, Object>> answer(@PathParam("callControlId") String callControlId,
+            @HeaderParam("Authorization") String authorization, Map<String, Object> body);
+
+    @POST
+    @Path("/{callControlId}/actions/streaming_start")
+    Uni<Map<String, Object>> streamingStart(@PathParam("callControlId") String callControlId,
+            @HeaderParam("Authorization") String authorization, Map<String, Object> body);
+
+    @POST
+    @Path("/{callControlId}/actions/reject")
+    Uni<Map<String, Object>> reject(@PathParam("callControlId") String callControlId,
+            @HeaderParam("Authorization") String authorization, Map<String, Object> body);
+
     @GET
     @Path("/{callControlId}")
     Uni<Map<String, Object>> get(@PathParam("callControlId") String callControlId,

@@ -69,6 +69,24 @@ public class TelnyxCallGateway implements CallGateway {
                 .onFailure().transform(TelnyxCallGateway::refused);
     }
 
+    /** An inbound call taken: answered, then its media streamed (both tracks) to the voice runtime. */
+    public Uni<Void> answerAndStream(ProviderConfiguration configuration, String callControlId, String streamUrl,
+            long runId) {
+        var telnyx = (ProviderConfiguration.Telnyx) configuration;
+        return api.answer(callControlId, bearer(telnyx), Map.of("webhook_url", webhookUrl(runId),
+                        "webhook_url_method", "POST", "command_id", "answer-" + runId))
+                .chain(() -> api.streamingStart(callControlId, bearer(telnyx), Map.of("stream_url", streamUrl,
+                        "stream_track", "both_tracks", "command_id", "stream-" + runId)))
+                .replaceWithVoid().onFailure().transform(TelnyxCallGateway::refused);
+    }
+
+    /** An inbound call refused: USER_BUSY at the limit, CALL_REJECTED otherwise. */
+    public Uni<Void> reject(ProviderConfiguration configuration, String callControlId, boolean busy) {
+        var telnyx = (ProviderConfiguration.Telnyx) configuration;
+        return api.reject(callControlId, bearer(telnyx), Map.of("cause", busy ? "USER_BUSY" : "CALL_REJECTED"))
+                .replaceWithVoid().onFailure().transform(TelnyxCallGateway::refused);
+    }
+
     /** Telnyx only says whether the call is still alive; a finished call's outcome comes from its events. */
     @Override
     @SuppressWarnings("unchecked")
