@@ -91,6 +91,20 @@ class BadInputSuiteTest {
                 (System.nanoTime() - started) / 1_000_000, failures.size());
         assertThat(failures).as("seed %d; first failures of %d", seed, failures.size())
                 .isEmpty();
+        // every route called has its own request metrics (no cap dropping the later ones)
+        String metrics = RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+        java.util.Set<String> uris = new java.util.TreeSet<>();
+        java.util.regex.Matcher tag = java.util.regex.Pattern.compile("http_server_requests_seconds_count\\{[^}]*uri=\"([^\"]*)\"")
+                .matcher(metrics);
+        while (tag.find()) {
+            uris.add(tag.group(1));
+        }
+        int cap = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("quarkus.micrometer.binder.http-server.max-uri-tags", Integer.class);
+        long routes = document.operations().stream().map(ApiDocument.Operation::path).distinct().count();
+        assertThat(cap).as("uri tag cap (routes, plus NOT_FOUND, redirects and /q/*)").isGreaterThan((int) routes + 20);
+        assertThat(uris).as("request metrics by route").containsAll(cases.stream()
+                .map(c -> c.operation().path()).filter(p -> !p.endsWith("/")).distinct().toList());
     }
 
     private static List<Case> cases(ApiDocument document, TenantFixture tenant, ApiDocument.Operation op)
