@@ -44,7 +44,9 @@ final class TenantFixture {
             Map.entry("service_key_id", path -> "service_key"),
             Map.entry("key", path -> "object_key"),
             Map.entry("uuid", path -> "trigger_path"),
-            Map.entry("workflow_uuid", path -> "workflow_uuid"));
+            Map.entry("workflow_uuid", path -> "workflow_uuid"),
+            Map.entry("credential_uuid", path -> "credential"),
+            Map.entry("tool_uuid", path -> path.contains("/mcp/") ? "mcp_tool" : "tool"));
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
     static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
@@ -59,7 +61,11 @@ final class TenantFixture {
     /** Sample bodies that name this tenant's resources: sent by another organization they must be refused. */
     static final Set<String> BODY_REFERENCES = Set.of(
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
-            "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call");
+            "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call",
+            "POST /api/v1/tools");
+
+    /** A tool's address the installation refuses (a private network): a test or refresh is a 400, never sent. */
+    static final String GUARDED_URL = "http://10.255.255.1/api";
 
     /** A provider address nothing listens on: a key check fails fast, and nothing reaches the internet. */
     static final String DEAD_BASE_URL = "http://127.0.0.1:9/v1";
@@ -129,6 +135,15 @@ final class TenantFixture {
                 "settings", Map.of("widgetType", "chat", "theme", f.marker)));
         sample("POST /api/v1/public/embed/init", f -> Map.of("token", f.resources.get("embed_token")));
         sample("POST /api/v1/public/embed/chat/{session_token}/messages", f -> Map.of("text", "Hello"));
+        sample("POST /api/v1/credentials", f -> Map.of("name", f.marker + " credential " + f.unique(),
+                "credential_type", "bearer_token", "credential_data", Map.of("token", "tok-" + f.marker)));
+        sample("PUT /api/v1/credentials/{credential_uuid}", f -> Map.of("name", f.marker + " credential " + f.unique(),
+                "credential_type", "api_key", "credential_data", Map.of("header_name", "X-Key", "api_key",
+                        "key-" + f.marker)));
+        sample("POST /api/v1/tools", f -> Map.of("name", f.marker + " tool", "category", "http_api",
+                "definition", httpTool(f)));
+        sample("PUT /api/v1/tools/{tool_uuid}", f -> Map.of("name", f.marker + " tool", "definition", httpTool(f)));
+        sample("POST /api/v1/tools/{tool_uuid}/test", f -> Map.of("llm_params", Map.of("q", f.marker)));
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
                 f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
     }
@@ -140,6 +155,12 @@ final class TenantFixture {
                 "llm", Map.of("provider", "simulator"),
                 "tts", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-tts-key"),
                 "stt", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-stt-key"))));
+    }
+
+    static Map<String, Object> httpTool(TenantFixture f) {
+        return Map.of("schema_version", 1, "type", "http_api", "config", Map.of("method", "GET", "url",
+                GUARDED_URL + "/" + f.marker, "credential_uuid", f.resources.get("credential"), "parameters",
+                List.of(Map.of("name", "q", "type", "string", "description", "query"))));
     }
 
     static Map<String, Object> tracing(TenantFixture f) {
@@ -219,6 +240,14 @@ final class TenantFixture {
         f.send("PUT", "/api/v1/workflow/" + workflow + "/text-chat/scenarios/" + f.id("chat_run"),
                 Map.of("name", m + " scenario"));
         f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));
+        f.resources.put("credential", f.post("/api/v1/credentials/", Map.of("name", m + " credential",
+                "credential_type", "custom_header", "credential_data", Map.of("header_name", "X-" + m,
+                        "header_value", "secret-" + m))).path("uuid").asText());
+        f.resources.put("tool", f.post("/api/v1/tools/", Map.of("name", m + " tool", "definition", httpTool(f)))
+                .path("tool_uuid").asText());
+        f.resources.put("mcp_tool", f.post("/api/v1/tools/", Map.of("name", m + " mcp", "category", "mcp",
+                "definition", Map.of("schema_version", 1, "type", "mcp", "config", Map.of("url", GUARDED_URL + "/mcp",
+                        "credential_uuid", f.resources.get("credential"))))).path("tool_uuid").asText());
         return f;
     }
 

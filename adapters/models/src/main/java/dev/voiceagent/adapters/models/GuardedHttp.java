@@ -40,11 +40,35 @@ public class GuardedHttp {
         }
     }
 
+    /**
+     * A whole answer: every header (several values joined with ", ", names in lower case), the body cut at
+     * {@link #MAX_BODY} bytes ({@code truncated} says so), and how long the exchange took.
+     */
+    public record Exchange(int status, Map<String, String> headers, String body, boolean truncated, long durationMs) {
+
+        Reply reply() {
+            return new Reply(status, body, headers.get("retry-after"));
+        }
+    }
+
     /** The request could not be made: refused by the address policy, unreachable, or timed out. */
     public static class Unreachable extends RuntimeException {
         Unreachable(String message) {
             super(message, null, false, false);
         }
+    }
+
+    /** The request was refused before it left: its address is not allowed or it is not an http(s) URL. */
+    public static class Refused extends Unreachable {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /** How a host name becomes addresses (the system resolver; tests give their own). */
+    @FunctionalInterface
+    interface Resolver {
+        InetAddress[] resolve(String host) throws java.io.IOException;
     }
 
     static final int MAX_BODY = 1 << 20;
@@ -54,13 +78,20 @@ public class GuardedHttp {
     private final HttpClient client;
     private final AddressPolicy policy;
     private final Duration timeout;
+    private final Resolver resolver;
 
+    @jakarta.inject.Inject
     public GuardedHttp(Vertx vertx,
             @ConfigProperty(name = "voiceagent.outbound.allowed") Optional<List<String>> allowed,
             @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout) {
+        this(vertx, allowed, timeout, InetAddress::getAllByName);
+    }
+
+    GuardedHttp(Vertx vertx, Optional<List<String>> allowed, Duration timeout, Resolver resolver) {
         this.vertx = vertx;
         this.policy = AddressPolicy.allowing(allowed.orElse(List.of()));
         this.timeout = timeout;
+        this.resolver = resolver;
         this.client = vertx.createHttpClient(new HttpClientOptions().setVerifyHost(true).setForceSni(true)
                 .setConnectTimeout((int) timeout.toMillis()).setMaxPoolSize(20));
     }
@@ -73,7 +104,7 @@ public class GuardedHttp {
     /** GET {@code url}; {@code guarded} when a tenant chose it (a configured base URL). */
     public Uni<Reply> get(String url, Map<String, String> headers, boolean guarded) {
         return Uni.createFrom().completionStage(() -> send(HttpMethod.GET, url, headers, null, timeout, guarded, 0)
-                .toCompletionStage());
+                .map(Exchange::reply).toCompletionStage());
     }
 
     /**
@@ -85,21 +116,34 @@ public class GuardedHttp {
         all.put("Content-Type", "application/json");
         all.put("Accept", "application/json");
         return Uni.createFrom().completionStage(() -> send(HttpMethod.POST, url, all, Buffer.buffer(json), limit,
-                guarded, MAX_REDIRECTS).toCompletionStage());
+                guarded, MAX_REDIRECTS).map(Exchange::reply).toCompletionStage());
     }
 
-    private Future<Reply> send(HttpMethod method, String url, Map<String, String> headers, Buffer body, Duration limit,
-            boolean guarded, int hop) {
+    /**
+     * Any request a tenant aimed (a tool, an MCP server, a webhook): always guarded, its own time limit, the whole
+     * answer. A GET follows redirects (each one checked again); other methods are not repeated elsewhere, their
+     * 3xx answer is returned as it is.
+     */
+    public Uni<Exchange> exchange(String method, String url, Map<String, String> headers, byte[] body,
+            Duration limit) {
+        HttpMethod m = HttpMethod.valueOf(method.toUpperCase(Locale.ROOT));
+        return Uni.createFrom().completionStage(() -> send(m, url, headers, body == null ? null : Buffer.buffer(body),
+                limit, true, 0).toCompletionStage());
+    }
+
+    private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,
+            Duration limit, boolean guarded, int hop) {
         URI uri;
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
-            return Future.failedFuture(new Unreachable("Not a valid URL: " + url));
+            return Future.failedFuture(new Refused("Not a valid URL: " + url));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-            return Future.failedFuture(new Unreachable("Not an http(s) URL: " + url));
+            return Future.failedFuture(new Refused("Not an http(s) URL: " + url));
         }
+        long started = System.nanoTime();
         String host = uri.getHost();
         boolean tls = scheme.equals("https");
         int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
@@ -109,7 +153,7 @@ public class GuardedHttp {
             if (guarded) {
                 Optional<String> refusal = policy.refusal(host, address);
                 if (refusal.isPresent()) {
-                    return Future.failedFuture(new Unreachable(refusal.get()));
+                    return Future.failedFuture(new Refused(refusal.get()));
                 }
             }
             RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port)
@@ -124,18 +168,35 @@ public class GuardedHttp {
                                 return Future.failedFuture(new Unreachable("Too many redirects from " + url));
                             }
                             response.request().reset();
-                            return send(method, uri.resolve(location).toString(), headers, null, limit, guarded,
-                                    hop + 1);
+                            URI next = uri.resolve(location);
+                            return send(method, next.toString(), sameOrigin(uri, next) ? headers : neutral(headers),
+                                    null, limit, guarded, hop + 1);
                         }
-                        return read(response);
+                        return read(response, started);
                     });
         }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
                 : new Unreachable("Could not reach " + host + ": " + describe(failure))));
     }
 
+    /** A redirect to another origin does not carry the request's credentials (only Accept and User-Agent go on). */
+    private static Map<String, String> neutral(Map<String, String> headers) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        headers.forEach((k, v) -> {
+            if (k.equalsIgnoreCase("Accept") || k.equalsIgnoreCase("User-Agent")) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static boolean sameOrigin(URI a, URI b) {
+        return String.valueOf(a.getScheme()).equalsIgnoreCase(String.valueOf(b.getScheme()))
+                && String.valueOf(a.getHost()).equalsIgnoreCase(String.valueOf(b.getHost())) && a.getPort() == b.getPort();
+    }
+
     private Future<InetAddress> resolve(String host) {
         return vertx.executeBlocking(() -> {
-            InetAddress[] all = InetAddress.getAllByName(host);
+            InetAddress[] all = resolver.resolve(host);
             if (all.length == 0) {
                 throw new Unreachable(host + " does not resolve");
             }
@@ -143,18 +204,28 @@ public class GuardedHttp {
         }, false);
     }
 
-    private static Future<Reply> read(HttpClientResponse response) {
-        Promise<Reply> reply = Promise.promise();
+    private static Future<Exchange> read(HttpClientResponse response, long started) {
+        Promise<Exchange> reply = Promise.promise();
         Buffer body = Buffer.buffer();
+        boolean[] truncated = {false};
         response.handler(chunk -> {
-            if (body.length() < MAX_BODY) {
-                body.appendBuffer(chunk.length() + body.length() <= MAX_BODY ? chunk
-                        : chunk.getBuffer(0, MAX_BODY - body.length()));
+            if (body.length() + chunk.length() <= MAX_BODY) {
+                body.appendBuffer(chunk);
+            } else {
+                if (body.length() < MAX_BODY) {
+                    body.appendBuffer(chunk.getBuffer(0, MAX_BODY - body.length()));
+                }
+                truncated[0] = true;
             }
         });
         response.exceptionHandler(reply::tryFail);
-        response.endHandler(v -> reply.tryComplete(new Reply(response.statusCode(), body.toString(),
-                response.getHeader("Retry-After"))));
+        response.endHandler(v -> {
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            response.headers().names().forEach(name -> headers.put(name.toLowerCase(Locale.ROOT),
+                    String.join(", ", response.headers().getAll(name))));
+            reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.toString(), truncated[0],
+                    Duration.ofNanos(System.nanoTime() - started).toMillis()));
+        });
         return reply.future();
     }
 

@@ -121,6 +121,42 @@ class GuardedHttpTest {
     }
 
     @Test
+    void theGuardMatrixPrivateLinkLocalMetadataAndANameThatResolvesToAPrivateAddress() {
+        // a name is checked by the address it resolves to, and the connection goes to that checked address
+        GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(700),
+                host -> host.equals("intranet.example")
+                        ? new java.net.InetAddress[] {java.net.InetAddress.getByAddress(host, new byte[] {10, 1, 2, 3})}
+                        : java.net.InetAddress.getAllByName(host));
+        for (String url : List.of("http://intranet.example/orders", "http://10.0.0.8/", "http://169.254.169.254/latest",
+                "http://172.16.5.5/", "http://192.168.0.1/", "http://[fd00::1]/", "http://0.0.0.0/")) {
+            assertThatThrownBy(() -> http.exchange("GET", url, Map.of(), null, Duration.ofSeconds(1)).await()
+                    .indefinitely()).as(url).isInstanceOf(GuardedHttp.Refused.class).hasMessageContaining("not allowed");
+        }
+        // without the installation's setting, loopback is refused too
+        assertThatThrownBy(() -> http(List.of()).exchange("GET", base + "/ok", Map.of(), null, Duration.ofSeconds(1))
+                .await().indefinitely()).isInstanceOf(GuardedHttp.Refused.class).hasMessageContaining("loopback");
+        assertThat(PATHS).isEmpty();
+    }
+
+    @Test
+    void anExchangeReturnsTheWholeAnswerAndDoesNotRepeatAPostElsewhere() {
+        GuardedHttp http = http(List.of("127.0.0.1"));
+        GuardedHttp.Exchange posted = http.exchange("POST", base + "/hop", Map.of("Authorization", "Bearer x"),
+                "{}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(1)).await().indefinitely();
+        assertThat(posted.status()).isEqualTo(307);
+        assertThat(posted.headers()).containsEntry("location", "/ok");
+        assertThat(PATHS).containsExactly("/hop");
+        GuardedHttp.Exchange big = http.exchange("GET", base + "/big", Map.of(), null, Duration.ofSeconds(2)).await()
+                .indefinitely();
+        assertThat(big.truncated()).isTrue();
+        assertThat(big.body()).hasSize(GuardedHttp.MAX_BODY);
+        GuardedHttp.Exchange small = http.exchange("GET", base + "/ok", Map.of(), null, Duration.ofSeconds(1)).await()
+                .indefinitely();
+        assertThat(small.truncated()).isFalse();
+        assertThat(small.durationMs()).isNotNegative();
+    }
+
+    @Test
     void aUrlThatIsNotHttpIsRefused() {
         assertThatThrownBy(() -> http(List.of()).get("file:///etc/passwd", Map.of(), true).await().indefinitely())
                 .hasMessageContaining("Not an http(s) URL");

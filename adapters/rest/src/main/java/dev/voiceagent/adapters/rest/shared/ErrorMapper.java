@@ -90,6 +90,19 @@ public class ErrorMapper {
                 .map(p -> ValidationError.of(p.loc(), p.msg(), p.type(), p.input())).toList());
     }
 
+    /** A tool definition refused field by field: the 422 list, each problem at its location. */
+    @ServerExceptionMapper
+    public Response invalidToolDefinition(dev.voiceagent.domain.tool.InvalidToolDefinition e) {
+        return unprocessable(e.problems().stream()
+                .map(p -> ValidationError.of(p.loc(), p.msg(), p.type(), p.input())).toList());
+    }
+
+    /** A request the service would make for a tenant, refused by the address guard: the tenant's input, a 400. */
+    @ServerExceptionMapper
+    public Response outboundRefused(dev.voiceagent.application.shared.OutboundRefusedException e) {
+        return detail(Response.Status.BAD_REQUEST, e.getMessage());
+    }
+
     /** An outside service (a model provider) failed or refused: 502 with its message, never a 500. */
     @ServerExceptionMapper
     public Response upstream(dev.voiceagent.application.shared.UpstreamServiceException e) {
