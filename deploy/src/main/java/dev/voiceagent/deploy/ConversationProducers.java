@@ -32,9 +32,9 @@ public class ConversationProducers {
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, dev.voiceagent.application.storage.ObjectStore objects,
-            Clock clock) {
+            dev.voiceagent.application.conversation.ConversationTools tools, Clock clock) {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
-        return new TextChatService(chats, workflows, runs, models, languageModel, objects, clock,
+        return new TextChatService(chats, workflows, runs, models, languageModel, objects, tools, clock,
                 ThreadLocalRandom.current());
     }
 

@@ -1,8 +1,10 @@
 package dev.voiceagent.deploy;
 
+import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.application.tool.CredentialService;
 import dev.voiceagent.application.tool.McpServers;
+import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.application.tool.ToolHttp;
 import dev.voiceagent.application.tool.ToolRepository;
 import dev.voiceagent.application.tool.ToolService;
@@ -19,6 +21,18 @@ public class ToolProducers {
     @Singleton
     CredentialService credentials(CredentialRepository repository, Clock clock) {
         return new CredentialService(repository, clock);
+    }
+
+    @Produces
+    @Singleton
+    ToolChecks toolChecks(ToolRepository tools) {
+        return new ToolChecks(tools);
+    }
+
+    @Produces
+    @Singleton
+    ConversationTools conversationTools(ToolRepository tools, CredentialRepository credentials, ToolHttp http) {
+        return new ConversationTools(tools, credentials, http);
     }
 
     @Produces

@@ -114,8 +114,9 @@ public class WorkflowProducers {
     }
 
     @Produces @Singleton
-    ValidateWorkflowUseCase validateWorkflow(WorkflowRepository workflows) {
-        return new ValidateWorkflowService(workflows);
+    ValidateWorkflowUseCase validateWorkflow(WorkflowRepository workflows,
+            dev.voiceagent.application.tool.ToolChecks tools) {
+        return new ValidateWorkflowService(workflows, tools);
     }
 
     @Produces @Singleton
@@ -124,8 +125,9 @@ public class WorkflowProducers {
     }
 
     @Produces @Singleton
-    PublishWorkflowUseCase publishWorkflow(WorkflowRepository workflows, Clock clock) {
-        return new PublishWorkflowService(workflows, clock);
+    PublishWorkflowUseCase publishWorkflow(WorkflowRepository workflows,
+            dev.voiceagent.application.tool.ToolChecks tools, Clock clock) {
+        return new PublishWorkflowService(workflows, tools, clock);
     }
 
     @Produces @Singleton
@@ -154,8 +156,9 @@ public class WorkflowProducers {
     }
 
     @Produces @Singleton
-    CheckAgentSetupUseCase agentSetup(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
-        return new CheckAgentSetupService(workflows, runs, telephony);
+    CheckAgentSetupUseCase agentSetup(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony,
+            dev.voiceagent.application.tool.ToolChecks tools) {
+        return new CheckAgentSetupService(workflows, runs, telephony, tools);
     }
 
     @Produces @Singleton

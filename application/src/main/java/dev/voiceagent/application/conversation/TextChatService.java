@@ -62,12 +62,14 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final Clock clock;
     private final RandomGenerator random;
     private final ObjectStore objects;
+    private final ConversationTools tools;
     private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
-            ConversationModels models, LanguageModel languageModel, ObjectStore objects, Clock clock,
-            RandomGenerator random) {
+            ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
+            Clock clock, RandomGenerator random) {
         this.objects = objects;
+        this.tools = tools;
         this.chats = chats;
         this.workflows = workflows;
         this.runs = runs;
@@ -102,16 +104,22 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
                 runName, started.mode(), started.callType(), "initialized", false, null, null, null, null, context, null,
                 null, annotations, null, now);
-        AgentEngine engine = engine(version, context);
-        return models.languageModel(workflow.organizationId(), owner(workflow)).chain(endpoint ->
-                TurnRunner.run(engine.open(engine.initialState()), languageModel, endpoint).chain(result -> {
+        return Uni.combine().all().unis(models.languageModel(workflow.organizationId(), owner(workflow)),
+                tools.load(workflow.organizationId(), version.definition())).asTuple().chain(loaded -> {
+            ModelEndpoint endpoint = loaded.getItem1();
+            ConversationTools.Toolbox toolbox = loaded.getItem2();
+            AgentEngine engine = new AgentEngine(version.definition(), context, toolbox.nodeTools(), MAX_USER_TURNS,
+                    AgentEngine.DEFAULT_MAX_MODEL_CALLS);
+            return TurnRunner.run(engine.open(engine.initialState()), languageModel, endpoint, toolbox.runner())
+                    .chain(result -> {
                     Instant at = clock.instant();
                     ChatTurn turn = turn(null, now, result, at);
                     TextChatSession session = TextChatSession.empty().withTurn(turn, at);
                     WorkflowRun updated = ChatRuns.afterTurn(run, result.state(), result.usage(),
                             ConversationModels.key(endpoint), at);
                     return chats.create(updated, session, checkpoint(result.state(), turn.id()), at);
-                }));
+                });
+        });
     }
 
     @Override
@@ -164,13 +172,18 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
                 .chain(workflow -> workflows.findVersion(run.organizationId(), run.workflowId(), run.definitionId())
                         .map(v -> v.orElseThrow(() -> new ResourceNotFoundException("Workflow version not found")))
-                        .chain(version -> models.languageModel(run.organizationId(), owner(workflow))
-                                .chain(endpoint -> {
+                        .chain(version -> Uni.combine().all().unis(
+                                        models.languageModel(run.organizationId(), owner(workflow)),
+                                        tools.load(run.organizationId(), version.definition())).asTuple()
+                                .chain(loaded -> {
+                                    ModelEndpoint endpoint = loaded.getItem1();
+                                    ConversationTools.Toolbox toolbox = loaded.getItem2();
                                     AgentEngine engine = new AgentEngine(version.definition(), run.initialContext(),
-                                            null, maxUserTurns, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
+                                            toolbox.nodeTools(), maxUserTurns, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
                                     ConversationState from = record.session().resumeFrom(engine.initialState());
                                     Instant asked = clock.instant();
-                                    return TurnRunner.run(engine.reply(from, text), languageModel, endpoint)
+                                    return TurnRunner.run(engine.reply(from, text), languageModel, endpoint,
+                                                    toolbox.runner())
                                             .map(result -> answered(record, text, asked, result, endpoint));
                                 })));
     }
@@ -282,10 +295,6 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private static RevisionConflictException conflict(Integer expected, int read, TextChatRepository.Claim claim) {
         return new RevisionConflictException(claim.busy() ? BUSY : MOVED_ON, expected == null ? read : expected,
                 claim.actualRevision());
-    }
-
-    private static AgentEngine engine(WorkflowVersion version, Map<String, Object> context) {
-        return new AgentEngine(version.definition(), context, null, MAX_USER_TURNS, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
     }
 
     private static long owner(Workflow workflow) {

@@ -12,19 +12,21 @@ public final class TurnRunner {
     private TurnRunner() {
     }
 
+    /** A turn whose tool calls are all answered as not available (no tools). */
     public static Uni<TurnResult> run(AgentEngine.Turn turn, LanguageModel model, ModelEndpoint endpoint) {
+        return run(turn, model, endpoint, ToolRunner.NONE);
+    }
+
+    public static Uni<TurnResult> run(AgentEngine.Turn turn, LanguageModel model, ModelEndpoint endpoint,
+            ToolRunner tools) {
         return Uni.createFrom().deferred(() -> {
             Step step = turn.next();
             return switch (step) {
                 case Step.Finished done -> Uni.createFrom().item(done.result());
                 case Step.AskModel ask -> model.complete(endpoint, ask.request())
                         .invoke(turn::accept)
-                        .chain(() -> run(turn, model, endpoint));
-                case Step.RunTool tool -> {
-                    // tools come with their own feature; until a node can name one, say it is not available
-                    turn.acceptToolResult(tool.call().id(), "The tool " + tool.call().name() + " is not available");
-                    yield run(turn, model, endpoint);
-                }
+                        .chain(() -> run(turn, model, endpoint, tools));
+                case Step.RunTool tool -> tools.run(turn, tool).chain(() -> run(turn, model, endpoint, tools));
             };
         });
     }

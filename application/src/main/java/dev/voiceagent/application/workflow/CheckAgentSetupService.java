@@ -1,6 +1,7 @@
 package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.application.telephony.OutboundReadiness;
 import dev.voiceagent.domain.workflow.WorkflowError;
 import dev.voiceagent.domain.workflow.WorkflowValidator;
@@ -13,11 +14,14 @@ public class CheckAgentSetupService implements CheckAgentSetupUseCase {
     private final WorkflowRepository workflows;
     private final WorkflowRunRepository runs;
     private final OutboundReadiness telephony;
+    private final ToolChecks tools;
 
-    public CheckAgentSetupService(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony) {
+    public CheckAgentSetupService(WorkflowRepository workflows, WorkflowRunRepository runs, OutboundReadiness telephony,
+            ToolChecks tools) {
         this.workflows = workflows;
         this.runs = runs;
         this.telephony = telephony;
+        this.tools = tools;
     }
 
     @Override
@@ -25,9 +29,11 @@ public class CheckAgentSetupService implements CheckAgentSetupUseCase {
         long org = principal.organizationId();
         return Workflows.find(workflows, org, workflowId).chain(workflow -> Uni.combine().all()
                 .unis(workflows.triggerPathsInUse(org, workflowId), telephony.blockedReason(org),
-                        runs.recent(org, workflowId, 1))
-                .with((inUse, blocked, recent) -> {
-                    List<WorkflowError> errors = WorkflowValidator.validate(workflow.published().definition(), inUse);
+                        runs.recent(org, workflowId, 1), tools.check(org, workflow.published().definition()))
+                .with((inUse, blocked, recent, toolErrors) -> {
+                    List<WorkflowError> errors = new java.util.ArrayList<>(WorkflowValidator.validate(
+                            workflow.published().definition(), inUse));
+                    errors.addAll(toolErrors);
                     return AgentSetup.of(workflowId, List.of(
                             new AgentSetup.Step("published_version_valid", "Published version is valid", errors.isEmpty(),
                                     errors.isEmpty() ? "Version " + workflow.published().versionNumber() + " passes validation"

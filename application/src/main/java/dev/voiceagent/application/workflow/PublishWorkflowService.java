@@ -1,22 +1,26 @@
 package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.workflow.WorkflowError;
 import dev.voiceagent.domain.workflow.WorkflowValidator;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Validates the draft fully, archives the published version and publishes the draft. */
 public class PublishWorkflowService implements PublishWorkflowUseCase {
 
     private final WorkflowRepository workflows;
+    private final ToolChecks tools;
     private final Clock clock;
 
-    public PublishWorkflowService(WorkflowRepository workflows, Clock clock) {
+    public PublishWorkflowService(WorkflowRepository workflows, ToolChecks tools, Clock clock) {
         this.workflows = workflows;
+        this.tools = tools;
         this.clock = clock;
     }
 
@@ -27,8 +31,11 @@ public class PublishWorkflowService implements PublishWorkflowUseCase {
             if (before.draft() == null) {
                 throw new DomainRuleViolation("No draft to publish");
             }
-            return workflows.triggerPathsInUse(org, workflowId).chain(inUse -> {
-                List<WorkflowError> errors = WorkflowValidator.validate(before.draft().definition(), inUse);
+            return Uni.combine().all().unis(workflows.triggerPathsInUse(org, workflowId),
+                    tools.check(org, before.draft().definition())).asTuple().chain(checked -> {
+                List<WorkflowError> errors = new ArrayList<>(WorkflowValidator.validate(before.draft().definition(),
+                        checked.getItem1()));
+                errors.addAll(checked.getItem2());
                 if (!errors.isEmpty()) {
                     throw new InvalidWorkflowException(errors, false);
                 }

@@ -287,6 +287,11 @@ public final class AgentEngine {
             return nodeOr(currentNodeId);
         }
 
+        /** The node the conversation is at. */
+        public Node currentNode() {
+            return node();
+        }
+
         public Step next() {
             if (!pendingTools.isEmpty()) {
                 ToolCall call = pendingTools.peek();
@@ -359,6 +364,39 @@ public final class AgentEngine {
                     .orElseThrow(() -> new IllegalStateException("no pending tool call " + toolCallId));
             pendingTools.remove(call);
             answer(call, result);
+        }
+
+        /**
+         * The result of a tool that ends the conversation (end_call) or hands it off (transfer_call): what the
+         * assistant says last, if anything, and the session's end with its reason and details.
+         */
+        public void acceptToolEnd(String toolCallId, Object result, String spoken, String reason,
+                Map<String, Object> details) {
+            acceptToolResult(toolCallId, result);
+            if (spoken != null && !spoken.isBlank()) {
+                outputs.add(render(spoken, gathered));
+            }
+            pendingTools.clear();
+            ended = true;
+            endReason = reason;
+            needsModel = false;
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("reason", reason);
+            if (details != null) {
+                payload.putAll(details);
+            }
+            events.add(new TurnEvent(TurnEvent.SESSION_END, payload));
+        }
+
+        /**
+         * The values a tool's preset parameters resolve from: {initial_context: ..., gathered_context: ...}, and
+         * the initial values at the top as well.
+         */
+        public Map<String, Object> toolContext() {
+            Map<String, Object> context = new LinkedHashMap<>(initialContext);
+            context.put("initial_context", initialContext);
+            context.put("gathered_context", Map.copyOf(withoutNulls(gathered)));
+            return context;
         }
 
         private void answer(ToolCall call, Object result) {

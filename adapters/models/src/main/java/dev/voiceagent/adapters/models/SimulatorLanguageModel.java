@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * catalog lists it as provider "simulator"). After a user message it takes the edge whose condition shares
  * the most words with the message (none when no word is shared), records the extraction variables it can
  * read as "name is value" or "name: value", and otherwise answers with the first sentence of the current
- * node's own prompt. The same request always gets the same answer.
+ * node's own prompt. A tool whose name's words all appear in the message is called with the arguments it can
+ * read the same way ("order id is A-17"); after a tool's answer it says what the tool answered. The same request
+ * always gets the same answer.
  */
 @Singleton
 public class SimulatorLanguageModel {
@@ -62,11 +64,44 @@ public class SimulatorLanguageModel {
             if (best != null) {
                 calls.add(new ToolCall(id(messages, calls), best.name(), Map.of()));
             }
+            for (FunctionSpec function : request.functions()) {
+                if (function.kind() == FunctionSpec.Kind.TOOL && best == null) {
+                    Set<String> name = words(function.name().replace('_', ' '));
+                    if (!name.isEmpty() && words(said).containsAll(name)) {
+                        calls.add(new ToolCall(id(messages, calls), function.name(), extract(function, said)));
+                        break;
+                    }
+                }
+            }
         }
-        String text = calls.isEmpty() ? line(request.systemPrompt()) : null;
+        String toolAnswer = toolAnswer(messages, request.functions());
+        String text = !calls.isEmpty() ? null : toolAnswer != null ? toolAnswer : line(request.systemPrompt());
         long prompt = messages.stream().mapToLong(m -> words(m.content()).size()).sum();
         long completion = text == null ? calls.size() : words(text).size();
         return new ModelReply(text, calls, new TokenUsage(prompt, completion, prompt + completion));
+    }
+
+    /** After a tool's result (not a transition's): "The <tool> tool answered: <result>". */
+    private static String toolAnswer(List<ChatMessage> messages, List<FunctionSpec> functions) {
+        ChatMessage last = messages.getLast();
+        if (last.role() != ChatMessage.Role.TOOL || last.toolCallId() == null) {
+            return null;
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            for (ToolCall call : messages.get(i).toolCalls()) {
+                if (call.id().equals(last.toolCallId())) {
+                    boolean tool = functions.stream().anyMatch(f -> f.name().equals(call.name())
+                            && f.kind() == FunctionSpec.Kind.TOOL);
+                    if (!tool) {
+                        return null;
+                    }
+                    String result = last.content() == null ? "" : last.content();
+                    return "The " + call.name() + " tool answered: " + (result.length() <= MAX_LINE ? result
+                            : result.substring(0, MAX_LINE - 3) + "...");
+                }
+            }
+        }
+        return null;
     }
 
     /** A call id that is the same for the same conversation: the message count and the call's position. */
