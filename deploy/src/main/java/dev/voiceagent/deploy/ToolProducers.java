@@ -13,7 +13,10 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 
-/** Credentials and tools; the outbound ports (tool HTTP, MCP servers) are the models adapter's guarded ones. */
+/**
+ * Credentials, tools and recordings; the outbound ports (tool HTTP, MCP servers, speech to text) are the models
+ * adapter's guarded ones.
+ */
 @ApplicationScoped
 public class ToolProducers {
 
@@ -40,5 +43,17 @@ public class ToolProducers {
     ToolService tools(ToolRepository tools, CredentialRepository credentials, ToolHttp http, McpServers mcp,
             Clock clock) {
         return new ToolService(tools, credentials, http, mcp, clock);
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.recording.RecordingService recordings(
+            dev.voiceagent.application.recording.RecordingRepository recordings,
+            dev.voiceagent.application.workflow.WorkflowRepository workflows,
+            dev.voiceagent.application.storage.ObjectStore store,
+            dev.voiceagent.application.model.ModelConfigurations models,
+            dev.voiceagent.application.recording.SpeechToText speech, Clock clock) {
+        return new dev.voiceagent.application.recording.RecordingService(recordings, workflows, store, models, speech,
+                clock);
     }
 }

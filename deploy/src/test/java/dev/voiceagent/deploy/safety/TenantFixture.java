@@ -46,7 +46,9 @@ final class TenantFixture {
             Map.entry("uuid", path -> "trigger_path"),
             Map.entry("workflow_uuid", path -> "workflow_uuid"),
             Map.entry("credential_uuid", path -> "credential"),
-            Map.entry("tool_uuid", path -> path.contains("/mcp/") ? "mcp_tool" : "tool"));
+            Map.entry("tool_uuid", path -> path.contains("/mcp/") ? "mcp_tool" : "tool"),
+            Map.entry("recording_id", path -> "recording_id"),
+            Map.entry("id", path -> path.startsWith("/api/v1/workflow-recordings/") ? "recording" : null));
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
     static final Map<String, String> GLOBAL_PARAMETERS = Map.of(
@@ -62,7 +64,7 @@ final class TenantFixture {
     static final Set<String> BODY_REFERENCES = Set.of(
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
             "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call",
-            "POST /api/v1/tools");
+            "POST /api/v1/tools", "POST /api/v1/workflow-recordings");
 
     /** A tool's address the installation refuses (a private network): a test or refresh is a 400, never sent. */
     static final String GUARDED_URL = "http://10.255.255.1/api";
@@ -144,6 +146,12 @@ final class TenantFixture {
                 "definition", httpTool(f)));
         sample("PUT /api/v1/tools/{tool_uuid}", f -> Map.of("name", f.marker + " tool", "definition", httpTool(f)));
         sample("POST /api/v1/tools/{tool_uuid}/test", f -> Map.of("llm_params", Map.of("q", f.marker)));
+        sample("POST /api/v1/workflow-recordings/upload-url", f -> Map.of("files", List.of(Map.of("filename",
+                "hello.wav", "mime_type", "audio/wav", "file_size", 100))));
+        sample("POST /api/v1/workflow-recordings", f -> Map.of("recordings", List.of(Map.of("recording_id",
+                f.marker + "-" + f.unique(), "transcript", "Hello " + f.marker, "storage_key",
+                f.resources.get("recording_key")))));
+        sample("PATCH /api/v1/workflow-recordings/{id}", f -> Map.of("recording_id", f.marker + "-" + f.unique()));
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
                 f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
     }
@@ -243,6 +251,16 @@ final class TenantFixture {
         f.resources.put("credential", f.post("/api/v1/credentials/", Map.of("name", m + " credential",
                 "credential_type", "custom_header", "credential_data", Map.of("header_name", "X-" + m,
                         "header_value", "secret-" + m))).path("uuid").asText());
+        JsonNode recordingUpload = f.post("/api/v1/workflow-recordings/upload-url", Map.of("files", List.of(Map.of(
+                "filename", "greeting.wav", "mime_type", "audio/wav", "file_size", 16)))).path("items").path(0);
+        given().urlEncodingEnabled(false).contentType("audio/wav").body("RIFF fake audio!".getBytes(StandardCharsets.UTF_8))
+                .put(recordingUpload.path("upload_url").asText()).then().statusCode(200);
+        f.resources.put("recording_key", recordingUpload.path("storage_key").asText());
+        JsonNode recording = f.post("/api/v1/workflow-recordings/", Map.of("recordings", List.of(Map.of("recording_id",
+                m + "-greeting", "transcript", "Hello from " + m, "storage_key",
+                recordingUpload.path("storage_key").asText())))).path("recordings").path(0);
+        f.resources.put("recording", recording.path("id").asLong());
+        f.resources.put("recording_id", recording.path("recording_id").asText());
         f.resources.put("tool", f.post("/api/v1/tools/", Map.of("name", m + " tool", "definition", httpTool(f)))
                 .path("tool_uuid").asText());
         f.resources.put("mcp_tool", f.post("/api/v1/tools/", Map.of("name", m + " mcp", "category", "mcp",

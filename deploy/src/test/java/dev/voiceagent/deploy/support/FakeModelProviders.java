@@ -82,6 +82,20 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
             body = now == Behaviour.FAIL ? "{\"error\": {\"message\": \"The server had an error while processing your"
                     + " request\", \"type\": \"server_error\"}}"
                     : refuse ? "{\"error\": {\"message\": \"Incorrect API key provided\"}}" : chatAnswer(requestBody);
+        } else if (path.endsWith("/audio/transcriptions")) {
+            // OpenAI's answer to a multipart upload: {"text": ...}
+            boolean multipart = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"))
+                    .startsWith("multipart/form-data; boundary=");
+            if (!multipart) {
+                status = 400;
+            }
+            body = refuse ? "{\"error\": {\"message\": \"Incorrect API key provided\"}}"
+                    : !multipart ? "{\"error\": {\"message\": \"Could not parse multipart form\"}}"
+                    : "{\"text\": \"Hello, thanks for calling Acme Dental.\"}";
+        } else if (path.equals("/v1/listen")) {
+            body = refuse ? "{\"err_code\": \"INVALID_AUTH\", \"err_msg\": \"Invalid credentials.\"}"
+                    : "{\"metadata\": {\"duration\": 2.5}, \"results\": {\"channels\": [{\"alternatives\":"
+                    + " [{\"transcript\": \"Your appointment is confirmed.\", \"confidence\": 0.98}]}]}}";
         } else if (path.endsWith("/models")) {
             body = refuse ? "{\"error\": {\"message\": \"Incorrect API key provided: sk-...0000.\", \"type\":"
                     + " \"invalid_request_error\", \"code\": \"invalid_api_key\"}}"

@@ -126,9 +126,15 @@ public class GuardedHttp {
      */
     public Uni<Exchange> exchange(String method, String url, Map<String, String> headers, byte[] body,
             Duration limit) {
+        return exchange(method, url, headers, body, limit, true);
+    }
+
+    /** As {@link #exchange(String, String, Map, byte[], Duration)}; unguarded only for the installation's own URLs. */
+    public Uni<Exchange> exchange(String method, String url, Map<String, String> headers, byte[] body,
+            Duration limit, boolean guarded) {
         HttpMethod m = HttpMethod.valueOf(method.toUpperCase(Locale.ROOT));
         return Uni.createFrom().completionStage(() -> send(m, url, headers, body == null ? null : Buffer.buffer(body),
-                limit, true, 0).toCompletionStage());
+                limit, guarded, 0).toCompletionStage());
     }
 
     private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,
