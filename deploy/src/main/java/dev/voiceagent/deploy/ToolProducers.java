@@ -56,4 +56,48 @@ public class ToolProducers {
         return new dev.voiceagent.application.recording.RecordingService(recordings, workflows, store, models, speech,
                 clock);
     }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.knowledge.KnowledgeService knowledge(
+            dev.voiceagent.application.knowledge.KnowledgeRepository documents,
+            dev.voiceagent.application.storage.ObjectStore store,
+            dev.voiceagent.application.model.ModelConfigurations models,
+            dev.voiceagent.application.knowledge.Embeddings embeddings, Clock clock,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.knowledge.max-upload-bytes",
+                    defaultValue = "104857600") long maxBytes) {
+        return new dev.voiceagent.application.knowledge.KnowledgeService(documents, store, models, embeddings, clock,
+                maxBytes);
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.knowledge.ProcessDocumentsService processDocuments(
+            dev.voiceagent.application.knowledge.KnowledgeRepository documents,
+            dev.voiceagent.application.storage.ObjectStore store,
+            dev.voiceagent.application.knowledge.DocumentText text,
+            dev.voiceagent.application.model.ModelConfigurations models,
+            dev.voiceagent.application.knowledge.Embeddings embeddings,
+            dev.voiceagent.adapters.postgres.shared.ReplicaIdentity replica,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.knowledge.lease",
+                    defaultValue = "PT5M") java.time.Duration lease,
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.knowledge.max-upload-bytes",
+                    defaultValue = "104857600") long maxBytes) {
+        return new dev.voiceagent.application.knowledge.ProcessDocumentsService(documents, store, text, models,
+                embeddings, replica.id(), lease, maxBytes);
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.voice.VoiceCloneService voiceClones(
+            dev.voiceagent.application.voice.VoiceCloneRepository clones,
+            dev.voiceagent.application.recording.RecordingRepository recordings,
+            dev.voiceagent.application.workflow.WorkflowRepository workflows,
+            dev.voiceagent.application.workflow.UpdateWorkflowUseCase update,
+            dev.voiceagent.application.storage.ObjectStore store,
+            dev.voiceagent.application.model.ModelConfigurations models,
+            dev.voiceagent.application.voice.VoiceCloning cloning, Clock clock) {
+        return new dev.voiceagent.application.voice.VoiceCloneService(clones, recordings, workflows, update, store,
+                models, cloning, clock);
+    }
 }

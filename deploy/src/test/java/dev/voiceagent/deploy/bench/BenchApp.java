@@ -101,6 +101,13 @@ final class BenchApp implements AutoCloseable {
         return expect200(path, http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
     }
 
+    /** PUT as the API key; 200 expected. */
+    String put(String path, String json) throws Exception {
+        return expect200(path, http.send(HttpRequest.newBuilder(URI.create(base + path)).header("X-API-Key", apiKey)
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString()));
+    }
+
     String get(String path) throws Exception {
         return expect200(path, http.send(HttpRequest.newBuilder(URI.create(base + path)).header("X-API-Key", apiKey)
                 .build(), HttpResponse.BodyHandlers.ofString()));

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(dev.voiceagent.deploy.support.FakeModelProviders.class) // voice clones and speech reach a local stand-in
 class CrossOrganizationIsolationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

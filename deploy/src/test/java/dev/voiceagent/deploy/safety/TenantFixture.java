@@ -48,6 +48,8 @@ final class TenantFixture {
             Map.entry("credential_uuid", path -> "credential"),
             Map.entry("tool_uuid", path -> path.contains("/mcp/") ? "mcp_tool" : "tool"),
             Map.entry("recording_id", path -> "recording_id"),
+            Map.entry("document_uuid", path -> "document"),
+            Map.entry("clone_id", path -> "voice_clone"),
             Map.entry("id", path -> path.startsWith("/api/v1/workflow-recordings/") ? "recording" : null));
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
@@ -64,7 +66,8 @@ final class TenantFixture {
     static final Set<String> BODY_REFERENCES = Set.of(
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
             "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call",
-            "POST /api/v1/tools", "POST /api/v1/workflow-recordings");
+            "POST /api/v1/tools", "POST /api/v1/workflow-recordings",
+            "POST /api/v1/knowledge-base/process-document", "POST /api/v1/voice-clones");
 
     /** A tool's address the installation refuses (a private network): a test or refresh is a 400, never sent. */
     static final String GUARDED_URL = "http://10.255.255.1/api";
@@ -151,6 +154,14 @@ final class TenantFixture {
         sample("POST /api/v1/workflow-recordings", f -> Map.of("recordings", List.of(Map.of("recording_id",
                 f.marker + "-" + f.unique(), "transcript", "Hello " + f.marker, "storage_key",
                 f.resources.get("recording_key")))));
+        sample("POST /api/v1/voice-clones", f -> Map.of("name", f.marker + " voice", "recording_ids",
+                List.of(f.resources.get("recording_id"))));
+        sample("PUT /api/v1/voice-clones/agents/{workflow_id}", f -> Map.of("clone_id", f.resources.get("voice_clone")));
+        sample("POST /api/v1/voice-clones/{clone_id}/preview", f -> Map.of("text", "Hello from " + f.marker));
+        sample("POST /api/v1/knowledge-base/upload-url", f -> Map.of("filename", "faq.txt", "mime_type", "text/plain"));
+        sample("POST /api/v1/knowledge-base/process-document", f -> Map.of("document_uuid", f.resources.get("document"),
+                "s3_key", f.resources.get("document_key"), "retrieval_mode", "chunked"));
+        sample("POST /api/v1/knowledge-base/search", f -> Map.of("query", "opening hours", "limit", 5));
         sample("PATCH /api/v1/workflow-recordings/{id}", f -> Map.of("recording_id", f.marker + "-" + f.unique()));
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
                 f.marker + " scenario", "expectations", List.of(Map.of("turn", 0))));
@@ -161,7 +172,7 @@ final class TenantFixture {
         return Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 // the simulator: text chats answer without any model (a model that is down would be a 502)
                 "llm", Map.of("provider", "simulator"),
-                "tts", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-tts-key"),
+                "tts", Map.of("provider", "elevenlabs", "api_key", "xi-" + f.marker + "-tts-key", "voice", "Rachel"),
                 "stt", Map.of("provider", "deepgram", "api_key", "dg-" + f.marker + "-stt-key"))));
     }
 
@@ -261,11 +272,23 @@ final class TenantFixture {
                 recordingUpload.path("storage_key").asText())))).path("recordings").path(0);
         f.resources.put("recording", recording.path("id").asLong());
         f.resources.put("recording_id", recording.path("recording_id").asText());
+        JsonNode document = f.post("/api/v1/knowledge-base/upload-url", Map.of("filename", "faq.txt", "mime_type",
+                "text/plain"));
+        given().urlEncodingEnabled(false).contentType("text/plain").body(("Opening hours of " + m + ": nine to five.")
+                .getBytes(StandardCharsets.UTF_8)).put(document.path("upload_url").asText()).then().statusCode(200);
+        f.resources.put("document", document.path("document_uuid").asText());
+        f.resources.put("document_key", document.path("s3_key").asText());
+        f.send("POST", "/api/v1/knowledge-base/process-document", Map.of("document_uuid",
+                document.path("document_uuid").asText(), "s3_key", document.path("s3_key").asText()));
         f.resources.put("tool", f.post("/api/v1/tools/", Map.of("name", m + " tool", "definition", httpTool(f)))
                 .path("tool_uuid").asText());
         f.resources.put("mcp_tool", f.post("/api/v1/tools/", Map.of("name", m + " mcp", "category", "mcp",
                 "definition", Map.of("schema_version", 1, "type", "mcp", "config", Map.of("url", GUARDED_URL + "/mcp",
                         "credential_uuid", f.resources.get("credential"))))).path("tool_uuid").asText());
+        f.resources.put("voice_clone", f.post("/api/v1/voice-clones", Map.of("name", m + " voice", "recording_ids",
+                List.of(f.resources.get("recording_id")))).path("id").asLong());
+        // the background processing settles the document before the suites read it
+        dev.voiceagent.deploy.e2e.KnowledgeBaseEndToEndTest.settled(f.apiKey, (String) f.resources.get("document"));
         return f;
     }
 

@@ -82,6 +82,23 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
             body = now == Behaviour.FAIL ? "{\"error\": {\"message\": \"The server had an error while processing your"
                     + " request\", \"type\": \"server_error\"}}"
                     : refuse ? "{\"error\": {\"message\": \"Incorrect API key provided\"}}" : chatAnswer(requestBody);
+        } else if (path.equals("/v1/voices/add")) {
+            // ElevenLabs instant voice cloning: a multipart form with a name and the samples as files
+            boolean form = requestBody.contains("name=\"name\"") && requestBody.contains("name=\"files\"; filename=");
+            if (!form && !refuse) {
+                status = 422;
+            }
+            body = refuse ? "{\"detail\": {\"status\": \"invalid_api_key\", \"message\": \"Invalid API key\"}}"
+                    : !form ? "{\"detail\": {\"status\": \"invalid_form\", \"message\": \"files are required\"}}"
+                    : "{\"voice_id\": \"cl0n3dV01c3\", \"requires_verification\": false}";
+        } else if (path.startsWith("/v1/text-to-speech/")) {
+            body = refuse ? "{\"detail\": {\"status\": \"invalid_api_key\", \"message\": \"Invalid API key\"}}"
+                    : "ID3-fake-mp3-of:" + path.substring("/v1/text-to-speech/".length());
+        } else if (path.startsWith("/v1/voices/") && exchange.getRequestMethod().equals("DELETE")) {
+            body = refuse ? "{\"detail\": {\"status\": \"invalid_api_key\", \"message\": \"Invalid API key\"}}"
+                    : "{\"status\": \"ok\"}";
+        } else if (path.endsWith("/embeddings")) {
+            body = refuse ? "{\"error\": {\"message\": \"Incorrect API key provided\"}}" : embeddings(requestBody);
         } else if (path.endsWith("/audio/transcriptions")) {
             // OpenAI's answer to a multipart upload: {"text": ...}
             boolean multipart = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"))
@@ -151,6 +168,35 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
         }
         return "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"Fake model answer to "
                 + messages.size() + " messages\"}}]" + usage;
+    }
+
+    /** Dimensions of the fake embeddings: a hashed bag of words, so texts sharing words point the same way. */
+    public static final int DIMENSIONS = 64;
+
+    /** OpenAI's embeddings answer ({"data": [{"index", "embedding"}]}), the items in reverse order as allowed. */
+    static String embeddings(String requestBody) {
+        io.vertx.core.json.JsonArray input = new io.vertx.core.json.JsonObject(requestBody).getJsonArray("input");
+        io.vertx.core.json.JsonArray data = new io.vertx.core.json.JsonArray();
+        for (int i = input.size() - 1; i >= 0; i--) {
+            data.add(new io.vertx.core.json.JsonObject().put("object", "embedding").put("index", i)
+                    .put("embedding", new io.vertx.core.json.JsonArray(vector(input.getString(i)))));
+        }
+        return new io.vertx.core.json.JsonObject().put("object", "list").put("data", data)
+                .put("usage", new io.vertx.core.json.JsonObject().put("prompt_tokens", 8).put("total_tokens", 8)).encode();
+    }
+
+    public static List<Object> vector(String text) {
+        double[] v = new double[DIMENSIONS];
+        for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^a-z0-9]+")) {
+            if (word.length() > 2) {
+                v[Math.floorMod(word.hashCode(), DIMENSIONS)] += 1;
+            }
+        }
+        List<Object> out = new java.util.ArrayList<>();
+        for (double d : v) {
+            out.add(d);
+        }
+        return out;
     }
 
     @Override

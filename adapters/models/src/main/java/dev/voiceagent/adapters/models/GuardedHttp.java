@@ -42,9 +42,10 @@ public class GuardedHttp {
 
     /**
      * A whole answer: every header (several values joined with ", ", names in lower case), the body cut at
-     * {@link #MAX_BODY} bytes ({@code truncated} says so), and how long the exchange took.
+     * {@link #MAX_BODY} bytes ({@code truncated} says so) as text and as bytes, and how long the exchange took.
      */
-    public record Exchange(int status, Map<String, String> headers, String body, boolean truncated, long durationMs) {
+    public record Exchange(int status, Map<String, String> headers, String body, boolean truncated, long durationMs,
+            byte[] bytes) {
 
         Reply reply() {
             return new Reply(status, body, headers.get("retry-after"));
@@ -230,7 +231,7 @@ public class GuardedHttp {
             response.headers().names().forEach(name -> headers.put(name.toLowerCase(Locale.ROOT),
                     String.join(", ", response.headers().getAll(name))));
             reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.toString(), truncated[0],
-                    Duration.ofNanos(System.nanoTime() - started).toMillis()));
+                    Duration.ofNanos(System.nanoTime() - started).toMillis(), body.getBytes()));
         });
         return reply.future();
     }

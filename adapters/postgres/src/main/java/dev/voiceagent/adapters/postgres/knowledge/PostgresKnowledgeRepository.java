@@ -1,0 +1,226 @@
+package dev.voiceagent.adapters.postgres.knowledge;
+
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.Rows;
+import dev.voiceagent.application.knowledge.KnowledgeRepository;
+import dev.voiceagent.domain.knowledge.KnowledgeDocument;
+import dev.voiceagent.domain.knowledge.KnowledgeDocument.RetrievalMode;
+import dev.voiceagent.domain.knowledge.KnowledgeDocument.Status;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Documents and chunks. Text search is websearch_to_tsquery over a generated tsvector (GIN); vector search is the
+ * cosine of real[] embeddings computed in SQL over the organization's chunks (exact, no extension needed).
+ */
+@ApplicationScoped
+public class PostgresKnowledgeRepository implements KnowledgeRepository {
+
+    private static final String COLUMNS = "id, organization_id, uuid, filename, file_size_bytes, file_hash, mime_type,"
+            + " status, processing_error, total_chunks, retrieval_mode, custom_metadata, extraction_metadata,"
+            + " storage_key, created_at, updated_at, created_by, is_active, submitted_at IS NOT NULL";
+    private static final String FOUND = "c.id, c.document_id, c.chunk_text, c.contextualized_text, c.chunk_index,"
+            + " c.chunk_metadata, d.filename, d.uuid";
+
+    private final Pool pool;
+
+    public PostgresKnowledgeRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<KnowledgeDocument> insert(KnowledgeDocument d) {
+        return pool.preparedQuery("INSERT INTO knowledge_documents (organization_id, uuid, filename, storage_key,"
+                        + " mime_type, status, retrieval_mode, custom_metadata, created_by, created_at, updated_at)"
+                        + " VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $9) RETURNING " + COLUMNS)
+                .execute(Tuple.tuple().addLong(d.organizationId()).addString(d.uuid()).addString(d.filename())
+                        .addString(d.storageKey()).addString(d.mimeType()).addString(d.retrievalMode().wireName())
+                        .addValue(JsonValues.toJson(d.customMetadata())).addLong(d.createdBy())
+                        .addOffsetDateTime(d.createdAt().atOffset(ZoneOffset.UTC)))
+                .map(rows -> document(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<KnowledgeDocument> submit(KnowledgeDocument d) {
+        return pool.withTransaction(tx -> tx.preparedQuery("DELETE FROM knowledge_chunks WHERE document_id = $1")
+                .execute(Tuple.of(d.id()))
+                .chain(() -> tx.preparedQuery("UPDATE knowledge_documents SET status = 'pending', processing_error = NULL,"
+                                + " total_chunks = 0, retrieval_mode = $3, file_size_bytes = $4, updated_at = $5,"
+                                + " submitted_at = $5, attempts = 0, lease_owner = NULL, lease_until = NULL"
+                                + " WHERE organization_id = $1 AND id = $2 RETURNING " + COLUMNS)
+                        .execute(Tuple.of(d.organizationId(), d.id(), d.retrievalMode().wireName(), d.fileSizeBytes(),
+                                d.updatedAt().atOffset(ZoneOffset.UTC)))))
+                .map(rows -> document(rows.iterator().next()));
+    }
+
+    @Override
+    public Uni<Optional<KnowledgeDocument>> find(long organizationId, String uuid) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM knowledge_documents WHERE organization_id = $1"
+                        + " AND uuid = $2").execute(Tuple.of(organizationId, uuid))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(document(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<Page> list(long organizationId, Status status, int limit, int offset) {
+        return pool.preparedQuery("SELECT " + COLUMNS + ", count(*) OVER () FROM knowledge_documents"
+                        + " WHERE organization_id = $1 AND is_active AND submitted_at IS NOT NULL"
+                        + " AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4")
+                .execute(Tuple.of(organizationId, status == null ? null : status.wireName(), limit, offset))
+                .chain(rows -> {
+                    List<KnowledgeDocument> page = Rows.list(rows, PostgresKnowledgeRepository::document);
+                    if (rows.size() > 0) {
+                        return Uni.createFrom().item(new Page(page, rows.iterator().next().getLong(19)));
+                    }
+                    if (offset == 0) {
+                        return Uni.createFrom().item(new Page(page, 0));
+                    }
+                    // past the end: the total still counts
+                    return pool.preparedQuery("SELECT count(*) FROM knowledge_documents WHERE organization_id = $1"
+                                    + " AND is_active AND submitted_at IS NOT NULL AND ($2::text IS NULL OR status = $2)")
+                            .execute(Tuple.of(organizationId, status == null ? null : status.wireName()))
+                            .map(count -> new Page(page, count.iterator().next().getLong(0)));
+                });
+    }
+
+    @Override
+    public Uni<Boolean> deactivate(long organizationId, String uuid) {
+        return pool.preparedQuery("UPDATE knowledge_documents SET is_active = false, updated_at = now()"
+                        + " WHERE organization_id = $1 AND uuid = $2 AND is_active AND submitted_at IS NOT NULL")
+                .execute(Tuple.of(organizationId, uuid)).map(rows -> rows.rowCount() > 0);
+    }
+
+    @Override
+    public Uni<Optional<KnowledgeDocument>> claim(String owner, Duration lease) {
+        return pool.preparedQuery("UPDATE knowledge_documents SET status = 'failed', processing_error ="
+                        + " 'Processing did not finish after ' || attempts || ' attempts', lease_owner = NULL,"
+                        + " lease_until = NULL, updated_at = now() WHERE is_active AND submitted_at IS NOT NULL"
+                        + " AND status = 'processing' AND lease_until < now() AND attempts >= $1")
+                .execute(Tuple.of(KnowledgeDocument.MAX_ATTEMPTS))
+                .chain(() -> pool.preparedQuery("UPDATE knowledge_documents SET status = 'processing',"
+                        + " lease_owner = $1, lease_until = now() + make_interval(secs => $2), attempts = attempts + 1,"
+                        + " updated_at = now() WHERE id = (SELECT id FROM knowledge_documents WHERE is_active"
+                        + " AND submitted_at IS NOT NULL AND (status = 'pending' OR (status = 'processing'"
+                        + " AND lease_until < now())) ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)"
+                        + " RETURNING " + COLUMNS).execute(Tuple.of(owner, (double) lease.toMillis() / 1000)))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(document(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<Optional<String>> duplicateOf(long organizationId, String fileHash, long exceptId) {
+        return pool.preparedQuery("SELECT filename FROM knowledge_documents WHERE organization_id = $1"
+                        + " AND file_hash = $2 AND is_active AND status = 'completed' AND id <> $3 LIMIT 1")
+                .execute(Tuple.of(organizationId, fileHash, exceptId))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
+    }
+
+    @Override
+    public Uni<Boolean> complete(KnowledgeDocument d, String owner, List<StoredChunk> chunks, long sizeBytes,
+            String fileHash, Map<String, Object> extractionMetadata) {
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT id FROM knowledge_documents WHERE id = $1"
+                        + " AND lease_owner = $2 AND status = 'processing' FOR UPDATE").execute(Tuple.of(d.id(), owner))
+                .chain(held -> {
+                    if (held.size() == 0) {
+                        return Uni.createFrom().item(false);
+                    }
+                    List<Tuple> batch = new ArrayList<>();
+                    for (StoredChunk c : chunks) {
+                        Float[] vector = null;
+                        Float norm = null;
+                        if (c.embedding() != null) {
+                            vector = new Float[c.embedding().length];
+                            double sum = 0;
+                            for (int i = 0; i < vector.length; i++) {
+                                vector[i] = c.embedding()[i];
+                                sum += (double) c.embedding()[i] * c.embedding()[i];
+                            }
+                            norm = (float) Math.sqrt(sum);
+                        }
+                        batch.add(Tuple.tuple().addLong(d.organizationId()).addLong(d.id())
+                                .addInteger(c.chunk().index()).addString(c.chunk().text())
+                                .addString(c.chunk().contextualizedText())
+                                .addValue(JsonValues.toJson(c.chunk().metadata())).addArrayOfFloat(vector)
+                                .addFloat(norm));
+                    }
+                    Uni<?> inserted = batch.isEmpty() ? Uni.createFrom().voidItem()
+                            : tx.preparedQuery("INSERT INTO knowledge_chunks (organization_id, document_id, chunk_index,"
+                                    + " chunk_text, contextualized_text, chunk_metadata, embedding, embedding_norm)"
+                                    + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)").executeBatch(batch);
+                    return tx.preparedQuery("DELETE FROM knowledge_chunks WHERE document_id = $1").execute(Tuple.of(d.id()))
+                            .chain(() -> inserted)
+                            .chain(() -> tx.preparedQuery("UPDATE knowledge_documents SET status = 'completed',"
+                                    + " processing_error = NULL, total_chunks = $2, file_size_bytes = $3, file_hash = $4,"
+                                    + " extraction_metadata = $5, lease_owner = NULL, lease_until = NULL,"
+                                    + " updated_at = now() WHERE id = $1").execute(Tuple.of(d.id(), chunks.size(),
+                                    sizeBytes, fileHash, JsonValues.toJson(extractionMetadata))))
+                            .replaceWith(true);
+                }));
+    }
+
+    @Override
+    public Uni<Boolean> fail(KnowledgeDocument d, String owner, String reason, long sizeBytes, String fileHash) {
+        return pool.preparedQuery("UPDATE knowledge_documents SET status = 'failed', processing_error = $3,"
+                        + " file_size_bytes = $4, file_hash = $5, lease_owner = NULL, lease_until = NULL,"
+                        + " updated_at = now() WHERE id = $1 AND lease_owner = $2 AND status = 'processing'")
+                .execute(Tuple.of(d.id(), owner, reason.length() > 2000 ? reason.substring(0, 2000) : reason,
+                        sizeBytes, fileHash == null ? "" : fileHash))
+                .map(rows -> rows.rowCount() > 0);
+    }
+
+    @Override
+    public Uni<List<Found>> searchText(long organizationId, String query, List<String> documentUuids, int limit) {
+        return pool.preparedQuery("SELECT " + FOUND + ", ts_rank_cd(c.search, q) AS rank FROM knowledge_chunks c"
+                        + " JOIN knowledge_documents d ON d.id = c.document_id,"
+                        + " websearch_to_tsquery('english', $2) q WHERE c.organization_id = $1 AND d.is_active"
+                        + " AND d.status = 'completed' AND c.search @@ q AND ($3::text[] IS NULL OR d.uuid = ANY($3))"
+                        + " ORDER BY rank DESC, c.id LIMIT $4")
+                .execute(Tuple.of(organizationId, query, documentUuids == null ? null
+                        : documentUuids.toArray(String[]::new), limit))
+                .map(rows -> Rows.list(rows, PostgresKnowledgeRepository::found));
+    }
+
+    @Override
+    public Uni<List<Found>> searchVector(long organizationId, float[] query, List<String> documentUuids, int limit) {
+        Float[] vector = new Float[query.length];
+        double sum = 0;
+        for (int i = 0; i < query.length; i++) {
+            vector[i] = query[i];
+            sum += (double) query[i] * query[i];
+        }
+        double norm = Math.sqrt(sum);
+        if (norm == 0) {
+            return Uni.createFrom().item(List.of());
+        }
+        return pool.preparedQuery("SELECT " + FOUND + ", (SELECT sum(a * b) FROM unnest(c.embedding, $2::real[]) t(a, b))"
+                        + " / (c.embedding_norm * $3) AS similarity FROM knowledge_chunks c"
+                        + " JOIN knowledge_documents d ON d.id = c.document_id WHERE c.organization_id = $1"
+                        + " AND d.is_active AND d.status = 'completed' AND c.embedding IS NOT NULL AND c.embedding_norm > 0"
+                        + " AND cardinality(c.embedding) = $4 AND ($5::text[] IS NULL OR d.uuid = ANY($5))"
+                        + " ORDER BY similarity DESC, c.id LIMIT $6")
+                .execute(Tuple.tuple().addLong(organizationId).addArrayOfFloat(vector).addDouble(norm)
+                        .addInteger(query.length).addArrayOfString(documentUuids == null ? null
+                                : documentUuids.toArray(String[]::new)).addInteger(limit))
+                .map(rows -> Rows.list(rows, PostgresKnowledgeRepository::found));
+    }
+
+    private static Found found(Row r) {
+        return new Found(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getInteger(4),
+                JsonValues.toMap(r.getValue(5)), r.getString(6), r.getString(7), r.getDouble(8));
+    }
+
+    private static KnowledgeDocument document(Row r) {
+        return new KnowledgeDocument(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getLong(4),
+                r.getString(5), r.getString(6), Status.byWireName(r.getString(7)).orElseThrow(), r.getString(8),
+                r.getInteger(9), RetrievalMode.byWireName(r.getString(10)), JsonValues.toMap(r.getValue(11)),
+                JsonValues.toMap(r.getValue(12)), r.getString(13), r.getOffsetDateTime(14).toInstant(),
+                r.getOffsetDateTime(15).toInstant(), r.getLong(16), r.getBoolean(17), r.getBoolean(18));
+    }
+}

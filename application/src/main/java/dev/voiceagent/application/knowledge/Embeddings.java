@@ -1,0 +1,14 @@
+package dev.voiceagent.application.knowledge;
+
+import dev.voiceagent.application.model.ModelEndpoint;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+/**
+ * Out-port: embeddings of texts with the organization's embeddings model, in the order given (sent in batches). A
+ * provider that fails is an {@link dev.voiceagent.application.shared.UpstreamServiceException}.
+ */
+public interface Embeddings {
+
+    Uni<List<float[]>> embed(ModelEndpoint endpoint, List<String> texts);
+}
