@@ -100,4 +100,12 @@ public class ToolProducers {
         return new dev.voiceagent.application.voice.VoiceCloneService(clones, recordings, workflows, update, store,
                 models, cloning, clock);
     }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.docs.DocsAssistantService docsAssistant(dev.voiceagent.application.docs.DocsIndex index,
+            dev.voiceagent.application.model.ModelConfigurations models,
+            dev.voiceagent.application.conversation.LanguageModel languageModel) {
+        return new dev.voiceagent.application.docs.DocsAssistantService(index, models, languageModel);
+    }
 }

@@ -1,0 +1,118 @@
+package dev.voiceagent.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.voiceagent.application.docs.DocsAssistantService;
+import dev.voiceagent.application.docs.DocsIndex.Passage;
+import dev.voiceagent.domain.knowledge.Chunker;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.util.ClassPathUtils;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * Indexes this API's documentation for the documentation assistant once the service has started (without
+ * delaying it): the README and the design records (classpath docs/, copied there by the build) split at their
+ * headings, and one passage per operation of the OpenAPI document (its summary and description). Replicas
+ * starting together index once; an unchanged documentation is not written again.
+ */
+@ApplicationScoped
+public class DocsIndexer {
+
+    private static final Logger LOG = Logger.getLogger(DocsIndexer.class);
+
+    void onStart(@Observes StartupEvent event, DocsAssistantService docs) {
+        List<Passage> passages;
+        try {
+            passages = passages();
+        } catch (RuntimeException e) {
+            LOG.warnf("documentation not indexed: %s", e.toString());
+            return;
+        }
+        docs.index(passages).subscribe().with(
+                written -> LOG.debugf("documentation index %s (%d passages)", written ? "written" : "current",
+                        passages.size()),
+                failure -> LOG.warnf("documentation not indexed: %s", failure.toString()));
+    }
+
+    static List<Passage> passages() {
+        List<Passage> out = new ArrayList<>();
+        read("docs/README.md").ifPresent(text -> out.addAll(markdown("README.md", text)));
+        read("docs/architecture.md").ifPresent(text -> out.addAll(markdown("docs/architecture.md", text)));
+        try {
+            ClassPathUtils.consumeAsPaths("docs/adr", dir -> {
+                try (Stream<Path> files = Files.list(dir)) {
+                    files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(f -> {
+                        try {
+                            out.addAll(markdown("docs/adr/" + f.getFileName(), Files.readString(f)));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        read("docs/openapi.json").ifPresent(text -> out.addAll(operations(text)));
+        return out;
+    }
+
+    private static java.util.Optional<String> read(String resource) {
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
+            return in == null ? java.util.Optional.empty()
+                    : java.util.Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<Passage> markdown(String source, String text) {
+        List<Passage> out = new ArrayList<>();
+        for (Chunker.Chunk c : Chunker.chunks(text, Chunker.DEFAULT_MAX_CHARS, Chunker.DEFAULT_OVERLAP)) {
+            @SuppressWarnings("unchecked")
+            List<String> headings = (List<String>) c.metadata().getOrDefault("headings", List.of());
+            out.add(new Passage(source, headings.isEmpty() ? source : String.join(" > ", headings), c.text()));
+        }
+        return out;
+    }
+
+    static List<Passage> operations(String json) {
+        List<Passage> out = new ArrayList<>();
+        try {
+            JsonNode paths = new ObjectMapper().readTree(json).path("paths");
+            for (Iterator<Map.Entry<String, JsonNode>> p = paths.fields(); p.hasNext(); ) {
+                Map.Entry<String, JsonNode> path = p.next();
+                for (Iterator<Map.Entry<String, JsonNode>> o = path.getValue().fields(); o.hasNext(); ) {
+                    Map.Entry<String, JsonNode> op = o.next();
+                    String method = op.getKey().toUpperCase(Locale.ROOT);
+                    if (!List.of("GET", "POST", "PUT", "PATCH", "DELETE").contains(method)) {
+                        continue;
+                    }
+                    String summary = op.getValue().path("summary").asText("");
+                    String description = op.getValue().path("description").asText("");
+                    String title = method + " " + path.getKey() + (summary.isEmpty() ? "" : " (" + summary + ")");
+                    out.add(new Passage("openapi", title, (summary + ". " + description).strip()));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+}
