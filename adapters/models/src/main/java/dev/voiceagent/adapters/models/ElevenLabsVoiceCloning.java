@@ -30,7 +30,7 @@ public class ElevenLabsVoiceCloning implements VoiceCloning {
     private final Duration limit;
 
     public ElevenLabsVoiceCloning(GuardedHttp http, ProviderApis apis,
-            @ConfigProperty(name = "voiceagent.models.transcription-timeout", defaultValue = "PT60S") Duration limit) {
+            @ConfigProperty(name = "voiceagent.models.upload-timeout", defaultValue = "PT60S") Duration limit) {
         this.http = http;
         this.apis = apis;
         this.limit = limit;

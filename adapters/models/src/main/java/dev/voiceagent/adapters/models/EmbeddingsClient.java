@@ -34,7 +34,7 @@ public class EmbeddingsClient implements Embeddings {
     private final Duration limit;
 
     public EmbeddingsClient(GuardedHttp http, ProviderApis apis,
-            @ConfigProperty(name = "voiceagent.models.transcription-timeout", defaultValue = "PT60S") Duration limit) {
+            @ConfigProperty(name = "voiceagent.models.upload-timeout", defaultValue = "PT60S") Duration limit) {
         this.http = http;
         this.apis = apis;
         this.limit = limit;

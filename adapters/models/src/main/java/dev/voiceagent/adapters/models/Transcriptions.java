@@ -31,7 +31,7 @@ public class Transcriptions implements SpeechToText {
     private final Duration limit;
 
     public Transcriptions(GuardedHttp http, ProviderApis apis,
-            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.models.transcription-timeout",
+            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.models.upload-timeout",
                     defaultValue = "PT60S") Duration limit) {
         this.http = http;
         this.apis = apis;

@@ -82,7 +82,12 @@ public class PostgresRecordingRepository implements RecordingRepository {
     public Uni<Recording> rename(long organizationId, long id, String recordingId) {
         return pool.preparedQuery("UPDATE recordings SET recording_id = $3 WHERE organization_id = $1 AND id = $2"
                         + " AND is_active RETURNING " + COLUMNS).execute(Tuple.of(organizationId, id, recordingId))
-                .map(rows -> recording(rows.iterator().next()))
+                .map(rows -> {
+                    if (rows.size() == 0) { // deleted meanwhile
+                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Recording not found");
+                    }
+                    return recording(rows.iterator().next());
+                })
                 .onFailure(f -> UniqueViolation.of(f, UNIQUE))
                 .transform(f -> new ConflictException("A recording with this recording_id already exists"));
     }

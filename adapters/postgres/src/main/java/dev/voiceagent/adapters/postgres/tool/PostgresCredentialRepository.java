@@ -80,7 +80,12 @@ public class PostgresCredentialRepository implements CredentialRepository {
                         + " AND deleted_at IS NULL RETURNING " + COLUMNS)
                 .execute(Tuple.from(new Object[] {c.organizationId(), c.uuid(), c.name(), c.description(),
                         c.type().wireName(), seal(c), c.updatedAt().atOffset(ZoneOffset.UTC)}))
-                .map(rows -> credential(rows.iterator().next()))
+                .map(rows -> {
+                    if (rows.size() == 0) { // deleted meanwhile
+                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Credential not found");
+                    }
+                    return credential(rows.iterator().next());
+                })
                 .onFailure(f -> UniqueViolation.of(f, UNIQUE_NAME)).transform(f -> new ConflictException(NAME_TAKEN));
     }
 
