@@ -40,7 +40,9 @@ public final class NativeReflectionCheck {
             "dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand",
             "dev.voiceagent.adapters.models.GuardedHttp$Reply", "a provider's status and body, read as text",
             "dev.voiceagent.adapters.models.ChatTargets$Target", "a chat completions URL and its headers",
-            "dev.voiceagent.adapters.models.ProviderChecks$Base", "a provider's base URL and whether it is guarded");
+            "dev.voiceagent.adapters.models.ProviderChecks$Base", "a provider's base URL and whether it is guarded",
+            "dev.voiceagent.adapters.models.GuardedHttp$Exchange", "an outbound answer: status, headers, body bytes",
+            "dev.voiceagent.adapters.models.EmbeddingsClient$Target", "an embeddings URL and its headers");
 
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");
