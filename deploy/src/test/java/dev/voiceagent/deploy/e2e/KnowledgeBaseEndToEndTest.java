@@ -190,6 +190,44 @@ public class KnowledgeBaseEndToEndTest {
         assertThat(search(key, Map.of("query", "refunds card")).getList("chunks")).isEmpty();
     }
 
+    @jakarta.inject.Inject
+    io.agroal.api.AgroalDataSource dataSource;
+
+    /** An uploaded file whose row is then put in a state by hand (a replica's claim); its uuid. */
+    private String uploadedOnly(String text) {
+        JsonPath upload = as(key).body(Map.of("filename", "notes.txt", "mime_type", "text/plain"))
+                .post("/api/v1/knowledge-base/upload-url").then().statusCode(200).extract().jsonPath();
+        given().urlEncodingEnabled(false).contentType("text/plain").body(text.getBytes(StandardCharsets.UTF_8))
+                .put(upload.getString("upload_url")).then().statusCode(200);
+        return upload.getString("document_uuid");
+    }
+
+    @Test
+    void aDocumentWhoseReplicaDiedIsTakenOverAndGivenUpAfterThreeAttempts() {
+        dev.voiceagent.deploy.support.Sql sql = new dev.voiceagent.deploy.support.Sql(dataSource);
+        // claimed by a replica that died: its lease ran out a second ago, after one attempt
+        String orphan = uploadedOnly("Orphaned notes about the dental chair maintenance schedule.");
+        sql.update("UPDATE knowledge_documents SET submitted_at = now(), status = 'processing', lease_owner ="
+                + " 'replica-that-died', lease_until = now() - interval '1 second', attempts = 1 WHERE uuid = ?", orphan);
+        JsonPath taken = settled(key, orphan);
+        assertThat(taken.getString("processing_status")).isEqualTo("completed");
+        assertThat(sql.queryLong("SELECT attempts FROM knowledge_documents WHERE uuid = ?", orphan)).isEqualTo(2);
+        // still leased: left alone
+        String leased = uploadedOnly("Notes another replica is processing right now.");
+        sql.update("UPDATE knowledge_documents SET submitted_at = now(), status = 'processing', lease_owner ="
+                + " 'replica-alive', lease_until = now() + interval '1 hour', attempts = 1 WHERE uuid = ?", leased);
+        // three attempts died: failed with the reason, not tried again
+        String hopeless = uploadedOnly("A file that crashed every replica that read it.");
+        sql.update("UPDATE knowledge_documents SET submitted_at = now(), status = 'processing', lease_owner ="
+                + " 'replica-that-died', lease_until = now() - interval '1 second', attempts = 3 WHERE uuid = ?",
+                hopeless);
+        JsonPath failed = settled(key, hopeless);
+        assertThat(failed.getString("processing_status")).isEqualTo("failed");
+        assertThat(failed.getString("processing_error")).isEqualTo("Processing did not finish after 3 attempts");
+        assertThat(sql.queryString("SELECT status || ' ' || lease_owner FROM knowledge_documents WHERE uuid = ?",
+                leased)).isEqualTo("processing replica-alive");
+    }
+
     @Test
     void uploadsAreCheckedForTypeOwnerAndSize() {
         as(key).body(Map.of("filename", "virus.exe", "mime_type", "application/octet-stream"))

@@ -1,0 +1,31 @@
+package dev.voiceagent.application.billing;
+
+import dev.voiceagent.application.auth.Principal;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+
+/**
+ * Subscriptions and credit purchases. An installation without a payment provider (the self-hosted default) has no
+ * billing: the subscription says so and every payment request is a 400 naming it.
+ */
+public interface BillingUseCases {
+
+    String NOT_CONFIGURED = "Billing is not configured on this installation";
+
+    /** The organization's subscription as the installation knows it. */
+    record Subscription(boolean enabled, String status, String plan, Instant currentPeriodEnd,
+            boolean cancelAtPeriodEnd, boolean creditsEnforced) {
+    }
+
+    /** Where the browser goes next (a payment provider's hosted page). */
+    record Redirect(String url) {
+    }
+
+    Uni<Subscription> subscription(Principal principal);
+
+    Uni<Redirect> checkout(Principal principal, String plan, String successUrl, String cancelUrl);
+
+    Uni<Redirect> portal(Principal principal, String returnUrl);
+
+    Uni<Redirect> creditPurchase(Principal principal, Long credits, String successUrl, String cancelUrl);
+}
