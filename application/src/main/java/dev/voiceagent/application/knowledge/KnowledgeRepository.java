@@ -44,6 +44,9 @@ public interface KnowledgeRepository {
      */
     Uni<Optional<KnowledgeDocument>> claim(String owner, Duration lease);
 
+    /** Deletes the rows of upload URLs never submitted, created before now - {@code olderThan}; how many. */
+    Uni<Integer> deleteUnsubmitted(Duration olderThan);
+
     /** Whether another active completed document of the organization has this hash (its filename, if so). */
     Uni<Optional<String>> duplicateOf(long organizationId, String fileHash, long exceptId);
 

@@ -42,5 +42,8 @@ public final class KnowledgeUseCases {
     public interface ProcessDocumentsUseCase {
         /** Processes the next document waiting, if any; true when one was processed (completed or failed). */
         Uni<Boolean> processNext();
+
+        /** Forgets upload URLs never submitted (their rows) after {@code olderThan}; how many. */
+        Uni<Integer> purgeAbandonedUploads(java.time.Duration olderThan);
     }
 }

@@ -91,6 +91,11 @@ public class ProcessDocumentsService implements ProcessDocumentsUseCase {
         });
     }
 
+    @Override
+    public Uni<Integer> purgeAbandonedUploads(Duration olderThan) {
+        return documents.deleteUnsubmitted(olderThan);
+    }
+
     private Uni<Integer> process(KnowledgeDocument document) {
         if (document.fileSizeBytes() > maxBytes) {
             return Uni.createFrom().failure(new Refused(tooLarge(document.fileSizeBytes())));

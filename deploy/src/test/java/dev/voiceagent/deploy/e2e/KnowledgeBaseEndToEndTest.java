@@ -228,6 +228,24 @@ public class KnowledgeBaseEndToEndTest {
                 leased)).isEqualTo("processing replica-alive");
     }
 
+    @jakarta.inject.Inject
+    dev.voiceagent.application.knowledge.KnowledgeUseCases.ProcessDocumentsUseCase processing;
+
+    @Test
+    void anUploadNeverSubmittedIsForgottenADayLater() {
+        dev.voiceagent.deploy.support.Sql sql = new dev.voiceagent.deploy.support.Sql(dataSource);
+        String old = uploadedOnly("Uploaded and never submitted.");
+        String recent = uploadedOnly("Uploaded a minute ago.");
+        String submitted = add(key, "kept.txt", "text/plain", "Submitted long ago.".getBytes(StandardCharsets.UTF_8),
+                "chunked");
+        sql.update("UPDATE knowledge_documents SET created_at = now() - interval '25 hours' WHERE uuid IN (?, ?)", old,
+                submitted);
+        assertThat(processing.purgeAbandonedUploads(Duration.ofDays(1)).await().indefinitely()).isGreaterThanOrEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM knowledge_documents WHERE uuid = ?", old)).isZero();
+        assertThat(sql.queryLong("SELECT count(*) FROM knowledge_documents WHERE uuid IN (?, ?)", recent, submitted))
+                .isEqualTo(2);
+    }
+
     @Test
     void uploadsAreCheckedForTypeOwnerAndSize() {
         as(key).body(Map.of("filename", "virus.exe", "mime_type", "application/octet-stream"))

@@ -24,6 +24,18 @@ public class KnowledgeTicks {
         this.documents = documents;
     }
 
+    /** Upload URLs last 30 minutes: a day later, an upload never submitted is forgotten (any replica; idempotent). */
+    @Scheduled(identity = "knowledge-abandoned-uploads", every = "${voiceagent.knowledge.purge-every:1h}",
+            delayed = "1m", concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> purgeAbandonedUploads() {
+        return documents.purgeAbandonedUploads(java.time.Duration.ofDays(1)).invoke(purged -> {
+            if (purged > 0) {
+                LOG.infof("forgot %d knowledge uploads never submitted", purged);
+            }
+        }).onFailure().invoke(f -> LOG.warnf("knowledge upload purge failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
     @Scheduled(identity = "knowledge-documents", every = "${voiceagent.knowledge.process-every:2s}", delayed = "5s",
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> processDocuments() {

@@ -115,6 +115,13 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
     }
 
     @Override
+    public Uni<Integer> deleteUnsubmitted(Duration olderThan) {
+        return pool.preparedQuery("DELETE FROM knowledge_documents WHERE submitted_at IS NULL"
+                        + " AND created_at < now() - make_interval(secs => $1)")
+                .execute(Tuple.of((double) olderThan.toSeconds())).map(rows -> rows.rowCount());
+    }
+
+    @Override
     public Uni<Optional<String>> duplicateOf(long organizationId, String fileHash, long exceptId) {
         return pool.preparedQuery("SELECT filename FROM knowledge_documents WHERE organization_id = $1"
                         + " AND file_hash = $2 AND is_active AND status = 'completed' AND id <> $3 LIMIT 1")
