@@ -7,6 +7,8 @@ import dev.voiceagent.application.docs.DocsIndex.Passage;
 import dev.voiceagent.domain.knowledge.Chunker;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.util.ClassPathUtils;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
@@ -24,8 +26,8 @@ import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
 /**
- * Indexes this API's documentation for the documentation assistant once the service has started (without
- * delaying it): the README and the design records (classpath docs/, copied there by the build) split at their
+ * Indexes this API's documentation for the documentation assistant once the service has started (on a worker,
+ * without delaying it): the README and the design records (classpath docs/, copied there by the build) split at their
  * headings, and one passage per operation of the OpenAPI document (its summary and description). Replicas
  * starting together index once; an unchanged documentation is not written again.
  */
@@ -35,17 +37,11 @@ public class DocsIndexer {
     private static final Logger LOG = Logger.getLogger(DocsIndexer.class);
 
     void onStart(@Observes StartupEvent event, DocsAssistantService docs) {
-        List<Passage> passages;
-        try {
-            passages = passages();
-        } catch (RuntimeException e) {
-            LOG.warnf("documentation not indexed: %s", e.toString());
-            return;
-        }
-        docs.index(passages).subscribe().with(
-                written -> LOG.debugf("documentation index %s (%d passages)", written ? "written" : "current",
-                        passages.size()),
-                failure -> LOG.warnf("documentation not indexed: %s", failure.toString()));
+        // read, parse and chunked on a worker: none of it delays the start
+        Uni.createFrom().item(DocsIndexer::passages).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .chain(docs::index).subscribe().with(
+                        written -> LOG.debugf("documentation index %s", written ? "written" : "current"),
+                        failure -> LOG.warnf("documentation not indexed: %s", failure.toString()));
     }
 
     static List<Passage> passages() {

@@ -17,6 +17,7 @@ import dev.voiceagent.domain.knowledge.KnowledgeDocument.Status;
 import dev.voiceagent.domain.knowledge.RankFusion;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,7 +62,7 @@ public class KnowledgeService implements KnowledgeBaseUseCase {
         DocumentFormat format = DocumentFormat.of(filename, mimeType);
         long org = principal.organizationId();
         String uuid = UUID.randomUUID().toString();
-        String key = KnowledgeDocument.storageKey(org, uuid, filename);
+        String key = ObjectKeys.knowledgeDocument(org, uuid, filename);
         Instant now = clock.instant();
         String type = mimeType == null || mimeType.isBlank() ? format.mimeType() : mimeType.strip();
         KnowledgeDocument document = new KnowledgeDocument(null, org, uuid, filename.strip(), 0, "", type,

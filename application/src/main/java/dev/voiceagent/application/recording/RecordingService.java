@@ -14,6 +14,7 @@ import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.recording.Recording;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -61,7 +62,7 @@ public class RecordingService implements RecordingsUseCase {
                 throw new DomainRuleViolation("file_size must be between 1 and " + Recording.MAX_BYTES + " bytes");
             }
             String recordingId = Recording.newId();
-            String key = Recording.storageKey(org, recordingId, file.filename());
+            String key = ObjectKeys.recording(org, recordingId, file.filename());
             uploads.add(store.signedUploadUrl(key, type, file.fileSize(), UPLOAD_TTL)
                     .map(url -> new Upload(url, recordingId, key)));
         }
@@ -76,7 +77,7 @@ public class RecordingService implements RecordingsUseCase {
         Set<String> ids = new HashSet<>();
         Set<Long> workflowIds = new HashSet<>();
         for (NewRecording r : requested) {
-            if (r.storageKey() == null || !r.storageKey().startsWith(Recording.keyPrefix(org))) {
+            if (!ObjectKeys.inArea(r.storageKey(), "recordings", org)) {
                 throw new ResourceNotFoundException("No upload of this organization at " + r.storageKey());
             }
             if (!ids.add(r.recordingId())) {

@@ -138,9 +138,9 @@ public class ToolService implements ToolsUseCase, TestToolUseCase, RefreshMcpToo
             return credentialOf(tool).chain(credential -> mcp.listTools((String) config.get("url"),
                             credential.map(Credential::headers).orElse(Map.of()), timeout))
                     .chain(listed -> {
-                        Set<String> filter = JsonTree.asList(config.get("tools_filter")) == null ? Set.of()
-                                : JsonTree.asList(config.get("tools_filter")).stream().map(String::valueOf)
-                                        .collect(Collectors.toSet());
+                        List<?> wanted = JsonTree.asList(config.get("tools_filter"));
+                        Set<String> filter = wanted == null ? Set.of()
+                                : wanted.stream().map(String::valueOf).collect(Collectors.toSet());
                         List<Map<String, Object>> discovered = new ArrayList<>();
                         for (McpServers.McpTool t : listed) {
                             if (filter.isEmpty() || filter.contains(t.name())) {

@@ -59,23 +59,4 @@ public record KnowledgeDocument(Long id, long organizationId, String uuid, Strin
         customMetadata = customMetadata == null ? Map.of() : customMetadata;
         extractionMetadata = extractionMetadata == null ? Map.of() : extractionMetadata;
     }
-
-    /** The prefix of every key of an organization's documents. */
-    public static String keyPrefix(long organizationId) {
-        return "knowledge_base/" + organizationId + "/";
-    }
-
-    /** knowledge_base/{organization}/{uuid}/{filename}, the name kept to safe characters. */
-    public static String storageKey(long organizationId, String uuid, String filename) {
-        String name = filename == null || filename.isBlank() ? "document" : filename.strip();
-        name = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)
-                .replaceAll("[^A-Za-z0-9._-]", "_");
-        if (name.isEmpty() || name.chars().allMatch(c -> c == '.')) {
-            name = "document";
-        }
-        if (name.length() > 150) {
-            name = name.substring(name.length() - 150);
-        }
-        return keyPrefix(organizationId) + uuid + "/" + name;
-    }
 }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * A recorded audio prompt of an organization (a greeting, a transition's speech, a tool's message), named by a
  * short recording id that definitions refer to. Its audio sits in the object store under
- * recordings/{organization}/{recording id}/{file}.
+ * recordings/{organization}/{recording id}/{file} ({@code ObjectKeys.recording}).
  */
 public record Recording(Long id, long organizationId, String recordingId, Long workflowId, String ttsProvider,
         String ttsModel, String ttsVoiceId, String transcript, String storageKey, String storageBackend,
@@ -63,25 +63,6 @@ public record Recording(Long id, long organizationId, String recordingId, Long w
                     AUDIO_TYPES.stream().sorted().toList()));
         }
         return type;
-    }
-
-    /** The prefix of every key of an organization's recordings. */
-    public static String keyPrefix(long organizationId) {
-        return "recordings/" + organizationId + "/";
-    }
-
-    /** Where a file of a recording goes: its name kept to safe characters. */
-    public static String storageKey(long organizationId, String recordingId, String filename) {
-        String name = filename == null || filename.isBlank() ? "audio" : filename.strip();
-        name = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)
-                .replaceAll("[^A-Za-z0-9._-]", "_");
-        if (name.isEmpty() || name.chars().allMatch(c -> c == '.')) {
-            name = "audio";
-        }
-        if (name.length() > 120) {
-            name = name.substring(name.length() - 120);
-        }
-        return keyPrefix(organizationId) + recordingId + "/" + name;
     }
 
     public Recording renamed(String next) {

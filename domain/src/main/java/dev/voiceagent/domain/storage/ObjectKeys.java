@@ -49,6 +49,35 @@ public final class ObjectKeys {
         return "ambient_noise/" + organizationId + "/" + workflowId + "/" + id + "_" + UNSAFE.matcher(name).replaceAll("_");
     }
 
+    /** recordings/<org>/<recording id>/<sanitized name>: a recorded prompt's audio. */
+    public static String recording(long organizationId, String recordingId, String fileName) {
+        return "recordings/" + organizationId + "/" + recordingId + "/" + lastSegment(fileName, "audio", 120);
+    }
+
+    /** knowledge_base/<org>/<document uuid>/<sanitized name>: a knowledge-base document's file. */
+    public static String knowledgeDocument(long organizationId, String uuid, String fileName) {
+        return "knowledge_base/" + organizationId + "/" + uuid + "/" + lastSegment(fileName, "document", 150);
+    }
+
+    /** Whether the key lies in the organization's part of an area (recordings, knowledge_base, ...). */
+    public static boolean inArea(String key, String area, long organizationId) {
+        return key != null && key.startsWith(area + "/" + organizationId + "/");
+    }
+
+    /**
+     * A file name as a key's last segment: its directories dropped, unsafe characters replaced by _, the end kept
+     * when too long, the fallback when nothing usable is left.
+     */
+    private static String lastSegment(String fileName, String fallback, int maxLength) {
+        String name = fileName == null ? "" : fileName.strip();
+        name = UNSAFE.matcher(name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1))
+                .replaceAll("_");
+        if (name.isEmpty() || name.chars().allMatch(c -> c == '.')) {
+            return fallback;
+        }
+        return name.length() > maxLength ? name.substring(name.length() - maxLength) : name;
+    }
+
     /** transcripts/<org>/<run>.txt: the text transcript of a run, written by the service. */
     public static String transcript(long organizationId, long runId) {
         return "transcripts/" + organizationId + "/" + runId + ".txt";

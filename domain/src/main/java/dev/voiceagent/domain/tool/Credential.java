@@ -111,9 +111,4 @@ public record Credential(Long id, long organizationId, String uuid, String name,
             case CUSTOM_HEADER -> Map.of(data.get("header_name"), data.get("header_value"));
         };
     }
-
-    /** The header values to hide when a request is shown back (its secrets). */
-    public boolean hides(String headerName) {
-        return headers().keySet().stream().anyMatch(h -> h.equalsIgnoreCase(headerName));
-    }
 }

@@ -8,12 +8,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -69,23 +67,17 @@ public class ElevenLabsVoiceCloning implements VoiceCloning {
 
     @Override
     public Uni<String> create(ModelEndpoint tts, String name, String description, List<Sample> samples) {
-        String boundary = "----voiceagent" + UUID.randomUUID().toString().replace("-", "");
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        field(body, boundary, "name", name);
+        MultipartBody body = new MultipartBody().field("name", name);
         if (description != null && !description.isBlank()) {
-            field(body, boundary, "description", description);
+            body.field("description", description);
         }
-        field(body, boundary, "remove_background_noise", "false");
+        body.field("remove_background_noise", "false");
         for (Sample s : samples) {
-            write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
-                    + s.filename().replace("\"", "") + "\"\r\nContent-Type: " + s.contentType() + "\r\n\r\n");
-            body.writeBytes(s.audio());
-            write(body, "\r\n");
+            body.file("files", s.filename(), s.contentType(), s.audio());
         }
-        write(body, "--" + boundary + "--\r\n");
         Map<String, String> headers = Map.of("xi-api-key", key(tts), "Accept", "application/json", "Content-Type",
-                "multipart/form-data; boundary=" + boundary);
-        return call("POST", base(tts) + "/v1/voices/add", headers, body.toByteArray(), guarded(tts), "voice cloning")
+                body.contentType());
+        return call("POST", base(tts) + "/v1/voices/add", headers, body.bytes(), guarded(tts), "voice cloning")
                 .map(reply -> {
                     try {
                         String id = new JsonObject(reply.body()).getString("voice_id");
@@ -149,14 +141,6 @@ public class ElevenLabsVoiceCloning implements VoiceCloning {
         String message = ProviderChecks.message(reply.body());
         return new UpstreamServiceException("ElevenLabs refused the " + what + " (HTTP " + reply.status() + ")"
                 + (message == null ? "" : ": " + message));
-    }
-
-    private static void field(ByteArrayOutputStream out, String boundary, String name, String value) {
-        write(out, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n");
-    }
-
-    private static void write(ByteArrayOutputStream out, String text) {
-        out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String encode(String value) {

@@ -44,11 +44,15 @@ public class GuardedHttp {
      * A whole answer: every header (several values joined with ", ", names in lower case), the body cut at
      * {@link #MAX_BODY} bytes ({@code truncated} says so) as text and as bytes, and how long the exchange took.
      */
-    public record Exchange(int status, Map<String, String> headers, String body, boolean truncated, long durationMs,
-            byte[] bytes) {
+    public record Exchange(int status, Map<String, String> headers, byte[] bytes, boolean truncated, long durationMs) {
+
+        /** The body as UTF-8 text. */
+        public String body() {
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        }
 
         Reply reply() {
-            return new Reply(status, body, headers.get("retry-after"));
+            return new Reply(status, body(), headers.get("retry-after"));
         }
     }
 
@@ -230,8 +234,8 @@ public class GuardedHttp {
             Map<String, String> headers = new java.util.LinkedHashMap<>();
             response.headers().names().forEach(name -> headers.put(name.toLowerCase(Locale.ROOT),
                     String.join(", ", response.headers().getAll(name))));
-            reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.toString(), truncated[0],
-                    Duration.ofNanos(System.nanoTime() - started).toMillis(), body.getBytes()));
+            reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.getBytes(), truncated[0],
+                    Duration.ofNanos(System.nanoTime() - started).toMillis()));
         });
         return reply.future();
     }

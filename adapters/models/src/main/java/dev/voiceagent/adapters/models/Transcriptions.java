@@ -10,13 +10,11 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
-import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Speech to text with the organization's model: OpenAI-compatible POST {base}/audio/transcriptions (multipart:
@@ -64,24 +62,19 @@ public class Transcriptions implements SpeechToText {
 
     private Uni<Transcript> openAi(String base, boolean guarded, ModelEndpoint endpoint, byte[] audio,
             String contentType, String language) {
-        String boundary = "----voiceagent" + UUID.randomUUID().toString().replace("-", "");
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        part(body, boundary, "model", endpoint.model() == null ? "whisper-1" : endpoint.model());
+        MultipartBody body = new MultipartBody().field("model", endpoint.model() == null ? "whisper-1"
+                : endpoint.model());
         if (!"multi".equals(language)) {
-            part(body, boundary, "language", language.split("-")[0]);
+            body.field("language", language.split("-")[0]);
         }
-        part(body, boundary, "response_format", "json");
-        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"audio."
-                + extension(contentType) + "\"\r\nContent-Type: " + contentType + "\r\n\r\n");
-        body.writeBytes(audio);
-        write(body, "\r\n--" + boundary + "--\r\n");
+        body.field("response_format", "json").file("file", "audio." + extension(contentType), contentType, audio);
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Content-Type", "multipart/form-data; boundary=" + boundary);
+        headers.put("Content-Type", body.contentType());
         headers.put("Accept", "application/json");
         if (endpoint.apiKey() != null) {
             headers.put("Authorization", "Bearer " + endpoint.apiKey());
         }
-        return call(base + "/audio/transcriptions", headers, body.toByteArray(), guarded, endpoint.provider())
+        return call(base + "/audio/transcriptions", headers, body.bytes(), guarded, endpoint.provider())
                 .map(json -> new Transcript(json.getString("text", ""), json.getString("language"),
                         json.getValue("duration") instanceof Number n ? n.doubleValue() : null));
     }
@@ -128,14 +121,6 @@ public class Transcriptions implements SpeechToText {
                                 + " is not JSON");
                     }
                 });
-    }
-
-    private static void part(ByteArrayOutputStream out, String boundary, String name, String value) {
-        write(out, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n");
-    }
-
-    private static void write(ByteArrayOutputStream out, String text) {
-        out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String encode(String value) {

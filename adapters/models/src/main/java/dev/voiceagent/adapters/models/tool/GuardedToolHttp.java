@@ -43,8 +43,11 @@ public class GuardedToolHttp implements ToolHttp {
             headers.put(k, v);
         });
         return http.exchange(request.method(), request.url(), headers, body, Duration.ofMillis(request.timeoutMs()))
-                .map(ex -> new Reply(ex.status(), ex.headers(), ex.body(), ex.truncated(),
-                        ex.truncated() ? null : parsed(ex.body()), ex.durationMs()))
+                .map(ex -> {
+                    String text = ex.body();
+                    return new Reply(ex.status(), ex.headers(), text, ex.truncated(), ex.truncated() ? null : parsed(text),
+                            ex.durationMs());
+                })
                 .onFailure(GuardedHttp.Refused.class).transform(f -> new OutboundRefusedException(f.getMessage()))
                 .onFailure(GuardedHttp.Unreachable.class).transform(f -> new UpstreamServiceException(
                         "The tool's API could not be reached: " + f.getMessage()));

@@ -140,17 +140,8 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
                     }
                     List<Tuple> batch = new ArrayList<>();
                     for (StoredChunk c : chunks) {
-                        Float[] vector = null;
-                        Float norm = null;
-                        if (c.embedding() != null) {
-                            vector = new Float[c.embedding().length];
-                            double sum = 0;
-                            for (int i = 0; i < vector.length; i++) {
-                                vector[i] = c.embedding()[i];
-                                sum += (double) c.embedding()[i] * c.embedding()[i];
-                            }
-                            norm = (float) Math.sqrt(sum);
-                        }
+                        Float[] vector = c.embedding() == null ? null : boxed(c.embedding());
+                        Float norm = c.embedding() == null ? null : (float) norm(c.embedding());
                         batch.add(Tuple.tuple().addLong(d.organizationId()).addLong(d.id())
                                 .addInteger(c.chunk().index()).addString(c.chunk().text())
                                 .addString(c.chunk().contextualizedText())
@@ -196,13 +187,8 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public Uni<List<Found>> searchVector(long organizationId, float[] query, List<String> documentUuids, int limit) {
-        Float[] vector = new Float[query.length];
-        double sum = 0;
-        for (int i = 0; i < query.length; i++) {
-            vector[i] = query[i];
-            sum += (double) query[i] * query[i];
-        }
-        double norm = Math.sqrt(sum);
+        Float[] vector = boxed(query);
+        double norm = norm(query);
         if (norm == 0) {
             return Uni.createFrom().item(List.of());
         }
@@ -216,6 +202,23 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
                         .addInteger(query.length).addArrayOfString(documentUuids == null ? null
                                 : documentUuids.toArray(String[]::new)).addInteger(limit))
                 .map(rows -> Rows.list(rows, PostgresKnowledgeRepository::found));
+    }
+
+    private static Float[] boxed(float[] v) {
+        Float[] out = new Float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i];
+        }
+        return out;
+    }
+
+    /** The Euclidean norm (stored with each embedding, so the cosine needs one dot product per chunk). */
+    private static double norm(float[] v) {
+        double sum = 0;
+        for (float f : v) {
+            sum += (double) f * f;
+        }
+        return Math.sqrt(sum);
     }
 
     private static Found found(Row r) {
