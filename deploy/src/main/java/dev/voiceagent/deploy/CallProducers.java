@@ -72,10 +72,12 @@ public class CallProducers {
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences,
             @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
-            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
+            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
+            dev.voiceagent.application.usage.CreditGate credits,
+            dev.voiceagent.application.dnc.DoNotCallUseCases dnc) {
         return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, runs, preferences,
                 gateways.stream().toList(),
-                clock, ThreadLocalRandom.current(), defaultLimit, staleAfter);
+                clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, credits, dnc);
     }
 
     @Produces
@@ -199,5 +201,12 @@ public class CallProducers {
             dev.voiceagent.application.call.InboundCallSimulator simulator) {
         return new dev.voiceagent.application.call.SimulateInboundCallService(numbers, configurations, normalizer,
                 simulator);
+    }
+
+    @Produces
+    @Singleton
+    dev.voiceagent.application.dnc.DoNotCallService doNotCall(dev.voiceagent.application.dnc.DoNotCallRepository numbers,
+            PhoneNumberNormalizer normalizer, ContactSourceReader csv, Clock clock) {
+        return new dev.voiceagent.application.dnc.DoNotCallService(numbers, normalizer, csv, clock);
     }
 }

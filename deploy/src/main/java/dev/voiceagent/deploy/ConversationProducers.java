@@ -32,10 +32,11 @@ public class ConversationProducers {
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, dev.voiceagent.application.storage.ObjectStore objects,
-            dev.voiceagent.application.conversation.ConversationTools tools, Clock clock) {
+            dev.voiceagent.application.conversation.ConversationTools tools, Clock clock,
+            dev.voiceagent.application.usage.CreditGate credits) {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
         return new TextChatService(chats, workflows, runs, models, languageModel, objects, tools, clock,
-                ThreadLocalRandom.current());
+                ThreadLocalRandom.current(), credits);
     }
 
     @Produces

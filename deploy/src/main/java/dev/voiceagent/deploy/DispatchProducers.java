@@ -33,9 +33,13 @@ public class DispatchProducers {
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
             @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
-            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+            dev.voiceagent.application.campaign.DispatchMetrics metrics,
+            dev.voiceagent.application.usage.CreditGate credits,
+            dev.voiceagent.application.telephony.NumberTimeZones numberZones,
+            @ConfigProperty(name = "voiceagent.calling-hours.default", defaultValue = "08:00-21:00") String hours) {
         return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls,
-                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease, metrics);
+                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease, metrics,
+                credits, numberZones, CallingHoursProducers.parse(hours));
     }
 
     @Produces

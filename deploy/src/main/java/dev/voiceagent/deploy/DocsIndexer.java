@@ -17,17 +17,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Indexes this API's documentation for the documentation assistant once the service has started (on a worker,
- * without delaying it): the README and the design records (classpath docs/, copied there by the build) split at their
+ * Indexes this API's documentation for the documentation assistant a while after the service has started
+ * (voiceagent.docs.index-delay, 20 s; on a worker): the README and the design records (classpath docs/, copied there by the build) split at their
  * headings, and one passage per operation of the OpenAPI document (its summary and description). Replicas
  * starting together index once; an unchanged documentation is not written again.
  */
@@ -36,10 +38,17 @@ public class DocsIndexer {
 
     private static final Logger LOG = Logger.getLogger(DocsIndexer.class);
 
+    /** How long after start the index is written: the first requests do not share the CPU with it. */
+    @ConfigProperty(name = "voiceagent.docs.index-delay", defaultValue = "PT20S")
+    Duration delay;
+
     void onStart(@Observes StartupEvent event, DocsAssistantService docs) {
-        // read, parse and chunked on a worker: none of it delays the start
-        Uni.createFrom().item(DocsIndexer::passages).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .chain(docs::index).subscribe().with(
+        // read, parsed and chunked on a worker, a while after start: none of it delays the start or the first requests
+        Uni<Void> start = Uni.createFrom().voidItem();
+        if (delay.isPositive()) {
+            start = start.onItem().delayIt().by(delay);
+        }
+        start.emitOn(Infrastructure.getDefaultWorkerPool()).map(ignored -> passages()).chain(docs::index).subscribe().with(
                         written -> LOG.debugf("documentation index %s", written ? "written" : "current"),
                         failure -> LOG.warnf("documentation not indexed: %s", failure.toString()));
     }

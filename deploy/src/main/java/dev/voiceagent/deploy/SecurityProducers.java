@@ -43,4 +43,16 @@ public class SecurityProducers {
             @ConfigProperty(name = "voiceagent.auth.bcrypt-cost", defaultValue = "12") int cost) {
         return new BcryptPasswordHasher(vertx, cost);
     }
+
+    /** Per-key token buckets shared through the database (installation defaults; an organization's own in its row). */
+    @Produces
+    @Singleton
+    dev.voiceagent.application.ratelimit.RateLimitUseCase rateLimits(
+            dev.voiceagent.application.ratelimit.RateLimitStore store,
+            @ConfigProperty(name = "voiceagent.rate-limit.enabled", defaultValue = "true") boolean enabled,
+            @ConfigProperty(name = "voiceagent.rate-limit.per-second", defaultValue = "20") double perSecond,
+            @ConfigProperty(name = "voiceagent.rate-limit.burst", defaultValue = "40") int burst) {
+        return new dev.voiceagent.application.ratelimit.RateLimitService(store, enabled, perSecond, burst,
+                System::nanoTime);
+    }
 }

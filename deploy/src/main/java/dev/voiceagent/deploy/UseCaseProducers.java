@@ -66,8 +66,10 @@ public class UseCaseProducers {
     @Produces
     @Singleton
     SignUpUseCase signUp(AccountRepository accounts, PasswordHasher hasher, TokenService tokens, UnitOfWork unitOfWork,
-            Clock clock, @ConfigProperty(name = "voiceagent.auth.signup-enabled", defaultValue = "true") boolean enabled) {
-        return new SignUpService(accounts, hasher, tokens, unitOfWork, clock, enabled);
+            Clock clock, @ConfigProperty(name = "voiceagent.auth.signup-enabled", defaultValue = "true") boolean enabled,
+            dev.voiceagent.application.usage.CreditLedger credits,
+            @ConfigProperty(name = "voiceagent.credits.initial-grant", defaultValue = "0") long initialGrant) {
+        return new SignUpService(accounts, hasher, tokens, unitOfWork, clock, enabled, credits, initialGrant);
     }
 
     @Produces

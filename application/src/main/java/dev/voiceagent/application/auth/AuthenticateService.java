@@ -62,7 +62,8 @@ public class AuthenticateService implements AuthenticateUseCase {
                 return fail(BAD_KEY);
             }
             ApiKey key = found.get();
-            Principal principal = new Principal(key.createdBy(), key.organizationId(), Principal.Method.API_KEY);
+            Principal principal = new Principal(key.createdBy(), key.organizationId(), Principal.Method.API_KEY,
+                    "api_key:" + key.id());
             if (!key.lastUseIsStale(now)) {
                 return Uni.createFrom().item(principal);
             }
@@ -77,7 +78,8 @@ public class AuthenticateService implements AuthenticateUseCase {
                 return fail(BAD_KEY);
             }
             ServiceKey key = found.get();
-            Principal principal = new Principal(key.createdBy(), key.organizationId(), Principal.Method.SERVICE_KEY);
+            Principal principal = new Principal(key.createdBy(), key.organizationId(), Principal.Method.SERVICE_KEY,
+                    "service_key:" + key.id());
             if (key.lastUsedAt() != null && key.lastUsedAt().plus(ApiKey.LAST_USED_RESOLUTION).isAfter(now)) {
                 return Uni.createFrom().item(principal);
             }

@@ -21,9 +21,21 @@ public class SignUpService implements SignUpUseCase {
     private final UnitOfWork unitOfWork;
     private final Clock clock;
     private final boolean enabled;
+    private final dev.voiceagent.application.usage.CreditLedger credits;
+    private final long initialGrant;
+    private static final System.Logger LOG = System.getLogger(SignUpService.class.getName());
 
     public SignUpService(AccountRepository accounts, PasswordHasher hasher, TokenService tokens,
             UnitOfWork unitOfWork, Clock clock, boolean enabled) {
+        this(accounts, hasher, tokens, unitOfWork, clock, enabled, null, 0);
+    }
+
+    /** With {@code initialGrant} credits (cents) granted to each new organization when positive. */
+    public SignUpService(AccountRepository accounts, PasswordHasher hasher, TokenService tokens,
+            UnitOfWork unitOfWork, Clock clock, boolean enabled, dev.voiceagent.application.usage.CreditLedger credits,
+            long initialGrant) {
+        this.credits = credits;
+        this.initialGrant = initialGrant;
         this.enabled = enabled;
         this.accounts = accounts;
         this.hasher = hasher;
@@ -51,6 +63,23 @@ public class SignUpService implements SignUpUseCase {
                     Organization organization = Organization.forNewUser(user.providerId(), now);
                     return unitOfWork.inTransaction(() -> accounts.createUserWithOrganization(user, organization));
                 })
+                .call(this::grant)
                 .map(user -> new AuthSession(tokens.issue(user, clock.instant()), user));
+    }
+
+    /** The installation's welcome credits, once per organization (the key is the organization's). */
+    private Uni<Void> grant(User user) {
+        if (credits == null || initialGrant <= 0 || user.organizationId() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return credits.append(new dev.voiceagent.application.usage.CreditLedger.Append(user.organizationId(),
+                        dev.voiceagent.domain.usage.CreditEntry.Type.GRANT, "signup", initialGrant, null, null, null,
+                        null, null, "grant:signup:" + user.organizationId(), java.util.Map.of()))
+                .replaceWithVoid()
+                .onFailure().recoverWithUni(failure -> {
+                    LOG.log(System.Logger.Level.WARNING, "the welcome credits of organization {0} were not granted:"
+                            + " {1}", user.organizationId(), failure.toString());
+                    return Uni.createFrom().voidItem();
+                });
     }
 }

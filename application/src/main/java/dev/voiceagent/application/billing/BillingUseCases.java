@@ -28,4 +28,15 @@ public interface BillingUseCases {
     Uni<Redirect> portal(Principal principal, String returnUrl);
 
     Uni<Redirect> creditPurchase(Principal principal, Long credits, String successUrl, String cancelUrl);
+
+    /** What became of a payment provider's notification. */
+    record Receipt(boolean accepted, String outcome) {
+    }
+
+    /**
+     * A notification from the payment provider: verified, then applied at most once (a completed credit purchase
+     * credits the organization once however often it is delivered). A notification that fails verification is a
+     * 400 with the reason.
+     */
+    Uni<Receipt> receive(byte[] payload, String signature);
 }

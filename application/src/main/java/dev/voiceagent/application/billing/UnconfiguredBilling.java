@@ -31,6 +31,11 @@ public class UnconfiguredBilling implements BillingUseCases {
         return refused();
     }
 
+    @Override
+    public Uni<Receipt> receive(byte[] payload, String signature) {
+        return refused();
+    }
+
     private static <T> Uni<T> refused() {
         return Uni.createFrom().failure(new DomainRuleViolation(NOT_CONFIGURED));
     }

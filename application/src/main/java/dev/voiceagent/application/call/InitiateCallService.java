@@ -44,10 +44,15 @@ public class InitiateCallService implements InitiateCallUseCase {
     private final RandomGenerator random;
     private final int defaultLimit;
     private final Duration staleAfter;
+    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final dev.voiceagent.application.dnc.DoNotCallUseCases dnc;
 
     public InitiateCallService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
-            WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter) {
+            WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
+            dev.voiceagent.application.usage.CreditGate credits, dev.voiceagent.application.dnc.DoNotCallUseCases dnc) {
+        this.credits = credits;
+        this.dnc = dnc;
         this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;
@@ -67,6 +72,7 @@ public class InitiateCallService implements InitiateCallUseCase {
         long org = c.principal().organizationId();
         return workflows.find(org, c.workflowId())
                 .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
+                .call(() -> credits.requireCredit(org)) // after the 404, before any other precondition
                 .chain(workflow -> existingRun(org, c)
                         .chain(existing -> numberToCall(org, c.phoneNumber()).chain(number ->
                         OutboundConfigurations.resolve(configurations, org, c.telephonyConfigurationId())
@@ -79,8 +85,9 @@ public class InitiateCallService implements InitiateCallUseCase {
                             if (c.fromPhoneNumberId() != null && from.isEmpty()) {
                                 throw new DomainRuleViolation("from_phone_number_not_found");
                             }
-                            return place(workflow, existing, configuration, to,
-                                    from.map(CallerSelection.Number::address).orElse(null), c);
+                            // fail closed: a check that cannot run fails the call
+                            return dnc.requireCallable(org, to).chain(() -> place(workflow, existing, configuration,
+                                    to, from.map(CallerSelection.Number::address).orElse(null), c));
                         })))));
     }
 

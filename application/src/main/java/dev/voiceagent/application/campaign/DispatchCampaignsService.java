@@ -13,6 +13,8 @@ import dev.voiceagent.application.telephony.PhoneNumberView;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.calling.CallingHours;
+import dev.voiceagent.domain.calling.DoNotCallEntry;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
@@ -40,6 +42,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
@@ -75,11 +78,20 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     private final Duration staleAfter;
     private final Duration lease;
     private final DispatchMetrics metrics;
+    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final dev.voiceagent.application.telephony.NumberTimeZones numberZones;
+    private final CallingHours defaultHours;
+    static final String OUTSIDE_HOURS = "skipped_outside_calling_hours";
+    static final String CREDITS_EXHAUSTED = "The organization's credit balance is exhausted";
 
     public DispatchCampaignsService(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
             List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
-            Duration lease, DispatchMetrics metrics) {
+            Duration lease, DispatchMetrics metrics, dev.voiceagent.application.usage.CreditGate credits,
+            dev.voiceagent.application.telephony.NumberTimeZones numberZones, CallingHours defaultHours) {
+        this.credits = credits;
+        this.numberZones = numberZones;
+        this.defaultHours = defaultHours;
         this.metrics = metrics;
         this.ledger = ledger;
         this.workflows = workflows;
@@ -172,7 +184,11 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     private Uni<Integer> dispatchOrganization(long org) {
         return ledger.runningCampaigns(org)
                 .chain(running -> running.isEmpty() ? Uni.createFrom().item(List.<Prepared>of())
-                        : Uni.join().all(running.stream().map(this::prepare).toList()).andFailFast())
+                        : credits.exhausted(org).chain(exhausted -> exhausted
+                                // nothing is dialed: each campaign pauses with the reason in its log
+                                ? Uni.createFrom().item(running.stream().map(r -> new Prepared(r, null, null,
+                                        List.<CallerSelection.Number>of(), CREDITS_EXHAUSTED)).toList())
+                                : Uni.join().all(running.stream().map(this::prepare).toList()).andFailFast()))
                 .chain(prepared -> prepared.isEmpty() ? Uni.createFrom().item(List.<Placed>of())
                         : calls.organizationLimit(org).map(limit -> limit.orElse(defaultLimit))
                                 .chain(limit -> ledger.underOrganizationLock(org,
@@ -277,9 +293,25 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
             return session.claimDue(campaign.id(), now, free + SCAN_AHEAD).chain(due -> {
                 List<CallRecord> attempts = new ArrayList<>();
                 Map<Long, Instant> deferred = new LinkedHashMap<>();
+                Map<Long, CampaignLogEntry> skipped = new LinkedHashMap<>();
+                Map<Long, CampaignLogEntry> outside = new LinkedHashMap<>();
+                CallingHours hours = p.running().callingHours() != null ? p.running().callingHours() : defaultHours;
+                ZoneId fallback = campaign.scheduleConfig() != null && campaign.scheduleConfig().timezone() != null
+                        ? campaign.scheduleConfig().timezone() : java.time.ZoneOffset.UTC;
                 for (DispatchLedger.DueContact contact : due) {
                     ZoneId zone = zone(contact.timezone());
-                    if (!ScheduleWindow.isOpen(campaign.scheduleConfig(), zone, now)) {
+                    boolean ownZone = contact.timezone() != null && !contact.timezone().isBlank();
+                    List<ZoneId> local = contact.doNotCall() ? List.of() : CallingHours.zonesOf(contact.timezone(),
+                            ownZone ? List.of() : numberZones.zonesOf(contact.phoneNumber()), fallback);
+                    Optional<Instant> legal = contact.doNotCall() ? Optional.of(now) : hours.nextOpening(now, local);
+                    if (contact.doNotCall()) {
+                        skipped.put(contact.id(), doNotCall(contact, now));
+                    } else if (legal.isEmpty()) {
+                        outside.put(contact.id(), outsideHours(contact, hours, local, now));
+                    } else if (legal.get().isAfter(now)) {
+                        Instant latest = now.plus(MAX_DEFER);
+                        deferred.put(contact.id(), legal.get().isBefore(latest) ? legal.get() : latest);
+                    } else if (!ScheduleWindow.isOpen(campaign.scheduleConfig(), zone, now)) {
                         Instant latest = now.plus(MAX_DEFER);
                         Instant opens = ScheduleWindow.nextOpening(campaign.scheduleConfig(), zone, now).orElse(latest);
                         deferred.put(contact.id(), opens.isBefore(latest) ? opens : latest);
@@ -287,7 +319,11 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                         attempts.add(attempt(p, contact, now));
                     }
                 }
-                Uni<Void> defer = deferred.isEmpty() ? Uni.createFrom().voidItem() : session.defer(deferred);
+                Uni<Void> skipDnc = skipped.isEmpty() ? Uni.createFrom().voidItem()
+                        : session.skip(campaign.organizationId(), campaign.id(), skipped, DoNotCallEntry.SKIPPED);
+                Uni<Void> skip = outside.isEmpty() ? skipDnc : skipDnc.chain(() -> session.skip(
+                        campaign.organizationId(), campaign.id(), outside, OUTSIDE_HOURS));
+                Uni<Void> defer = deferred.isEmpty() ? skip : skip.chain(() -> session.defer(deferred));
                 return defer.chain(() -> attempts.isEmpty() ? Uni.createFrom().item(List.<CallRecord>of())
                                 : session.record(attempts, now.plus(lease)))
                         .map(recorded -> {
@@ -297,6 +333,32 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                         });
             });
         });
+    }
+
+    /** A contact whose number is on the do-not-call list at the claim: never dialed, final, logged. */
+    private static CampaignLogEntry doNotCall(DispatchLedger.DueContact contact, Instant now) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("contact_id", contact.id());
+        details.put("row_number", contact.rowNumber());
+        details.put("phone_number", contact.phoneNumber());
+        details.put("reason", "do_not_call");
+        return new CampaignLogEntry(now, LogLevel.WARNING, "contact_skipped", "Skipped " + contact.phoneNumber()
+                + " (row " + contact.rowNumber() + "): on the organization's do-not-call list", details);
+    }
+
+    /** A contact whose zones never share an open hour of the calling hours: it can never be called lawfully. */
+    private static CampaignLogEntry outsideHours(DispatchLedger.DueContact contact, CallingHours hours,
+            List<ZoneId> zones, Instant now) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("contact_id", contact.id());
+        details.put("row_number", contact.rowNumber());
+        details.put("phone_number", contact.phoneNumber());
+        details.put("reason", "outside_calling_hours");
+        details.put("time_zones", zones.stream().map(ZoneId::getId).toList());
+        details.put("calling_hours", hours.startText() + "-" + hours.endText());
+        return new CampaignLogEntry(now, LogLevel.WARNING, "contact_skipped", "Skipped " + contact.phoneNumber()
+                + " (row " + contact.rowNumber() + "): its time zones " + details.get("time_zones")
+                + " never share an hour of the calling hours " + details.get("calling_hours"), details);
     }
 
     private static ZoneId zone(String timezone) {

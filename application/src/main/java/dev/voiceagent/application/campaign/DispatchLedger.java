@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignTransition;
@@ -66,6 +67,12 @@ public interface DispatchLedger {
         /** Due contacts (pending, or waiting for a retry whose time came), row-locked, skipping locked ones. */
         Uni<List<DueContact>> claimDue(long campaignId, Instant now, int limit);
 
+        /**
+         * Finishes claimed contacts without dialing them (final, counted as processed, not as failed), each with
+         * its log entry.
+         */
+        Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts, String outcome);
+
         /** Puts contacts off until the given instants (their calling window is closed). */
         Uni<Void> defer(Map<Long, Instant> until);
 
@@ -79,7 +86,12 @@ public interface DispatchLedger {
     record CampaignKey(long organizationId, long campaignId) {
     }
 
-    record RunningCampaign(Campaign campaign, Instant breakerWindowFrom) {
+    /**
+     * A running campaign, its breaker's window start, and the calling hours it dials in: its own, else its
+     * organization's (null when neither set any: the installation's default applies).
+     */
+    record RunningCampaign(Campaign campaign, Instant breakerWindowFrom,
+            dev.voiceagent.domain.calling.CallingHours callingHours) {
     }
 
     /** A running campaign's calls that have not ended, and whether any contact is not finished yet. */
@@ -89,8 +101,9 @@ public interface DispatchLedger {
     record WindowCounts(long calls, long failures, List<String> recentFailures) {
     }
 
+    /** A due contact; {@code doNotCall} when its number was on the organization's list at the claim. */
     record DueContact(long id, int rowNumber, String phoneNumber, String timezone, Map<String, Object> context,
-            int attempts, String lastOutcome) {
+            int attempts, String lastOutcome, boolean doNotCall) {
     }
 
     record ExpiredAttempt(long callId, long organizationId, long runId, Provider provider, Long configurationId,

@@ -63,11 +63,13 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final RandomGenerator random;
     private final ObjectStore objects;
     private final ConversationTools tools;
+    private final dev.voiceagent.application.usage.CreditGate credits;
     private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
-            Clock clock, RandomGenerator random) {
+            Clock clock, RandomGenerator random, dev.voiceagent.application.usage.CreditGate credits) {
+        this.credits = credits;
         this.objects = objects;
         this.tools = tools;
         this.chats = chats;
@@ -104,8 +106,9 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
                 runName, started.mode(), started.callType(), "initialized", false, null, null, null, null, context, null,
                 null, annotations, null, now);
-        return Uni.combine().all().unis(models.languageModel(workflow.organizationId(), owner(workflow)),
-                tools.load(workflow.organizationId(), version.definition())).asTuple().chain(loaded -> {
+        return credits.requireCredit(workflow.organizationId()).chain(() -> Uni.combine().all().unis(
+                models.languageModel(workflow.organizationId(), owner(workflow)),
+                tools.load(workflow.organizationId(), version.definition())).asTuple()).chain(loaded -> {
             ModelEndpoint endpoint = loaded.getItem1();
             ConversationTools.Toolbox toolbox = loaded.getItem2();
             AgentEngine engine = new AgentEngine(version.definition(), context, toolbox.nodeTools(), MAX_USER_TURNS,

@@ -57,6 +57,47 @@ class SignUpAndLogInServiceTest {
     }
 
     @Test
+    void aNewOrganizationGetsTheInstallationsWelcomeCreditsOnceAndASignUpSurvivesALedgerFailure() {
+        java.util.List<dev.voiceagent.application.usage.CreditLedger.Append> appended = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.voiceagent.application.usage.CreditLedger ledger = new dev.voiceagent.application.usage.CreditLedger() {
+            @Override
+            public io.smallrye.mutiny.Uni<java.util.Optional<dev.voiceagent.domain.usage.CreditEntry>> append(
+                    Append entry) {
+                if (failing.get()) {
+                    return io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("database down"));
+                }
+                appended.add(entry);
+                return io.smallrye.mutiny.Uni.createFrom().item(java.util.Optional.empty());
+            }
+
+            @Override
+            public io.smallrye.mutiny.Uni<Long> balance(long organizationId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public io.smallrye.mutiny.Uni<LedgerPage> page(long organizationId, int page, int limit) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        SignUpService granting = new SignUpService(accounts, hasher, tokens, transactions, clock, true, ledger, 500);
+        AuthSession session = granting.signUp(new SignUpCommand(new EmailAddress("g@x.io"), "password1", null))
+                .await().indefinitely();
+        assertThat(appended).singleElement().satisfies(a -> {
+            assertThat(a.organizationId()).isEqualTo(session.user().organizationId());
+            assertThat(a.type()).isEqualTo(dev.voiceagent.domain.usage.CreditEntry.Type.GRANT);
+            assertThat(a.creditsDelta()).isEqualTo(500);
+            assertThat(a.idempotencyKey()).isEqualTo("grant:signup:" + session.user().organizationId());
+        });
+        failing.set(true);
+        assertThat(granting.signUp(new SignUpCommand(new EmailAddress("h@x.io"), "password1", null)).await()
+                .indefinitely().user().organizationId()).isNotNull();
+        signUp("i@x.io", "password1", null); // no ledger, no grant: nothing to call
+        assertThat(appended).hasSize(1);
+    }
+
+    @Test
     void signUpCanBeDisabled() {
         SignUpService disabled = new SignUpService(accounts, hasher, tokens, transactions, clock, false);
         assertThatThrownBy(() -> disabled.signUp(new SignUpCommand(new EmailAddress("c@x.io"), "password1", null))

@@ -37,7 +37,8 @@ final class BenchApp implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException("packaged application not found at " + jar + " (run ./mvnw package first)");
         }
-        postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
+        postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200")
+                .setServerConfig("shared_preload_libraries", "pg_stat_statements").start();
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -56,6 +57,9 @@ final class BenchApp implements AutoCloseable {
         builder.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
         builder.environment().put("QUARKUS_LOG_LEVEL", "WARN");
         builder.environment().put("VOICEAGENT_CALLBACKS_BASE_URL", "http://localhost:" + port);
+        // the benchmarks drive one key far beyond the default per-key limit: measured without it unless asked
+        builder.environment().put("VOICEAGENT_RATE_LIMIT_ENABLED", "false");
+        builder.environment().put("VOICEAGENT_CALLING_HOURS_DEFAULT", "00:00-24:00"); // the dispatch bench, at any hour
         builder.environment().putAll(env);
         process = builder.start();
         base = "http://localhost:" + port;
@@ -144,6 +148,33 @@ final class BenchApp implements AutoCloseable {
                 return rs.getDouble(1);
             }
         }
+    }
+
+    /** Forgets what pg_stat_statements counted so far (the extension is created on first use). */
+    void resetStatements() throws Exception {
+        try (Connection c = sql()) {
+            c.createStatement().execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            c.createStatement().execute("SELECT pg_stat_statements_reset()");
+        }
+    }
+
+    /** The statements that took the most time in PostgreSQL since the last reset: calls, mean and total. */
+    String topStatements(int limit) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = sql(); PreparedStatement ps = c.prepareStatement("SELECT calls, mean_exec_time,"
+                + " total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements"
+                + " WHERE query NOT ILIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT ?")) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String query = rs.getString(4);
+                    out.append(String.format(java.util.Locale.ROOT, "  %8d calls  mean %.3f ms  total %.0f ms  %s%n",
+                            rs.getLong(1), rs.getDouble(2), rs.getDouble(3),
+                            query.length() > 110 ? query.substring(0, 110) + "..." : query));
+                }
+            }
+        }
+        return out.toString();
     }
 
     /** Resident set size of the application process, now and at its peak (kB, from /proc). */

@@ -2,7 +2,6 @@ package dev.voiceagent.deploy.bench;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -10,25 +9,24 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
- * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application.
+ * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application, driven by wrk.
  *
  * <p>Starts a fresh embedded PostgreSQL, runs {@code java -jar quarkus-run.jar} against it, signs up
- * one organization, loads 100 campaigns with 5 log entries and 10 call attempts each, then drives
- * the list with a closed-loop load generator (virtual threads, keep-alive HTTP/1.1) on the same
- * machine: a warm-up, then a measured run. Prints requests/s, p50, p90, p99 and max latency.
+ * one organization and loads the issue's data volume: 100 campaigns with retry, schedule and
+ * circuit-breaker settings, 3 log entries and 20 contacts each (12 of them dialed once). wrk (the
+ * Debian package, installed with apt-get when missing) then drives the list from the same machine:
+ * per round a warm-up, {@code wrk -t2 -c16} and {@code wrk -t1 -c1}; the process RSS is sampled while
+ * the 16-connection load runs, and the CPU time the application and PostgreSQL spent on it (from /proc).
+ * Prints requests/s, p50, p90, p99 per round and the medians.
  *
  * <p>Run: {@code ./mvnw -B -Pbench -DskipTests verify}. Knobs (system properties):
- * bench.connections (16), bench.warmup (10 s), bench.duration (30 s), bench.campaigns (100).
+ * bench.connections (16), bench.duration (15 s), bench.warmup (10 s), bench.rounds (3), bench.campaigns (100),
+ * bench.jvm-options (extra JVM options for the application, none by default).
  */
 public final class CampaignListBenchmark {
 
@@ -36,102 +34,81 @@ public final class CampaignListBenchmark {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         int connections = Integer.getInteger("bench.connections", 16);
         int warmup = Integer.getInteger("bench.warmup", 10);
-        int duration = Integer.getInteger("bench.duration", 30);
+        int duration = Integer.getInteger("bench.duration", 15);
+        int rounds = Integer.getInteger("bench.rounds", 3);
         int campaigns = Integer.getInteger("bench.campaigns", 100);
-        try (BenchApp app = new BenchApp(jar, java.util.Map.of())) {
+        String wrk = Wrk.ensureInstalled();
+        String[] jvmOptions = System.getProperty("bench.jvm-options", "").isBlank() ? new String[0]
+                : System.getProperty("bench.jvm-options").trim().split("\\s+");
+        // glibc keeps a malloc arena per thread that allocates: two are enough for a JVM and cost far less RSS
+        try (BenchApp app = new BenchApp(jar, java.util.Map.of("MALLOC_ARENA_MAX", "2"), jvmOptions)) {
             String apiKey = app.signUp();
             seed(app.postgres, campaigns);
-            System.out.printf(Locale.ROOT, "Loaded %d campaigns (5 log entries, 10 attempts each) into one organization%n",
-                    campaigns);
+            System.out.printf(Locale.ROOT, "Loaded %d campaigns (3 log entries, 20 contacts, 12 calls each) into one"
+                    + " organization%n", campaigns);
             HttpRequest request = HttpRequest.newBuilder(URI.create(app.base + "/api/v1/campaign/"))
                     .header("X-API-Key", apiKey).GET().build();
             HttpResponse<String> sample = app.http.send(request, HttpResponse.BodyHandlers.ofString());
-            System.out.printf(Locale.ROOT, "Response: HTTP %d, %d bytes%n", sample.statusCode(), sample.body().length());
-            System.out.printf(Locale.ROOT, "Warm-up: %d s at %d connections...%n", warmup, connections);
-            run(request, connections, warmup);
-            System.out.printf(Locale.ROOT, "Measuring: %d s at %d connections...%n", duration, connections);
-            Result result = run(request, connections, duration);
-            String report = result.report(connections, duration);
-            System.out.println(report);
+            if (sample.statusCode() != 200 || !sample.body().contains("\"campaigns\"")) {
+                throw new IllegalStateException("the list answered " + sample.statusCode() + ": " + sample.body());
+            }
+            StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                    "GET /api/v1/campaign/: %d campaigns, %d bytes per response; wrk %d s per run after %d s of warm-up%n",
+                    campaigns, sample.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, duration, warmup));
+            List<Wrk.Result> many = new ArrayList<>();
+            List<Wrk.Result> one = new ArrayList<>();
+            List<Long> rss = new ArrayList<>();
+            String url = app.base + "/api/v1/campaign/";
+            for (int round = 1; round <= rounds; round++) {
+                Wrk.run(wrk, url, apiKey, 2, connections, warmup);
+                long[] peak = {0};
+                Thread sampler = Thread.ofVirtual().start(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            peak[0] = Math.max(peak[0], app.rssKb()[0]);
+                            Thread.sleep(200);
+                        } catch (Exception stop) {
+                            return;
+                        }
+                    }
+                });
+                app.resetStatements();
+                CpuTime before = CpuTime.now(app.process.pid());
+                Wrk.Result loaded = Wrk.run(wrk, url, apiKey, 2, connections, duration);
+                CpuTime spent = CpuTime.now(app.process.pid()).minus(before);
+                String statements = app.topStatements(5);
+                sampler.interrupt();
+                sampler.join();
+                Wrk.Result single = Wrk.run(wrk, url, apiKey, 1, 1, duration);
+                many.add(loaded);
+                one.add(single);
+                rss.add(peak[0]);
+                String line = String.format(Locale.ROOT, "round %d: %d connections %s, RSS max %d MB, CPU per request:"
+                        + " application %.2f ms, PostgreSQL %.2f ms | 1 connection %s", round, connections, loaded,
+                        peak[0] / 1024, spent.applicationMs() / loaded.requests(), spent.postgresMs() / loaded.requests(),
+                        single);
+                System.out.println(line);
+                report.append(line).append(System.lineSeparator());
+                if (round == 1) {
+                    System.out.print("PostgreSQL's time during the loaded run, by statement:\n" + statements);
+                    report.append("PostgreSQL's time during the loaded run, by statement:\n").append(statements);
+                }
+            }
+            String summary = String.format(Locale.ROOT, "median of %d rounds: %d connections %s, RSS max %d MB"
+                    + " | 1 connection %s", rounds, connections, Wrk.Result.median(many), median(rss) / 1024,
+                    Wrk.Result.median(one));
+            report.append(summary).append(System.lineSeparator());
+            System.out.println(summary);
             Path out = Path.of(jar.getParent().getParent().toString(), "bench-campaign-list.txt");
-            Files.writeString(out, report + System.lineSeparator());
+            Files.writeString(out, report);
             System.out.println("Written to " + out);
         }
     }
 
-    record Result(long[] latenciesNanos, long errors, double seconds) {
-
-        String report(int connections, int duration) {
-            long[] sorted = latenciesNanos.clone();
-            Arrays.sort(sorted);
-            return String.format(Locale.ROOT,
-                    "GET /api/v1/campaign/ (100 campaigns): %d requests in %.1f s, %d errors, %d connections%n"
-                            + "  requests/s %.0f | p50 %.2f ms | p90 %.2f ms | p99 %.2f ms | max %.2f ms",
-                    sorted.length, seconds, errors, connections, sorted.length / seconds,
-                    ms(percentile(sorted, 50)), ms(percentile(sorted, 90)), ms(percentile(sorted, 99)),
-                    ms(sorted.length == 0 ? 0 : sorted[sorted.length - 1]));
-        }
-
-        private static long percentile(long[] sorted, double p) {
-            if (sorted.length == 0) {
-                return 0;
-            }
-            int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-            return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-        }
-
-        private static double ms(long nanos) {
-            return nanos / 1_000_000.0;
-        }
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
     }
-
-    /** Closed loop: each connection sends its next request when the previous answer has been read. */
-    private static Result run(HttpRequest request, int connections, int seconds) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-        List<Future<long[]>> workers = new ArrayList<>();
-        long start = System.nanoTime();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < connections; i++) {
-                workers.add(pool.submit(() -> {
-                    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-                    long[] samples = new long[1 << 16];
-                    int n = 0;
-                    long errors = 0;
-                    while (System.nanoTime() < deadline) {
-                        long t0 = System.nanoTime();
-                        HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-                        long elapsed = System.nanoTime() - t0;
-                        if (response.statusCode() != 200) {
-                            errors++;
-                            continue;
-                        }
-                        if (n == samples.length) {
-                            samples = Arrays.copyOf(samples, n * 2);
-                        }
-                        samples[n++] = elapsed;
-                    }
-                    long[] result = Arrays.copyOf(samples, n + 1);
-                    result[n] = -errors - 1; // last slot carries the error count
-                    return result;
-                }));
-            }
-        }
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        long errors = 0;
-        List<Long> all = new ArrayList<>();
-        for (Future<long[]> worker : workers) {
-            long[] samples = worker.get();
-            errors += -(samples[samples.length - 1] + 1);
-            for (int i = 0; i < samples.length - 1; i++) {
-                all.add(samples[i]);
-            }
-        }
-        return new Result(all.stream().mapToLong(Long::longValue).toArray(), errors, elapsed);
-    }
-
-
-
-
 
     /** Campaign rows go straight into the tables (creating campaigns through the API comes later). */
     private static void seed(EmbeddedPostgres postgres, int campaigns) throws Exception {
@@ -153,19 +130,19 @@ public final class CampaignListBenchmark {
                         INSERT INTO campaigns (organization_id, name, workflow_id, created_by, telephony_configuration_id,
                                source_id, state, total_rows, processed_rows, retry_config, max_concurrency,
                                schedule_config, circuit_breaker, created_at, started_at)
-                        VALUES (?, ?, ?, ?, ?, ?, 'running', 1000, 250,
+                        VALUES (?, ?, ?, ?, ?, ?, 'paused', 1000, 250, -- paused: the dispatcher leaves them alone
                                '{"enabled":true,"max_retries":2,"retry_delay_seconds":120,"retry_on_busy":true,"retry_on_no_answer":true,"retry_on_voicemail":false}',
                                10, '{"enabled":true,"timezone":"Europe/Berlin","slots":[{"day_of_week":0,"start_time":"09:00","end_time":"17:00"},{"day_of_week":1,"start_time":"09:00","end_time":"17:00"}]}',
                                '{"enabled":true,"failure_threshold":0.5,"window_seconds":120,"min_calls_in_window":5}',
                                now() - make_interval(mins => ?), now())
                         """, org, "Campaign " + i, workflow, user, telephony, "campaigns/" + org + "/c" + i + ".csv", campaigns - i);
-                for (int e = 0; e < 5; e++) {
+                for (int e = 0; e < 3; e++) {
                     insert(c, "INSERT INTO campaign_log_entries (organization_id, campaign_id, ts, level, event, message, details)"
                             + " VALUES (?, ?, now(), 'warning', 'circuit_breaker_tripped', 'Failure rate over threshold',"
                             + " '{\"failure_rate\":0.6,\"window_seconds\":120}')", org, campaign);
                 }
-                for (int a = 0; a < 10; a++) { // 4 contacts waiting, 6 dialed once (the ledger the list counts)
-                    boolean queued = a % 3 == 0;
+                for (int a = 0; a < 20; a++) { // 8 contacts waiting, 12 dialed once (the ledger the list counts)
+                    boolean queued = a % 5 < 2;
                     long contact = insert(c, "INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,"
                             + " phone_number, state, attempts) VALUES (?, ?, ?, ?, ?, ?)", org, campaign, a + 2,
                             "+1415555" + (1000 + a), queued ? "pending" : "done", queued ? 0 : 1);

@@ -55,7 +55,8 @@ class KubernetesManifestsTest {
             "v1/Secret", io.fabric8.kubernetes.api.model.Secret.class,
             "policy/v1/PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
             "autoscaling/v2/HorizontalPodAutoscaler",
-            io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class);
+            io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler.class,
+            "batch/v1/Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class);
 
     /**
      * Schema check without kubeconform (not installable from the registries these machines reach):
@@ -156,5 +157,30 @@ class KubernetesManifestsTest {
         Map<String, Object> hpa = kind("HorizontalPodAutoscaler");
         assertThat((String) at(hpa, "spec", "scaleTargetRef", "name")).isEqualTo("voice-agent");
         assertThat((String) at(hpa, "spec", "metrics", "0", "type")).isEqualTo("External");
+    }
+
+    /** The migration Job runs the Deployment's image in migrate-only mode; the replicas then skip Flyway. */
+    @Test
+    void theMigrationJobMigratesWithTheDeploymentsImageAndTheReplicasSkipFlyway() throws IOException {
+        Map<String, Object> job = kind("Job");
+        Map<String, Object> pod = at(job, "spec", "template", "spec");
+        Map<String, Object> container = at(pod, "containers", "0");
+        Map<String, Object> app = at(kind("Deployment"), "spec", "template", "spec", "containers", "0");
+        assertThat((String) at(container, "image")).isEqualTo(at(app, "image"));
+        assertThat((String) at(pod, "restartPolicy")).isEqualTo("Never");
+        assertThat((Boolean) at(pod, "securityContext", "runAsNonRoot")).isTrue();
+        assertThat((String) at(container, "envFrom", "0", "secretRef", "name")).isEqualTo("voice-agent");
+        assertThat(env(container)).containsEntry("VOICEAGENT_MIGRATE_ONLY", "true")
+                .containsEntry("VOICEAGENT_MIGRATE_AT_START", "true").containsEntry("QUARKUS_SCHEDULER_ENABLED", "false");
+        assertThat(env(app)).containsEntry("VOICEAGENT_MIGRATE_AT_START", "false")
+                .doesNotContainKey("VOICEAGENT_MIGRATE_ONLY");
+    }
+
+    private static Map<String, Object> env(Map<String, Object> container) {
+        Map<String, Object> env = new java.util.LinkedHashMap<>();
+        for (Map<String, Object> variable : KubernetesManifestsTest.<List<Map<String, Object>>>at(container, "env")) {
+            env.put((String) variable.get("name"), variable.get("value"));
+        }
+        return env;
     }
 }

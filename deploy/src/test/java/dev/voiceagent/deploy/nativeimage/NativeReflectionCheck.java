@@ -33,16 +33,25 @@ import java.util.zip.ZipFile;
 public final class NativeReflectionCheck {
 
     /** Records that are never (de)serialized, with the reason. */
-    private static final Map<String, String> NOT_JSON = Map.of(
-            "dev.voiceagent.adapters.postgres.campaign.PostgresDispatchLedger$PgSession", "a database session holder",
-            "dev.voiceagent.adapters.rest.shared.StrictParamConverters$Converter", "a JAX-RS parameter converter",
-            "dev.voiceagent.adapters.rest.telephony.TelephonyUseCases", "a bundle of injected use cases",
-            "dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand",
-            "dev.voiceagent.adapters.models.GuardedHttp$Reply", "a provider's status and body, read as text",
-            "dev.voiceagent.adapters.models.ChatTargets$Target", "a chat completions URL and its headers",
-            "dev.voiceagent.adapters.models.ProviderChecks$Base", "a provider's base URL and whether it is guarded",
-            "dev.voiceagent.adapters.models.GuardedHttp$Exchange", "an outbound answer: status, headers, body bytes",
-            "dev.voiceagent.adapters.models.EmbeddingsClient$Target", "an embeddings URL and its headers");
+    private static final Map<String, String> NOT_JSON = Map.ofEntries(
+            Map.entry("dev.voiceagent.adapters.postgres.campaign.PostgresDispatchLedger$PgSession", 
+                    "a database session holder"),
+            Map.entry("dev.voiceagent.adapters.rest.shared.StrictParamConverters$Converter", 
+                    "a JAX-RS parameter converter"),
+            Map.entry("dev.voiceagent.adapters.rest.telephony.TelephonyUseCases", "a bundle of injected use cases"),
+            Map.entry("dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand"),
+            Map.entry("dev.voiceagent.adapters.models.GuardedHttp$Reply", 
+                    "a provider's status and body, read as text"),
+            Map.entry("dev.voiceagent.adapters.models.ChatTargets$Target", "a chat completions URL and its headers"),
+            Map.entry("dev.voiceagent.adapters.models.ProviderChecks$Base", 
+                    "a provider's base URL and whether it is guarded"),
+            Map.entry("dev.voiceagent.adapters.models.GuardedHttp$Exchange", 
+                    "an outbound answer: status, headers, body bytes"),
+            Map.entry("dev.voiceagent.adapters.models.EmbeddingsClient$Target", "an embeddings URL and its headers"),
+            Map.entry("dev.voiceagent.adapters.payments.StripePayments$Settings", 
+                    "the Stripe adapter's configuration"),
+            Map.entry("dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox$Event", 
+                    "an event's time and data, put into its payload by hand"));
 
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");

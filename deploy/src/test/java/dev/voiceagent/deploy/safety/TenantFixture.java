@@ -50,6 +50,10 @@ final class TenantFixture {
             Map.entry("recording_id", path -> "recording_id"),
             Map.entry("document_uuid", path -> "document"),
             Map.entry("clone_id", path -> "voice_clone"),
+            Map.entry("phone_number", path -> "dnc_number"),
+            Map.entry("endpoint_id", path -> "webhook_endpoint"),
+            // a delivery is named under its endpoint, which decides first: the endpoint's id serves as a number
+            Map.entry("delivery_id", path -> "webhook_endpoint"),
             Map.entry("id", path -> path.startsWith("/api/v1/workflow-recordings/") ? "recording" : null));
 
     /** Path parameters that are not a tenant's resource, and the value the suites use. */
@@ -67,7 +71,8 @@ final class TenantFixture {
             "POST /api/v1/campaign/create", "POST /api/v1/telephony/initiate-call",
             "POST /api/v1/workflow/ambient-noise/upload-url", "POST /api/v1/telephony/simulator/inbound-call",
             "POST /api/v1/tools", "POST /api/v1/workflow-recordings",
-            "POST /api/v1/knowledge-base/process-document", "POST /api/v1/voice-clones");
+            "POST /api/v1/knowledge-base/process-document", "POST /api/v1/voice-clones",
+            "POST /api/v1/organizations/dnc/import");
 
     /** A tool's address the installation refuses (a private network): a test or refresh is a 400, never sent. */
     static final String GUARDED_URL = "http://10.255.255.1/api";
@@ -161,6 +166,11 @@ final class TenantFixture {
         sample("POST /api/v1/knowledge-base/upload-url", f -> Map.of("filename", "faq.txt", "mime_type", "text/plain"));
         sample("POST /api/v1/knowledge-base/process-document", f -> Map.of("document_uuid", f.resources.get("document"),
                 "s3_key", f.resources.get("document_key"), "retrieval_mode", "chunked"));
+        sample("POST /api/v1/organizations/dnc", f -> Map.of("phone_number",
+                "+44207946%04d".formatted(Math.floorMod(f.unique().hashCode(), 10_000)), "reason", f.marker + " asked"));
+        sample("POST /api/v1/webhook-endpoints", f -> Map.of("url", GUARDED_URL + "/hooks/" + f.marker,
+                "description", f.marker + " hooks", "event_types", List.of("campaign.started")));
+        sample("POST /api/v1/organizations/dnc/import", f -> Map.of("file_key", f.resources.get("object_key")));
         sample("POST /api/v1/knowledge-base/search", f -> Map.of("query", "opening hours", "limit", 5));
         sample("PATCH /api/v1/workflow-recordings/{id}", f -> Map.of("recording_id", f.marker + "-" + f.unique()));
         sample("PUT /api/v1/workflow/{workflow_id}/text-chat/scenarios/{run_id}", f -> Map.of("name",
@@ -210,7 +220,21 @@ final class TenantFixture {
     /** An organization holding one resource of each kind. */
     static TenantFixture create(String label) {
         TenantFixture f = new TenantFixture(label);
-        String m = f.marker;
+        f.populate(0);
+        return f;
+    }
+
+    /**
+     * Adds one more resource of each kind to this organization (round 0 is the first; the ids that
+     * path parameters take are the newest round's). The organization's single settings are written
+     * in round 0 only.
+     */
+    void populate(int round) {
+        TenantFixture f = this;
+        String m = round == 0 ? marker : marker + "-" + round;
+        // later rounds add the children (runs, chats, numbers, trunks) to the first round's parents, so that
+        // the lists under a parent grow too; the parents' path values stay the first round's
+        Map<String, Object> first = round == 0 ? null : new LinkedHashMap<>(resources);
         long workflow = f.post("/api/v1/workflow/create/definition", Map.of("name", m + " agent",
                 "workflow_definition", WorkflowEndToEndTest.definition("Hello"))).path("id").asLong();
         f.resources.put("workflow", workflow);
@@ -220,7 +244,8 @@ final class TenantFixture {
                 .path("id").asLong();
         f.resources.put("trigger_path", trigger);
         f.resources.put("workflow_uuid", f.get("/api/v1/workflow/fetch/" + triggered).path("workflow_uuid").asText());
-        f.resources.put("run", f.post("/api/v1/workflow/" + workflow + "/runs",
+        long parentWorkflow = round == 0 ? workflow : (long) first.get("workflow");
+        f.resources.put("run", f.post("/api/v1/workflow/" + parentWorkflow + "/runs",
                 Map.of("mode", "textchat", "name", m + " run")).path("id").asLong());
         f.resources.put("folder", f.post("/api/v1/folder/", Map.of("name", m + " folder")).path("id").asLong());
         long configuration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " simulator",
@@ -228,13 +253,15 @@ final class TenantFixture {
         f.resources.put("configuration", configuration);
         String address = f.phoneNumber();
         f.resources.put("phone_address", address);
-        f.resources.put("phone_number", f.post("/api/v1/organizations/telephony-configs/" + configuration
+        long parentConfiguration = round == 0 ? configuration : (long) first.get("configuration");
+        f.resources.put("phone_number", f.post("/api/v1/organizations/telephony-configs/" + parentConfiguration
                 + "/phone-numbers", Map.of("address", address, "label", m + " line")).path("id").asLong());
         long trunkConfiguration = f.post("/api/v1/organizations/telephony-configs", Map.of("name", m + " pbx",
                 "config", Map.of("provider", "ari", "ari_endpoint", "http://pbx.local:8088", "app_name", "voice",
                         "app_password", "secret"))).path("id").asLong();
         f.resources.put("trunk_configuration", trunkConfiguration);
-        f.resources.put("trunk", f.post("/api/v1/organizations/telephony-configs/" + trunkConfiguration + "/trunks",
+        long parentTrunks = round == 0 ? trunkConfiguration : (long) first.get("trunk_configuration");
+        f.resources.put("trunk", f.post("/api/v1/organizations/telephony-configs/" + parentTrunks + "/trunks",
                 Map.of("name", m + " trunk", "settings", Map.of("context", "from-ai"))).path("id").asLong());
         byte[] csv = "phone_number,first_name\n+15550100001,Ann\n".getBytes(StandardCharsets.UTF_8);
         JsonNode upload = f.post("/api/v1/object-store/presigned-upload-url", Map.of("file_name", "contacts.csv",
@@ -242,6 +269,11 @@ final class TenantFixture {
         given().urlEncodingEnabled(false).contentType("text/csv").body(csv).put(upload.path("upload_url").asText())
                 .then().statusCode(200);
         f.resources.put("object_key", upload.path("file_key").asText());
+        f.resources.put("webhook_endpoint", f.post("/api/v1/webhook-endpoints", Map.of("url", GUARDED_URL + "/hooks/"
+                + m, "description", m + " hooks")).path("id").asLong());
+        f.resources.put("dnc_number", f.post("/api/v1/organizations/dnc", Map.of("phone_number",
+                "+44207946%04d".formatted(Math.floorMod(m.hashCode(), 10_000)), "reason", m + " asked"))
+                .path("phone_number").asText());
         f.resources.put("campaign", f.post("/api/v1/campaign/create", Map.of("name", m + " campaign",
                 "workflow_id", workflow, "source_type", "csv", "source_id", upload.path("file_key").asText(),
                 "telephony_configuration_id", configuration)).path("id").asLong());
@@ -249,16 +281,20 @@ final class TenantFixture {
         f.resources.put("spare_api_key", Api.keyId(f.account, spare));
         f.resources.put("service_key", f.post("/api/v1/user/service-keys", Map.of("name", m + " runtime"))
                 .path("id").asLong());
-        f.send("PUT", "/api/v1/organizations/model-configurations/v2", modelConfiguration(f));
-        f.send("PUT", "/api/v1/user/configurations/user", SAMPLES.get("PUT /api/v1/user/configurations/user").apply(f));
-        f.send("POST", "/api/v1/organizations/tracing-credentials", tracing(f));
-        f.resources.put("chat_run", f.post("/api/v1/workflow/" + workflow + "/text-chat/sessions",
+        if (round == 0) {
+            f.send("PUT", "/api/v1/organizations/model-configurations/v2", modelConfiguration(f));
+            f.send("PUT", "/api/v1/user/configurations/user", SAMPLES.get("PUT /api/v1/user/configurations/user").apply(f));
+            f.send("POST", "/api/v1/organizations/tracing-credentials", tracing(f));
+        }
+        f.resources.put("chat_run", f.post("/api/v1/workflow/" + parentWorkflow + "/text-chat/sessions",
                 Map.of("name", m + " chat", "initial_context", Map.of("first_name", "Ann"))).path("workflow_run_id").asLong());
         f.resources.put("embed_token", f.post("/api/v1/workflow/" + workflow + "/embed-token", Map.of("allowed_domains",
                 List.of(), "settings", Map.of("widgetType", "chat"))).path("token").asText());
-        f.send("PUT", "/api/v1/workflow/" + workflow + "/text-chat/scenarios/" + f.id("chat_run"),
+        f.send("PUT", "/api/v1/workflow/" + parentWorkflow + "/text-chat/scenarios/" + f.id("chat_run"),
                 Map.of("name", m + " scenario"));
-        f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));
+        if (round == 0) {
+            f.send("PUT", "/api/v1/user/onboarding-state", SAMPLES.get("PUT /api/v1/user/onboarding-state").apply(f));
+        }
         f.resources.put("credential", f.post("/api/v1/credentials/", Map.of("name", m + " credential",
                 "credential_type", "custom_header", "credential_data", Map.of("header_name", "X-" + m,
                         "header_value", "secret-" + m))).path("uuid").asText());
@@ -289,7 +325,11 @@ final class TenantFixture {
                 List.of(f.resources.get("recording_id")))).path("id").asLong());
         // the background processing settles the document before the suites read it
         dev.voiceagent.deploy.e2e.KnowledgeBaseEndToEndTest.settled(f.apiKey, (String) f.resources.get("document"));
-        return f;
+        if (first != null) {
+            for (String parent : List.of("workflow", "configuration", "trunk_configuration")) {
+                resources.put(parent, first.get(parent));
+            }
+        }
     }
 
     RequestSpecification as() {
@@ -333,6 +373,19 @@ final class TenantFixture {
             return resources.get(creator.apply(operation.path()));
         }
         return GLOBAL_PARAMETERS.get(parameter);
+    }
+
+    /** The query string of the operation's parameters that name a resource, and of its other required ones. */
+    String query(ApiDocument document, ApiDocument.Operation op) {
+        StringBuilder query = new StringBuilder();
+        for (ApiDocument.Parameter p : op.queryParameters()) {
+            Object value = CREATORS.containsKey(p.name()) ? pathValue(op, p.name())
+                    : p.required() ? generate(document, p.schema(), 1) : null;
+            if (value != null) {
+                query.append(query.isEmpty() ? "?" : "&").append(p.name()).append('=').append(encode(String.valueOf(value)));
+            }
+        }
+        return query.toString();
     }
 
     /** The operation's path with every parameter filled in (URL-encoded); null when a parameter has no value. */

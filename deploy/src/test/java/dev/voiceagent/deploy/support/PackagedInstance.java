@@ -44,7 +44,10 @@ public record PackagedInstance(String name, int port, Process process, Path log)
                 "-Dquarkus.datasource.jdbc.url=" + jdbc,
                 "-Dquarkus.datasource.reactive.url=" + jdbc.substring("jdbc:".length()),
                 "-Dquarkus.datasource.username=postgres", "-Dquarkus.datasource.password=postgres",
-                "-Dvoiceagent.callbacks.base-url=http://localhost:" + port));
+                "-Dvoiceagent.callbacks.base-url=http://localhost:" + port,
+                // these tests drive one key hard and dial at any hour; rate limits and calling hours have their tests
+                "-Dvoiceagent.rate-limit.per-second=100000", "-Dvoiceagent.rate-limit.burst=100000",
+                "-Dvoiceagent.calling-hours.default=00:00-24:00"));
         command.addAll(List.of(extraArguments));
         command.addAll(List.of("-jar", Path.of("target", "quarkus-app", "quarkus-run.jar").toString()));
         File log = Path.of("target", name + ".log").toFile();

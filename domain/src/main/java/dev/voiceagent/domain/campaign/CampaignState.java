@@ -7,9 +7,11 @@ import java.util.Optional;
 public enum CampaignState {
     CREATED, SYNCING, RUNNING, PAUSED, COMPLETED, FAILED;
 
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The value on the wire and in the database. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     public boolean isTerminal() {

@@ -3,7 +3,6 @@ package dev.voiceagent.domain.campaign;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.DayOfWeek;
 import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -14,7 +13,6 @@ import java.util.regex.Pattern;
  */
 public record TimeSlot(int dayOfWeek, LocalTime start, LocalTime end) {
 
-    private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm");
     private static final Pattern HH_MM_SHAPE = Pattern.compile("\\d{2}:\\d{2}");
 
     public TimeSlot {
@@ -49,10 +47,18 @@ public record TimeSlot(int dayOfWeek, LocalTime start, LocalTime end) {
     }
 
     public String startText() {
-        return start.format(HH_MM);
+        return text(start);
     }
 
     public String endText() {
-        return end.format(HH_MM);
+        return text(end);
+    }
+
+    /** HH:mm without a formatter (the campaign list writes two per slot per campaign). */
+    private static String text(LocalTime time) {
+        int h = time.getHour();
+        int m = time.getMinute();
+        return new String(new char[] {(char) ('0' + h / 10), (char) ('0' + h % 10), ':', (char) ('0' + m / 10),
+                (char) ('0' + m % 10)});
     }
 }

@@ -99,4 +99,21 @@ public record WorkflowRun(
     public String disposition() {
         return gatheredContext == null ? null : JsonTree.asString(gatheredContext.get("mapped_call_disposition"));
     }
+
+    /**
+     * What a completed run reports: the run.completed event's data, and what a webhook node's templates may
+     * name (which adds the run's initial_context).
+     */
+    public Map<String, Object> results() {
+        Map<String, Object> results = new java.util.LinkedHashMap<>();
+        results.put("workflow_run_id", id);
+        results.put("workflow_id", workflowId);
+        results.put("campaign_id", campaignId);
+        results.put("mode", mode);
+        results.put("call_type", callType());
+        results.put("disposition", disposition());
+        results.put("duration_seconds", durationSeconds());
+        results.put("gathered_context", gatheredContext());
+        return results;
+    }
 }

@@ -5,6 +5,7 @@ import io.quarkus.scheduler.Scheduler;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The scheduler starts halted (quarkus.scheduler.start-mode=halted) and is let run only here, by
@@ -14,7 +15,10 @@ import jakarta.enterprise.event.Observes;
 @ApplicationScoped
 public class SchedulerStart {
 
-    void startTicks(@Observes @Priority(Integer.MAX_VALUE) StartupEvent started, Scheduler scheduler) {
-        scheduler.resume();
+    void startTicks(@Observes @Priority(Integer.MAX_VALUE) StartupEvent started, Scheduler scheduler,
+            @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean enabled) {
+        if (enabled) { // disabled in the migration Job's pod (deploy/k8s/migrate-job.yaml): nothing to resume
+            scheduler.resume();
+        }
     }
 }

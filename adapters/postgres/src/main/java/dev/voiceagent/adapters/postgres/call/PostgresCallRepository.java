@@ -12,6 +12,7 @@ import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
 import dev.voiceagent.adapters.postgres.campaign.CampaignLogs;
+import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
@@ -139,7 +140,31 @@ public class PostgresCallRepository implements CallRepository {
                                         .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
                                 .chain(() -> effect == null ? Uni.createFrom().voidItem()
                                         : settleContact(tx, after, effect))
+                                .chain(() -> callStatus(tx, before, after))
+                                .chain(() -> runAfter.completed() && !before.run().completed()
+                                        ? PostgresWebhookOutbox.runCompleted(tx, runAfter, at(after))
+                                        : Uni.createFrom().voidItem())
                                 .replaceWith(true)));
+    }
+
+    private static java.time.Instant at(CallAttempt after) {
+        return after.endedAt() != null ? after.endedAt() : after.answeredAt() != null ? after.answeredAt()
+                : after.startedAt();
+    }
+
+    /** call.status: each change of a call's status, in the transaction that applied it. */
+    private static Uni<Void> callStatus(SqlClient tx, CallRecord before, CallAttempt after) {
+        java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("workflow_run_id", after.runId());
+        data.put("call_id", after.id());
+        data.put("status", after.status().wireName());
+        data.put("previous_status", before.attempt().status().wireName());
+        data.put("duration_seconds", after.durationSeconds());
+        data.put("to_number", before.toNumber());
+        if (before.campaign() != null) {
+            data.put("campaign_id", before.campaign().campaignId());
+        }
+        return PostgresWebhookOutbox.enqueue(tx, after.organizationId(), "call.status", at(after), data);
     }
 
     /**
@@ -163,7 +188,21 @@ public class PostgresCallRepository implements CallRepository {
                         .addBoolean(effect.finished()).addOffsetDateTime(utc(effect.retryAt()))
                         .addString(after.status().wireName()).addBoolean(effect.succeeded()))
                 .chain(() -> effect.log() == null ? Uni.createFrom().voidItem()
-                        : CampaignLogs.append(tx, after.organizationId(), a.campaignId(), effect.log()));
+                        : CampaignLogs.append(tx, after.organizationId(), a.campaignId(), effect.log()))
+                .chain(() -> {
+                    if (!effect.finished()) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
+                    data.put("campaign_id", a.campaignId());
+                    data.put("contact_id", a.contactId());
+                    data.put("attempt", a.attemptNumber());
+                    data.put("workflow_run_id", after.runId());
+                    data.put("outcome", after.status().wireName());
+                    return PostgresWebhookOutbox.enqueue(tx,
+                            after.organizationId(), effect.succeeded() ? "contact.completed" : "contact.failed",
+                            at(after), data);
+                });
     }
 
     @Override

@@ -154,7 +154,27 @@ public class PostgresCampaignRepository implements CampaignRepository {
                         .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName())
                         .addOffsetDateTime(utc(transition.entry().ts())))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
-                        : appendLog(tx, after.organizationId(), after.id(), transition.entry()).replaceWith(true));
+                        : appendLog(tx, after.organizationId(), after.id(), transition.entry())
+                                .chain(() -> campaignEvent(tx, before, transition)).replaceWith(true));
+    }
+
+    /** The webhook event of a transition (campaign.started, .paused, ...), in the transition's transaction. */
+    private static Uni<Void> campaignEvent(SqlClient tx, Campaign before,
+            dev.voiceagent.domain.campaign.CampaignTransition transition) {
+        var type = dev.voiceagent.domain.webhook.WebhookEvents.ofCampaignLogEvent(transition.entry().event());
+        if (type.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Campaign after = transition.campaign();
+        java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
+        data.put("campaign_id", after.id());
+        data.put("name", after.name());
+        data.put("state", after.state().wireName());
+        data.put("previous_state", before.state().wireName());
+        data.put("message", transition.entry().message());
+        data.put("details", transition.entry().details());
+        return dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox.enqueue(tx, after.organizationId(),
+                type.get(), transition.entry().ts(), data);
     }
 
     @Override

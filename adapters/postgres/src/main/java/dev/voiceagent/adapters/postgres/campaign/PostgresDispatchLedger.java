@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -14,6 +15,7 @@ import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -76,13 +78,19 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
     @Override
     public Uni<List<RunningCampaign>> runningCampaigns(long organizationId) {
-        return pool.preparedQuery("SELECT " + CAMPAIGN_COLUMNS + ", c.breaker_window_from FROM campaigns c"
+        return pool.preparedQuery("SELECT " + CAMPAIGN_COLUMNS + ", c.breaker_window_from,"
+                        + " COALESCE(h.start_minute, o.calling_hours_start_minute),"
+                        + " COALESCE(h.end_minute, o.calling_hours_end_minute) FROM campaigns c"
+                        + " JOIN organizations o ON o.id = c.organization_id"
+                        + " LEFT JOIN campaign_calling_hours h ON h.campaign_id = c.id"
                         + " WHERE c.organization_id = $1 AND c.state = 'running' ORDER BY c.id")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     List<RunningCampaign> running = new ArrayList<>(rows.size());
                     for (Row row : rows) {
                         running.add(new RunningCampaign(PostgresCampaignRepository.campaign(row, List.of()),
-                                instant(row.getOffsetDateTime(21))));
+                                instant(row.getOffsetDateTime(21)),
+                                dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository.hours(
+                                        row.getInteger(22), row.getInteger(23))));
                     }
                     return running;
                 });
@@ -227,7 +235,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
         @Override
         public Uni<List<DueContact>> claimDue(long campaignId, Instant now, int limit) {
             return tx.preparedQuery("""
-                            SELECT ct.id, ct.row_number, ct.phone_number, ct.timezone, ct.context, ct.attempts, ct.last_outcome
+                            SELECT ct.id, ct.row_number, ct.phone_number, ct.timezone, ct.context, ct.attempts, ct.last_outcome,
+                                   EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.organization_id = ct.organization_id
+                                           AND d.phone_number = ct.phone_number) AS do_not_call
                               FROM campaign_contacts ct
                              WHERE ct.organization_id = (SELECT organization_id FROM campaigns WHERE id = $1)
                                AND ct.campaign_id = $1 AND ct.state IN ('pending', 'waiting_retry')
@@ -239,10 +249,37 @@ public class PostgresDispatchLedger implements DispatchLedger {
                         List<DueContact> due = new ArrayList<>(rows.size());
                         for (Row r : rows) {
                             due.add(new DueContact(r.getLong(0), r.getInteger(1), r.getString(2), r.getString(3),
-                                    JsonValues.toMap(r.getValue(4)), r.getInteger(5), r.getString(6)));
+                                    JsonValues.toMap(r.getValue(4)), r.getInteger(5), r.getString(6),
+                                    Boolean.TRUE.equals(r.getBoolean(7))));
                         }
                         return due;
                     });
+        }
+
+        @Override
+        public Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts,
+                String outcome) {
+            Long[] ids = contacts.keySet().toArray(Long[]::new);
+            return tx.preparedQuery("""
+                            WITH skipped AS (
+                                UPDATE campaign_contacts SET state = 'done', last_outcome = $3
+                                 WHERE campaign_id = $1 AND id = ANY($2) AND state IN ('pending', 'waiting_retry')
+                                RETURNING id)
+                            UPDATE campaigns SET processed_rows = processed_rows + (SELECT count(*) FROM skipped)
+                             WHERE id = $1""")
+                    .execute(Tuple.of(campaignId, ids, outcome))
+                    .chain(() -> tx.preparedQuery(CampaignLogs.INSERT).executeBatch(contacts.values().stream()
+                            .map(entry -> CampaignLogs.tuple(organizationId, campaignId, entry)).toList()))
+                    .chain(() -> PostgresWebhookOutbox.enqueueAll(tx, organizationId, "contact.skipped",
+                            contacts.values().stream().map(entry -> {
+                                Map<String, Object> data = new java.util.LinkedHashMap<>();
+                                data.put("campaign_id", campaignId);
+                                if (entry.details() != null) {
+                                    data.putAll(entry.details());
+                                }
+                                return new PostgresWebhookOutbox.Event(entry.ts(), data);
+                            }).toList()))
+                    .replaceWithVoid();
         }
 
         @Override

@@ -105,10 +105,16 @@ public class PostgresTextChatRepository implements TextChatRepository {
                         return Uni.createFrom().item(Optional.<Integer>empty());
                     }
                     int revision = rows.iterator().next().getInteger(0);
-                    return tx.preparedQuery("UPDATE workflow_runs SET state = $2, is_completed = $3, usage_info = $4,"
-                                    + " gathered_context = $5 WHERE id = $1")
+                    return tx.preparedQuery("UPDATE workflow_runs r SET state = $2, is_completed = $3, usage_info = $4,"
+                                    + " gathered_context = $5 FROM (SELECT is_completed FROM workflow_runs WHERE id = $1"
+                                    + " FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed")
                             .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
                                     JsonValues.toJson(run.gatheredContext())))
+                            .chain(updated -> run.completed() && updated.size() == 1
+                                    && !Boolean.TRUE.equals(updated.iterator().next().getBoolean(0))
+                                    ? dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox.runCompleted(tx,
+                                            run, now)
+                                    : Uni.createFrom().voidItem())
                             .replaceWith(Optional.of(revision));
                 }));
     }

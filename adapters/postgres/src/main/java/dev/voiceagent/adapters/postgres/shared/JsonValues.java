@@ -13,21 +13,40 @@ public final class JsonValues {
     private JsonValues() {
     }
 
+    /**
+     * Plain maps and lists all the way down. Walks the wrappers' backing maps and lists directly: a
+     * JsonObject's own iteration would wrap every nested map in a new JsonObject first.
+     */
     public static Object toJava(Object value) {
         if (value instanceof JsonObject object) {
-            Map<String, Object> map = new LinkedHashMap<>();
-            object.forEach(e -> map.put(e.getKey(), toJava(e.getValue())));
-            return map;
+            return copy(object.getMap());
         }
         if (value instanceof JsonArray array) {
-            List<Object> list = new ArrayList<>(array.size());
-            array.forEach(v -> list.add(toJava(v)));
-            return list;
+            return copy(array.getList());
         }
-        if (value instanceof Map<?, ?> || value instanceof List<?>) {
-            return toJava(value instanceof Map<?, ?> m ? new JsonObject(castMap(m)) : new JsonArray((List<?>) value));
+        if (value instanceof Map<?, ?> map) {
+            return copy(map);
+        }
+        if (value instanceof List<?> list) {
+            return copy(list);
         }
         return value;
+    }
+
+    private static Map<String, Object> copy(Map<?, ?> source) {
+        Map<String, Object> map = new LinkedHashMap<>(Math.max(4, (int) (source.size() / 0.75f) + 1));
+        for (Map.Entry<?, ?> e : source.entrySet()) {
+            map.put(String.valueOf(e.getKey()), toJava(e.getValue()));
+        }
+        return map;
+    }
+
+    private static List<Object> copy(List<?> source) {
+        List<Object> list = new ArrayList<>(source.size());
+        for (Object item : source) {
+            list.add(toJava(item));
+        }
+        return list;
     }
 
     @SuppressWarnings("unchecked")

@@ -79,7 +79,10 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
     @Override
     public Uni<Integer> closeUnstarted(Instant before, String disposition, int limit) {
-        return pool.preparedQuery("/* background tick */ UPDATE workflow_runs r SET state = 'completed', is_completed = true,"
+        // the closed runs' run.completed events are queued in the same statement (the shape of
+        // PostgresWebhookOutbox.runCompleted), for the organization's subscribed endpoints
+        return pool.preparedQuery("/* background tick */ WITH closed AS (UPDATE workflow_runs r SET state = 'completed',"
+                        + " is_completed = true,"
                         + " gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || jsonb_build_object("
                         + "'call_disposition', $2::text, 'mapped_call_disposition', $2::text, 'call_status', $2::text,"
                         + " 'call_tags', jsonb_build_array($2::text)),"
@@ -87,8 +90,21 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                         + " WHERE r.id IN (SELECT u.id FROM workflow_runs u WHERE u.state = 'initialized'"
                         + " AND NOT u.is_completed AND u.mode IN ('webrtc', 'smallwebrtc') AND u.created_at < $1"
                         + " AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.workflow_run_id = u.id)"
-                        + " ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)")
-                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), disposition, limit)).map(rows -> rows.rowCount());
+                        + " ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)"
+                        + " RETURNING r.id, r.organization_id, r.workflow_id, r.campaign_id, r.mode, r.call_type,"
+                        + " r.gathered_context),"
+                        + " queued AS (INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id, event_type,"
+                        + " payload) SELECT c.organization_id, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
+                        + " 'run.completed', jsonb_build_object('type', 'run.completed', 'timestamp',"
+                        + " to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'data',"
+                        + " jsonb_build_object('workflow_run_id', c.id, 'workflow_id', c.workflow_id, 'campaign_id',"
+                        + " c.campaign_id, 'mode', c.mode, 'call_type', c.call_type, 'disposition', $2::text,"
+                        + " 'duration_seconds', 0, 'gathered_context', c.gathered_context))"
+                        + " FROM closed c JOIN webhook_endpoints e ON e.organization_id = c.organization_id AND e.enabled"
+                        + " AND (cardinality(e.event_types) = 0 OR 'run.completed' = ANY(e.event_types)))"
+                        + " SELECT count(*) FROM closed")
+                .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), disposition, limit))
+                .map(rows -> (int) rows.iterator().next().getLong(0).longValue());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.rest.auth;
 import dev.voiceagent.adapters.rest.shared.ErrorMapper;
 import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.auth.Credentials;
+import dev.voiceagent.application.ratelimit.RateLimitUseCase;
 import dev.voiceagent.application.shared.AuthenticationException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -20,12 +21,17 @@ public class AuthFilter {
     public static final String API_KEY_HEADER = "X-API-Key";
     public static final String AUTHORIZATION_HEADER = "authorization";
 
+    /** The request property holding the rate-limit decision, for the response headers. */
+    static final String RATE_LIMIT = "voiceagent.rate-limit";
+
     private final AuthenticateUseCase authenticate;
     private final Caller caller;
+    private final RateLimitUseCase rateLimits;
 
-    public AuthFilter(AuthenticateUseCase authenticate, Caller caller) {
+    public AuthFilter(AuthenticateUseCase authenticate, Caller caller, RateLimitUseCase rateLimits) {
         this.authenticate = authenticate;
         this.caller = caller;
+        this.rateLimits = rateLimits;
     }
 
     @ServerRequestFilter
@@ -37,9 +43,23 @@ public class AuthFilter {
                 request.getHeaderString(AUTHORIZATION_HEADER));
         return authenticate.authenticate(credentials)
                 .invoke(caller::set)
-                .replaceWith((Response) null)
+                .chain(principal -> rateLimits.admit(principal).map(decision -> {
+                    if (decision == null) {
+                        return (Response) null;
+                    }
+                    request.setProperty(RATE_LIMIT, decision);
+                    return decision.allowed() ? null : RateLimitHeaders.refused(decision);
+                }))
                 .onFailure(AuthenticationException.class)
                 .recoverWithItem(failure -> ErrorMapper.detail(Response.Status.UNAUTHORIZED, failure.getMessage()));
+    }
+
+    /** Every response to a limited request carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. */
+    @org.jboss.resteasy.reactive.server.ServerResponseFilter
+    public void rateLimitHeaders(ContainerRequestContext request, jakarta.ws.rs.container.ContainerResponseContext response) {
+        if (request.getProperty(RATE_LIMIT) instanceof RateLimitUseCase.Decision decision) {
+            RateLimitHeaders.add(response.getHeaders(), decision);
+        }
     }
 
     private static boolean isPublic(ResourceInfo resource) {

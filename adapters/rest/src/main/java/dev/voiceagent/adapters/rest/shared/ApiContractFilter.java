@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import dev.voiceagent.domain.telephony.Provider;
+import io.quarkus.smallrye.openapi.OpenApiFilter;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -15,8 +16,10 @@ import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 /**
  * Makes the generated document say what the reference's clients expect of every operation: the
  * optional credential headers authorization and X-API-Key (on all but the public operations), a 404
- * and a 422 HTTPValidationError response, and the collection paths with their trailing slash.
+ * and a 422 HTTPValidationError response, and the collection paths with their trailing slash. It runs
+ * at build time only: the application serves the finished document and filters nothing at start.
  */
+@OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD) // applied once, when the document is generated at build
 public class ApiContractFilter implements OASFilter {
 
     private static final Set<String> PUBLIC_PATHS = Set.of(
@@ -31,6 +34,9 @@ public class ApiContractFilter implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
+        if (openAPI.getInfo() == null) { // at build the info of the configuration is not set yet
+            openAPI.setInfo(OASFactory.createInfo());
+        }
         openAPI.getInfo().title("Voice Agent API").version("1.0.0");
         if (openAPI.getPaths() == null) {
             return;

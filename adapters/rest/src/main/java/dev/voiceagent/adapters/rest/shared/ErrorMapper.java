@@ -78,6 +78,12 @@ public class ErrorMapper {
         return detail(429, e.getMessage());
     }
 
+    /** Credits are enforced and the organization's balance is exhausted. */
+    @ServerExceptionMapper
+    public Response paymentRequired(dev.voiceagent.application.shared.PaymentRequiredException e) {
+        return detail(402, e.getMessage());
+    }
+
     @ServerExceptionMapper
     public Response gatewayRefused(CallGatewayException e) {
         return detail(Response.Status.BAD_REQUEST, "Call initiation failed: " + e.getMessage());

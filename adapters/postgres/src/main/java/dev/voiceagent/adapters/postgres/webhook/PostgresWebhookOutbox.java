@@ -1,0 +1,136 @@
+package dev.voiceagent.adapters.postgres.webhook;
+
+import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+
+import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.webhook.WebhookOutbox;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outbox: {@link #enqueue} writes a delivery per subscribed, enabled endpoint inside the caller's transaction
+ * (so an event exists exactly when its change committed); any replica claims due ones under a lease.
+ */
+@ApplicationScoped
+public class PostgresWebhookOutbox implements WebhookOutbox {
+
+    private final Pool pool;
+    private final CredentialCipher cipher;
+
+    public PostgresWebhookOutbox(Pool pool, CredentialCipher cipher) {
+        this.pool = pool;
+        this.cipher = cipher;
+    }
+
+    /**
+     * Within the caller's transaction: the event {"type", "timestamp", "data"} for each of the organization's
+     * enabled endpoints subscribed to its type (an endpoint with no types receives every type).
+     */
+    public static Uni<Void> enqueue(SqlClient tx, long organizationId, String type, Instant at,
+            Map<String, Object> data) {
+        return tx.preparedQuery(ENQUEUE).execute(enqueueTuple(organizationId, type, at, data)).replaceWithVoid();
+    }
+
+    /** An event's time and data, for {@link #enqueueAll}. */
+    public record Event(Instant at, Map<String, Object> data) {
+    }
+
+    /** Several events of one type in one batch (one round trip), e.g. the contacts a claim skipped. */
+    public static Uni<Void> enqueueAll(SqlClient tx, long organizationId, String type, List<Event> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return tx.preparedQuery(ENQUEUE).executeBatch(events.stream()
+                .map(e -> enqueueTuple(organizationId, type, e.at(), e.data())).toList()).replaceWithVoid();
+    }
+
+    private static final String ENQUEUE = "INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id,"
+            + " event_type, payload, next_attempt_at) SELECT $1, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
+            + " $2, $3, now() FROM webhook_endpoints e WHERE e.organization_id = $1 AND e.enabled"
+            + " AND (cardinality(e.event_types) = 0 OR $2 = ANY(e.event_types))";
+
+    /** The event {"type", "timestamp", "data"}. */
+    private static Tuple enqueueTuple(long organizationId, String type, Instant at, Map<String, Object> data) {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("type", type);
+        payload.put("timestamp", at.toString());
+        payload.put("data", data);
+        return Tuple.of(organizationId, type, JsonValues.toJson(payload));
+    }
+
+    /** run.completed for a run that has just completed: its disposition, duration and gathered context. */
+    public static Uni<Void> runCompleted(SqlClient tx, dev.voiceagent.domain.workflow.WorkflowRun run, Instant at) {
+        return enqueue(tx, run.organizationId(), "run.completed", at, run.results()).chain(() -> tx.preparedQuery(
+                        "INSERT INTO webhook_deliveries (organization_id, message_id, event_type, payload,"
+                                + " workflow_run_id, node_id) SELECT $1, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
+                                + " 'workflow.webhook', '{}'::jsonb, $2, n->>'id' FROM workflow_definitions d"
+                                + " CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(d.workflow_json->'nodes')"
+                                + " = 'array' THEN d.workflow_json->'nodes' ELSE '[]'::jsonb END) n"
+                                + " WHERE d.id = $3 AND n->>'type' = 'webhook'"
+                                + " AND COALESCE(n->'data'->>'enabled', 'true') <> 'false'"
+                                + " AND COALESCE(n->'data'->>'endpoint_url', '') <> ''")
+                .execute(Tuple.of(run.organizationId(), run.id(), run.definitionId())).replaceWithVoid());
+    }
+
+    @Override
+    public Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit) {
+        return pool.preparedQuery("""
+                        /* background tick */ WITH claimed AS (
+                            UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = $3, attempts = attempts + 1
+                             WHERE d.id IN (SELECT id FROM webhook_deliveries
+                                             WHERE state = 'pending' AND next_attempt_at <= $2
+                                               AND (lease_until IS NULL OR lease_until < $2)
+                                             ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+                            RETURNING d.id, d.organization_id, d.endpoint_id, d.message_id, d.event_type,
+                                      d.payload::text AS body, d.attempts, d.workflow_run_id, d.node_id)
+                        SELECT c.id, c.organization_id, e.url, c.message_id, c.event_type, c.body, c.attempts,
+                               e.secret, CASE WHEN e.previous_secret_expires_at > $2 THEN e.previous_secret END,
+                               c.workflow_run_id, c.node_id
+                          FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id""")
+                .execute(Tuple.of(owner, utc(now), utc(now.plus(lease)), limit)).map(rows -> {
+                    List<Due> due = new ArrayList<>();
+                    for (Row r : rows) {
+                        long org = r.getLong(1);
+                        List<String> secrets = new ArrayList<>();
+                        for (int i = 7; i <= 8; i++) {
+                            if (r.getString(i) != null) {
+                                secrets.add(cipher.open(r.getString(i), PostgresWebhookEndpointRepository.owner(org)));
+                            }
+                        }
+                        due.add(new Due(r.getLong(0), org, r.getString(2), r.getString(3), r.getString(4),
+                                r.getString(5), r.getInteger(6), secrets, r.getLong(9), r.getString(10)));
+                    }
+                    return due;
+                });
+    }
+
+    @Override
+    public Uni<Boolean> settle(long deliveryId, String owner, AttemptRecord a, boolean delivered, Instant next) {
+        String state = delivered ? "delivered" : next == null ? "dead" : "pending";
+        return pool.withTransaction(tx -> tx.preparedQuery("/* background tick */ UPDATE webhook_deliveries"
+                        + " SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_owner = NULL,"
+                        + " lease_until = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5::timestamptz END"
+                        + " WHERE id = $1 AND lease_owner = $2 AND attempts = $6")
+                .execute(Tuple.tuple().addLong(deliveryId).addString(owner).addString(state)
+                        .addOffsetDateTime(utc(next)).addOffsetDateTime(utc(a.attemptedAt())).addInteger(a.attempt()))
+                .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : tx.preparedQuery("/* background tick */ INSERT INTO webhook_attempts (delivery_id, attempt,"
+                                        + " status, error, duration_ms, response_excerpt, attempted_at)"
+                                        + " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING")
+                                .execute(Tuple.tuple().addLong(deliveryId).addInteger(a.attempt())
+                                        .addInteger(a.status()).addString(a.error()).addLong(a.durationMs())
+                                        .addString(a.responseExcerpt()).addOffsetDateTime(utc(a.attemptedAt())))
+                                .replaceWith(true)));
+    }
+}

@@ -1,0 +1,20 @@
+package dev.voiceagent.application.report;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.report.ReportRepository.RunDetail;
+import dev.voiceagent.application.report.ReportRepository.WorkflowOption;
+import dev.voiceagent.domain.usage.DailyReport;
+import io.smallrye.mutiny.Uni;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+
+/** Daily reports of an organization's runs in a time zone (reference 6.12). */
+public interface ReportUseCases {
+
+    Uni<DailyReport> daily(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+
+    Uni<List<WorkflowOption>> workflows(Principal principal);
+
+    Uni<List<RunDetail>> dailyRuns(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+}

@@ -1,0 +1,30 @@
+package dev.voiceagent.application.webhook;
+
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Out-port: the deliveries waiting to go out. A claim takes due ones under a lease (a replica that dies lets go
+ * when it expires) and counts the attempt; the outcome is written only by the lease holder, with its attempt record.
+ */
+public interface WebhookOutbox {
+
+    /**
+     * A claimed delivery: where to, what, and the secrets to sign with (the current first); or, for a workflow's
+     * webhook node ({@code nodeId} set, no url), the run and the node whose request is planned at delivery.
+     */
+    record Due(long deliveryId, long organizationId, String url, String messageId, String eventType, String body,
+            int attempt, List<String> secrets, Long workflowRunId, String nodeId) {
+    }
+
+    record AttemptRecord(int attempt, Integer status, String error, long durationMs, String responseExcerpt,
+            Instant attemptedAt) {
+    }
+
+    Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit);
+
+    /** {@code next} null: final (delivered when the status is 2xx, else dead). Whether the lease was still ours. */
+    Uni<Boolean> settle(long deliveryId, String owner, AttemptRecord attempt, boolean delivered, Instant next);
+}

@@ -1,0 +1,39 @@
+package dev.voiceagent.application.webhook;
+
+import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.webhook.WebhookEndpointRepository.Delivery;
+import dev.voiceagent.application.webhook.WebhookEndpointRepository.Endpoint;
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+/** Webhook endpoints of an organization: what they receive, their signing secret, their deliveries. */
+public interface WebhookUseCases {
+
+    /** An endpoint with its signing secret: only in the answers to create and rotate. */
+    record WithSecret(Endpoint endpoint, String secret) {
+    }
+
+    Uni<WithSecret> create(Principal principal, String url, String description, List<String> eventTypes,
+            Boolean enabled);
+
+    Uni<List<Endpoint>> list(Principal principal);
+
+    Uni<Endpoint> get(Principal principal, long id);
+
+    Uni<Endpoint> update(Principal principal, long id, String url, String description, List<String> eventTypes,
+            Boolean enabled);
+
+    Uni<Void> delete(Principal principal, long id);
+
+    Uni<WithSecret> rotate(Principal principal, long id);
+
+    Uni<List<Delivery>> deliveries(Principal principal, long id, int limit);
+
+    Uni<Void> redeliver(Principal principal, long id, long deliveryId);
+
+    /** The delivery tick: sends what is due; how many were attempted. */
+    interface DeliverWebhooksUseCase {
+
+        Uni<Integer> deliverDue();
+    }
+}

@@ -1,0 +1,85 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.deploy.support.PackagedInstance;
+import io.restassured.http.ContentType;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two ways of migrating (README, Operations): the migration Job's mode
+ * ({@code voiceagent.migrate-only}) migrates an empty database and exits 0; a replica started with
+ * {@code quarkus.flyway.migrate-at-start=false} then serves without touching Flyway; and a migrate-only
+ * run against a database whose history it cannot apply fails with a non-zero status.
+ */
+class MigrationJobIT {
+
+    private static EmbeddedPostgres postgres;
+
+    @BeforeAll
+    static void database() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        postgres.close();
+    }
+
+    @Test
+    void theJobMigratesAndExitsThenAReplicaStartsWithoutFlyway() throws Exception {
+        PackagedInstance job = PackagedInstance.launch("migrate-job", postgres.getPort(),
+                "-Dvoiceagent.migrate-only=true", "-Dquarkus.scheduler.enabled=false");
+        assertThat(job.process().waitFor(90, TimeUnit.SECONDS)).as("the job exits; see %s", job.log()).isTrue();
+        assertThat(job.process().exitValue()).as("exit status; see %s", job.log()).isZero();
+        assertThat(job.logText()).contains("migrate-only: the schema is migrated; exiting");
+        long applied = query("SELECT count(*) FROM flyway_schema_history WHERE success");
+        assertThat(applied).as("migrations applied by the job").isGreaterThan(20);
+
+        PackagedInstance replica = PackagedInstance.start("migrate-replica", postgres.getPort(), Duration.ofSeconds(60),
+                "-Dquarkus.flyway.migrate-at-start=false");
+        try {
+            given().port(replica.port()).contentType(ContentType.JSON)
+                    .body(Map.of("email", "job@example.com", "password", "correct-horse-battery"))
+                    .post("/api/v1/auth/signup").then().statusCode(200);
+            assertThat(query("SELECT count(*) FROM flyway_schema_history")).as("the replica ran no migration")
+                    .isEqualTo(query("SELECT count(*) FROM flyway_schema_history WHERE success"));
+            assertThat(query("SELECT count(*) FROM flyway_schema_history")).isEqualTo(applied);
+        } finally {
+            replica.process().destroy();
+            replica.process().waitFor(30, TimeUnit.SECONDS);
+        }
+
+        // a history this build does not know (a newer release's migration, checksum or version): the job fails
+        exec("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
+        PackagedInstance failing = PackagedInstance.launch("migrate-job-failing", postgres.getPort(),
+                "-Dvoiceagent.migrate-only=true", "-Dquarkus.scheduler.enabled=false");
+        assertThat(failing.process().waitFor(90, TimeUnit.SECONDS)).as("the job exits; see %s", failing.log()).isTrue();
+        assertThat(failing.process().exitValue()).as("a failed validation fails the job; see %s", failing.log())
+                .isNotZero();
+    }
+
+    private static long query(String sql) throws Exception {
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void exec(String sql) throws Exception {
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
