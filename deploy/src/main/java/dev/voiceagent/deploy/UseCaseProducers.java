@@ -23,6 +23,8 @@ import dev.voiceagent.application.auth.TokenService;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.GetCampaignService;
 import dev.voiceagent.application.campaign.GetCampaignUseCase;
+import dev.voiceagent.application.campaign.FoldCampaignTalliesService;
+import dev.voiceagent.application.campaign.FoldCampaignTalliesUseCase;
 import dev.voiceagent.application.campaign.ListCampaignsService;
 import dev.voiceagent.application.campaign.ListCampaignsUseCase;
 import dev.voiceagent.application.organization.GetOrganizationPreferencesService;
@@ -132,6 +134,12 @@ public class UseCaseProducers {
     @Singleton
     ListCampaignsUseCase listCampaigns(CampaignRepository campaigns) {
         return new ListCampaignsService(campaigns);
+    }
+
+    @Produces
+    @Singleton
+    FoldCampaignTalliesUseCase foldCampaignTallies(CampaignRepository campaigns) {
+        return new FoldCampaignTalliesService(campaigns);
     }
 
     @Produces

@@ -48,4 +48,11 @@ public interface CampaignRepository {
 
     /** The organization's most recently created campaign. */
     Uni<Optional<CampaignView>> latest(long organizationId);
+
+    /**
+     * Folds the tallies of up to {@code limit} campaigns that changed since their last fold into one
+     * row each (the counts the list reads are the sums of a campaign's tallies; folding keeps them
+     * short). Safe on any number of replicas at once. Returns how many campaigns were folded.
+     */
+    Uni<Integer> foldTallies(int limit);
 }

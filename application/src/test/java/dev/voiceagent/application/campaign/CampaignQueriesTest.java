@@ -18,8 +18,18 @@ class CampaignQueriesTest {
     private final Campaign campaign = Campaign.create(10, 1, "Promo", 5, null, "campaigns/10/a.csv", null, null, null,
             null, Instant.parse("2026-11-21T10:00:00Z")).withId(42);
 
+    /** What each fold of the tallies answers (how many campaigns it folded), and the limits it was given. */
+    private final java.util.Deque<Integer> foldAnswers = new java.util.ArrayDeque<>();
+    private final List<Integer> foldLimits = new java.util.ArrayList<>();
+
     /** A repository that only knows campaign 42 of organization 10. */
     private final CampaignRepository repository = new CampaignRepository() {
+        @Override
+        public Uni<Integer> foldTallies(int limit) {
+            foldLimits.add(limit);
+            return Uni.createFrom().item(foldAnswers.removeFirst());
+        }
+
         @Override
         public Uni<Campaign> insert(Campaign c) {
             throw new UnsupportedOperationException();
@@ -77,5 +87,25 @@ class CampaignQueriesTest {
                 .isEqualTo("Unknown");
         assertThatThrownBy(() -> get.get(new Principal(2, 20, Principal.Method.API_KEY), 42).await().indefinitely())
                 .isInstanceOf(ResourceNotFoundException.class).hasMessage("Campaign not found");
+    }
+
+    @Test
+    void foldingGoesOnWhileBatchesComeBackFullAndStopsAtTheCap() {
+        FoldCampaignTalliesService fold = new FoldCampaignTalliesService(repository);
+        int batch = FoldCampaignTalliesService.BATCH;
+        foldAnswers.addAll(List.of(batch, batch, 7));
+        assertThat(fold.fold().await().indefinitely()).isEqualTo(2 * batch + 7);
+        assertThat(foldLimits).containsExactly(batch, batch, batch);
+
+        foldLimits.clear();
+        foldAnswers.addAll(java.util.Collections.nCopies(FoldCampaignTalliesService.BATCHES + 5, batch));
+        assertThat(fold.fold().await().indefinitely()).isEqualTo(FoldCampaignTalliesService.BATCHES * batch);
+        assertThat(foldLimits).hasSize(FoldCampaignTalliesService.BATCHES);
+
+        foldLimits.clear();
+        foldAnswers.clear();
+        foldAnswers.add(0);
+        assertThat(fold.fold().await().indefinitely()).isZero();
+        assertThat(foldLimits).hasSize(1);
     }
 }

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
 import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.FoldCampaignTalliesUseCase;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.Sql;
@@ -30,6 +31,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +51,9 @@ class CampaignListEndToEndTest {
 
     @Inject
     AgroalDataSource dataSource;
+
+    @Inject
+    FoldCampaignTalliesUseCase tallies;
 
     private Sql sql;
     private Api.Account alpha;
@@ -254,5 +262,84 @@ class CampaignListEndToEndTest {
                 .get("/api/v1/campaign/").then().statusCode(200)
                 .body("campaigns.name", equalTo(List.of("alpha's only")));
         assertThat(Set.of(alpha.organizationId(), beta.organizationId())).hasSize(2);
+    }
+
+    /**
+     * The list's counts come from tallies that triggers append on every change to calls and contacts
+     * (V29), not from counting them: after inserts, updates of state and failure, deletes, and folds
+     * running concurrently with the writers, the list still says what counting says.
+     */
+    @Test
+    void theCountsFollowEveryChangeToCallsAndContactsAndSurviveConcurrentFolds() throws Exception {
+        long workflow = sql.workflow(alpha.organizationId(), "Counted");
+        Campaign first = store(minimal(alpha.organizationId(), alpha.userId(), workflow, "First", T0));
+        Campaign second = store(minimal(alpha.organizationId(), alpha.userId(), workflow, "Second", T0.plusSeconds(1)));
+        sql.attempts(alpha.organizationId(), first.id(), "processed", 6);
+        sql.attempts(alpha.organizationId(), first.id(), "queued", 5);
+        sql.attempts(alpha.organizationId(), second.id(), "queued", 4);
+        assertCountsAreCounted(first.id(), 6, 11);
+        assertCountsAreCounted(second.id(), 0, 4);
+
+        // a failure reason set and cleared, contacts leaving and re-entering the queue, a delete
+        sql.update("UPDATE calls SET failure_reason = 'busy' WHERE id IN (SELECT id FROM calls WHERE campaign_id = ?"
+                + " ORDER BY id LIMIT 2)", first.id());
+        sql.update("UPDATE calls SET status = 'completed', updated_at = now() WHERE campaign_id = ?", first.id());
+        sql.update("UPDATE campaign_contacts SET state = 'dialing' WHERE campaign_id = ? AND state = 'pending'", second.id());
+        sql.update("UPDATE campaign_contacts SET state = 'waiting_retry' WHERE id IN (SELECT id FROM campaign_contacts"
+                + " WHERE campaign_id = ? AND state = 'dialing' ORDER BY id LIMIT 3)", second.id());
+        sql.update("DELETE FROM campaign_contacts WHERE id IN (SELECT id FROM campaign_contacts WHERE campaign_id = ?"
+                + " AND state = 'pending' ORDER BY id LIMIT 1)", first.id());
+        assertCountsAreCounted(first.id(), 4, 10);
+        assertCountsAreCounted(second.id(), 0, 3);
+
+        // writers and four folders at once: a fold never doubles nor loses a change
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            CompletableFuture<?> writer = CompletableFuture.runAsync(() -> IntStream.range(0, 40).forEach(i -> {
+                sql.update("UPDATE campaign_contacts SET state = CASE state WHEN 'pending' THEN 'dialing' ELSE 'pending' END"
+                        + " WHERE id IN (SELECT id FROM campaign_contacts WHERE campaign_id = ? ORDER BY id LIMIT ?)",
+                        i % 2 == 0 ? first.id() : second.id(), 1 + i % 3);
+                sql.update("UPDATE calls SET failure_reason = CASE WHEN failure_reason IS NULL THEN 'no_answer' END"
+                        + " WHERE id = (SELECT id FROM calls WHERE campaign_id = ? ORDER BY id OFFSET ? LIMIT 1)",
+                        first.id(), i % 6);
+            }), pool);
+            List<CompletableFuture<Integer>> folders = IntStream.range(0, 4).mapToObj(i -> CompletableFuture.supplyAsync(
+                    () -> IntStream.range(0, 10).map(n -> tallies.fold().await().indefinitely()).sum(), pool)).toList();
+            writer.get();
+            for (CompletableFuture<Integer> folder : folders) {
+                folder.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertCountsAreCounted(first.id(), counted(first.id(), true), counted(first.id(), false));
+        assertCountsAreCounted(second.id(), counted(second.id(), true), counted(second.id(), false));
+
+        assertThat(tallies.fold().await().indefinitely()).isBetween(0, 2);
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_tallies WHERE campaign_id IN (?, ?) AND NOT folded",
+                first.id(), second.id())).isZero();
+        assertThat(sql.queryLong("SELECT count(*) FROM campaign_tallies WHERE campaign_id = ?", first.id())).isEqualTo(1);
+        assertCountsAreCounted(first.id(), counted(first.id(), true), counted(first.id(), false));
+    }
+
+    /** executed_count (true) or total_queued_count (false), counted from the calls and contacts themselves. */
+    private long counted(long campaignId, boolean executed) {
+        return executed
+                ? sql.queryLong("SELECT count(*) FROM calls WHERE campaign_id = ? AND failure_reason IS NULL", campaignId)
+                : sql.queryLong("SELECT (SELECT count(*) FROM calls WHERE campaign_id = ?) + (SELECT count(*)"
+                        + " FROM campaign_contacts WHERE campaign_id = ? AND state IN ('pending', 'waiting_retry'))",
+                        campaignId, campaignId);
+    }
+
+    private void assertCountsAreCounted(long campaignId, long executed, long totalQueued) {
+        assertThat(counted(campaignId, true)).as("executed, counted").isEqualTo(executed);
+        assertThat(counted(campaignId, false)).as("total queued, counted").isEqualTo(totalQueued);
+        JsonPath list = Api.asKey(alphaKey).get("/api/v1/campaign/").then().statusCode(200).extract().jsonPath();
+        String at = "campaigns.find { it.id == " + campaignId + " }";
+        assertThat(list.getLong(at + ".executed_count")).as("executed_count in the list").isEqualTo(executed);
+        assertThat(list.getLong(at + ".total_queued_count")).as("total_queued_count in the list").isEqualTo(totalQueued);
+        JsonPath one = Api.asKey(alphaKey).get("/api/v1/campaign/" + campaignId).then().statusCode(200).extract().jsonPath();
+        assertThat(one.getLong("executed_count")).as("executed_count of the campaign").isEqualTo(executed);
+        assertThat(one.getLong("total_queued_count")).as("total_queued_count of the campaign").isEqualTo(totalQueued);
     }
 }

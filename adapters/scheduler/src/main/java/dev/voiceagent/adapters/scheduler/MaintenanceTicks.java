@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.scheduler;
 
 import dev.voiceagent.application.campaign.DispatchMetrics;
+import dev.voiceagent.application.campaign.FoldCampaignTalliesUseCase;
 import dev.voiceagent.application.conversation.TextChatUseCases.CloseIdleTextChatsUseCase;
 import dev.voiceagent.application.health.CountReplicaCallsUseCase;
 import dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase;
@@ -11,7 +12,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
-/** Housekeeping in every replica (harmless when repeated): expired idempotency keys, the active-calls gauge. */
+/**
+ * Housekeeping in every replica (harmless when repeated): expired idempotency keys, the active-calls gauge,
+ * the campaigns' tallies.
+ */
 @ApplicationScoped
 public class MaintenanceTicks {
 
@@ -22,9 +26,11 @@ public class MaintenanceTicks {
     private final DispatchMetrics metrics;
     private final CloseIdleTextChatsUseCase idleChats;
     private final CloseAbandonedRunsUseCase abandoned;
+    private final FoldCampaignTalliesUseCase tallies;
 
     public MaintenanceTicks(PurgeIdempotencyKeysUseCase idempotency, CountReplicaCallsUseCase calls, DispatchMetrics metrics,
-            CloseIdleTextChatsUseCase idleChats, CloseAbandonedRunsUseCase abandoned) {
+            CloseIdleTextChatsUseCase idleChats, CloseAbandonedRunsUseCase abandoned, FoldCampaignTalliesUseCase tallies) {
+        this.tallies = tallies;
         this.abandoned = abandoned;
         this.idempotency = idempotency;
         this.calls = calls;
@@ -60,6 +66,14 @@ public class MaintenanceTicks {
                 LOG.infof("closed %d runs that never started", closed);
             }
         }).onFailure().invoke(f -> LOG.warnf("abandoned run check failed: %s", f.toString()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** Keeps the campaign list's counts cheap: each campaign's recent tallies folded into one (any replica). */
+    @Scheduled(identity = "campaign-tallies", every = "${voiceagent.campaigns.fold-tallies-every:10s}", delayed = "5s",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    Uni<Void> foldCampaignTallies() {
+        return tallies.fold().onFailure().invoke(f -> LOG.warnf("campaign tally fold failed: %s", f.toString()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 

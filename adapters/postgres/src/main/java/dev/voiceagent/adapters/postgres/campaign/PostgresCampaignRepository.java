@@ -29,36 +29,40 @@ import java.util.Optional;
 
 /**
  * Campaigns on the reactive PG client. The list costs two statements whatever the number of
- * campaigns: names by join and attempt counts aggregated per campaign in one, the ordered logs in the other.
+ * campaigns: names by join and counts from the campaigns' tallies in one, the ordered logs in the other.
  */
 @ApplicationScoped
 public class PostgresCampaignRepository implements CampaignRepository {
 
-    private static final String VIEW_SELECT = """
-            SELECT c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
-                   c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
-                   c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
-                   c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
-                   w.name AS workflow_name, t.name AS telephony_configuration_name,
-                   COALESCE(a.executed, 0) AS executed_count,
-                   COALESCE(a.total, 0) + COALESCE(q.waiting, 0) AS total_queued_count
-              FROM campaigns c
-              LEFT JOIN workflows w ON w.organization_id = c.organization_id AND w.id = c.workflow_id
-              LEFT JOIN telephony_configurations t
-                     ON t.organization_id = c.organization_id AND t.id = c.telephony_configuration_id
-              LEFT JOIN LATERAL (
-                    SELECT count(*) FILTER (WHERE a.failure_reason IS NULL) AS executed, count(*) AS total
-                      FROM calls a
-                     WHERE a.campaign_id = c.id) a ON true
-              LEFT JOIN LATERAL (
-                    SELECT count(*) AS waiting
-                      FROM campaign_contacts q
-                     WHERE q.campaign_id = c.id AND q.state IN ('pending', 'waiting_retry')) q ON true
-             WHERE c.organization_id = $1
-            """;
+    /**
+     * The campaigns with their names and counts; the counts are the sums of the campaigns' tallies
+     * (V29: every change to calls and contacts appends its net change there), not counts of calls
+     * and contacts, so the cost does not grow with what a campaign has dialed.
+     */
+    private static String viewSelect(String tallyFilter, String campaignFilter) {
+        return """
+                SELECT c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
+                       c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
+                       c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
+                       c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
+                       w.name AS workflow_name, t.name AS telephony_configuration_name,
+                       COALESCE(k.executed, 0) AS executed_count,
+                       COALESCE(k.calls, 0) + COALESCE(k.open, 0) AS total_queued_count
+                  FROM campaigns c
+                  LEFT JOIN workflows w ON w.organization_id = c.organization_id AND w.id = c.workflow_id
+                  LEFT JOIN telephony_configurations t
+                         ON t.organization_id = c.organization_id AND t.id = c.telephony_configuration_id
+                  LEFT JOIN (SELECT campaign_id, sum(calls)::bigint AS calls, sum(executed_calls)::bigint AS executed,
+                                    sum(open_contacts)::bigint AS open
+                               FROM campaign_tallies
+                              WHERE organization_id = $1%s
+                              GROUP BY campaign_id) k ON k.campaign_id = c.id
+                 WHERE c.organization_id = $1%s
+                """.formatted(tallyFilter, campaignFilter);
+    }
 
-    private static final String LIST = VIEW_SELECT + " ORDER BY c.created_at DESC, c.id DESC";
-    private static final String FIND = VIEW_SELECT + " AND c.id = $2";
+    private static final String LIST = viewSelect("", "") + " ORDER BY c.created_at DESC, c.id DESC";
+    private static final String FIND = viewSelect(" AND campaign_id = $2", " AND c.id = $2");
 
     /** Plain rows (no JSON built in the database): the cheapest way to ship a large log. */
     private static final String LOGS_SELECT = """
@@ -232,6 +236,31 @@ public class PostgresCampaignRepository implements CampaignRepository {
                         : Optional.of(CampaignJson.retry((JsonObject) rows.iterator().next().getValue(0))));
     }
 
+    /**
+     * One statement: the rows of up to {@code limit} campaigns with unfolded tallies are deleted and
+     * their sums inserted as one folded row per campaign (none when every sum is zero). Two replicas
+     * folding at once cannot double a count: each inserts the sums of the rows its own delete removed.
+     */
+    @Override
+    public Uni<Integer> foldTallies(int limit) {
+        return pool.preparedQuery("""
+                        /* background tick */ WITH due AS (
+                            SELECT DISTINCT campaign_id FROM campaign_tallies WHERE NOT folded LIMIT $1
+                        ), gone AS (
+                            DELETE FROM campaign_tallies t USING due WHERE t.campaign_id = due.campaign_id
+                            RETURNING t.campaign_id, t.organization_id, t.calls, t.executed_calls, t.open_contacts
+                        ), folded AS (
+                            INSERT INTO campaign_tallies (campaign_id, organization_id, calls, executed_calls,
+                                                          open_contacts, folded)
+                            SELECT campaign_id, min(organization_id), sum(calls), sum(executed_calls),
+                                   sum(open_contacts), true
+                              FROM gone GROUP BY campaign_id
+                            HAVING sum(calls) <> 0 OR sum(executed_calls) <> 0 OR sum(open_contacts) <> 0
+                        )
+                        SELECT count(DISTINCT campaign_id) FROM gone
+                        """).execute(Tuple.of(limit)).map(rows -> rows.iterator().next().getLong(0).intValue());
+    }
+
     @Override
     public Uni<Optional<CampaignView>> latest(long organizationId) {
         return pool.preparedQuery("SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY created_at DESC, id DESC"
@@ -252,7 +281,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return CampaignLogs.tuple(organizationId, campaignId, entry);
     }
 
-    // Column positions of VIEW_SELECT and LOGS_SELECT: reading by index avoids a name lookup per cell.
+    // Column positions of viewSelect and LOGS_SELECT: reading by index avoids a name lookup per cell.
     private static final int ID = 0, ORGANIZATION_ID = 1, NAME = 2, WORKFLOW_ID = 3, CREATED_BY = 4, TELEPHONY_ID = 5,
             SOURCE_TYPE = 6, SOURCE_ID = 7, STATE = 8, TOTAL_ROWS = 9, PROCESSED_ROWS = 10, FAILED_ROWS = 11,
             RETRY = 12, MAX_CONCURRENCY = 13, SCHEDULE = 14, BREAKER = 15, PARENT_ID = 16, REDIALED_ID = 17,
@@ -277,7 +306,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return views;
     }
 
-    /** A campaign from the first 21 columns of VIEW_SELECT (the dispatcher selects the same ones). */
+    /** A campaign from the first 21 columns of viewSelect (the dispatcher selects the same ones). */
     static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
                 r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),
