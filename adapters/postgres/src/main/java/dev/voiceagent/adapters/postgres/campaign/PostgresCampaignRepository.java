@@ -3,7 +3,7 @@ package dev.voiceagent.adapters.postgres.campaign;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
-import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.shared.JsonText;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
@@ -43,7 +43,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return """
                 SELECT c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
                        c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
-                       c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
+                       c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
                        c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
                        w.name AS workflow_name, t.name AS telephony_configuration_name,
                        COALESCE(k.executed, 0) AS executed_count,
@@ -64,9 +64,12 @@ public class PostgresCampaignRepository implements CampaignRepository {
     private static final String LIST = viewSelect("", "") + " ORDER BY c.created_at DESC, c.id DESC";
     private static final String FIND = viewSelect(" AND campaign_id = $2", " AND c.id = $2");
 
-    /** Plain rows (no JSON built in the database): the cheapest way to ship a large log. */
+    /**
+     * Plain rows (no JSON built in the database): the cheapest way to ship a large log. JSON columns
+     * come as text here and in the list, parsed by {@link JsonText} and {@link CampaignJson}.
+     */
     private static final String LOGS_SELECT = """
-            SELECT campaign_id, ts, level, event, message, details
+            SELECT campaign_id, ts, level, event, message, details::text
               FROM campaign_log_entries
              WHERE organization_id = $1
             """;
@@ -292,7 +295,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
         Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
         for (Row row : logRows) {
-            Map<String, Object> details = JsonValues.toMap(row.getValue(LOG_DETAILS));
+            Map<String, Object> details = JsonText.toMap(row.getString(LOG_DETAILS));
             logs.computeIfAbsent(row.getLong(LOG_CAMPAIGN_ID), id -> new ArrayList<>()).add(new CampaignLogEntry(
                     row.getOffsetDateTime(LOG_TS).toInstant(), LogLevel.fromWireName(row.getString(LOG_LEVEL)),
                     row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details));
@@ -306,15 +309,27 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return views;
     }
 
+    // A configuration column as the list selects it (text) or as the dispatcher does (the client's JsonObject).
+    private static dev.voiceagent.domain.campaign.RetryConfig retry(Object column) {
+        return column instanceof String text ? CampaignJson.retry(text) : CampaignJson.retry((JsonObject) column);
+    }
+
+    private static dev.voiceagent.domain.campaign.ScheduleConfig schedule(Object column) {
+        return column instanceof String text ? CampaignJson.schedule(text) : CampaignJson.schedule((JsonObject) column);
+    }
+
+    private static dev.voiceagent.domain.campaign.CircuitBreakerConfig breaker(Object column) {
+        return column instanceof String text ? CampaignJson.breaker(text) : CampaignJson.breaker((JsonObject) column);
+    }
+
     /** A campaign from the first 21 columns of viewSelect (the dispatcher selects the same ones). */
     static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
                 r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),
                 CampaignState.fromWireName(r.getString(STATE)).orElseThrow(),
                 r.getInteger(TOTAL_ROWS), r.getInteger(PROCESSED_ROWS), r.getInteger(FAILED_ROWS),
-                CampaignJson.retry((JsonObject) r.getValue(RETRY)), r.getInteger(MAX_CONCURRENCY),
-                CampaignJson.schedule((JsonObject) r.getValue(SCHEDULE)),
-                CampaignJson.breaker((JsonObject) r.getValue(BREAKER)),
+                retry(r.getValue(RETRY)), r.getInteger(MAX_CONCURRENCY), schedule(r.getValue(SCHEDULE)),
+                breaker(r.getValue(BREAKER)),
                 r.getLong(PARENT_ID), r.getLong(REDIALED_ID), instant(r.getOffsetDateTime(CREATED_AT)),
                 instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(COMPLETED_AT)), logs);
     }
