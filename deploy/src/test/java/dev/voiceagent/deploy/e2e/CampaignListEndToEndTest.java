@@ -280,7 +280,7 @@ class CampaignListEndToEndTest {
         assertCountsAreCounted(first.id(), 6, 11);
         assertCountsAreCounted(second.id(), 0, 4);
 
-        // a failure reason set and cleared, contacts leaving and re-entering the queue, a delete
+        // a failure reason set, a status update that changes no count, contacts leaving and re-entering the queue, a delete
         sql.update("UPDATE calls SET failure_reason = 'busy' WHERE id IN (SELECT id FROM calls WHERE campaign_id = ?"
                 + " ORDER BY id LIMIT 2)", first.id());
         sql.update("UPDATE calls SET status = 'completed', updated_at = now() WHERE campaign_id = ?", first.id());
@@ -291,6 +291,11 @@ class CampaignListEndToEndTest {
                 + " AND state = 'pending' ORDER BY id LIMIT 1)", first.id());
         assertCountsAreCounted(first.id(), 4, 10);
         assertCountsAreCounted(second.id(), 0, 3);
+        // a call moved to the other campaign (a row trigger, unlike the others)
+        sql.update("UPDATE calls SET campaign_id = ? WHERE id = (SELECT id FROM calls WHERE campaign_id = ?"
+                + " ORDER BY id DESC LIMIT 1)", second.id(), first.id());
+        assertCountsAreCounted(first.id(), 3, 9);
+        assertCountsAreCounted(second.id(), 1, 4);
 
         // writers and four folders at once: a fold never doubles nor loses a change
         ExecutorService pool = Executors.newFixedThreadPool(6);

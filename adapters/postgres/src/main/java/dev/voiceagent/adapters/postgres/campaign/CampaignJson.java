@@ -3,7 +3,6 @@ package dev.voiceagent.adapters.postgres.campaign;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.voiceagent.adapters.postgres.shared.JsonText;
-
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;
@@ -96,117 +95,123 @@ final class CampaignJson {
 
     static RetryConfig retry(String text) {
         RetryConfig d = RetryConfig.DEFAULT;
-        boolean enabled = d.enabled();
-        int maxRetries = d.maxRetries();
-        int delay = d.retryDelaySeconds();
-        boolean busy = d.retryOnBusy();
-        boolean noAnswer = d.retryOnNoAnswer();
-        boolean voicemail = d.retryOnVoicemail();
-        try (JsonParser p = JsonText.parser(text)) {
-            expectObject(p);
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                p.nextToken();
-                switch (name) {
-                    case "enabled" -> enabled = p.getValueAsBoolean(enabled);
-                    case "max_retries" -> maxRetries = p.getValueAsInt(maxRetries);
-                    case "retry_delay_seconds" -> delay = p.getValueAsInt(delay);
-                    case "retry_on_busy" -> busy = p.getValueAsBoolean(busy);
-                    case "retry_on_no_answer" -> noAnswer = p.getValueAsBoolean(noAnswer);
-                    case "retry_on_voicemail" -> voicemail = p.getValueAsBoolean(voicemail);
-                    default -> p.skipChildren();
-                }
+        var v = new Object() {
+            boolean enabled = d.enabled();
+            int maxRetries = d.maxRetries();
+            int delay = d.retryDelaySeconds();
+            boolean busy = d.retryOnBusy();
+            boolean noAnswer = d.retryOnNoAnswer();
+            boolean voicemail = d.retryOnVoicemail();
+        };
+        readObject(text, (name, p) -> {
+            switch (name) {
+                case "enabled" -> v.enabled = p.getValueAsBoolean(v.enabled);
+                case "max_retries" -> v.maxRetries = p.getValueAsInt(v.maxRetries);
+                case "retry_delay_seconds" -> v.delay = p.getValueAsInt(v.delay);
+                case "retry_on_busy" -> v.busy = p.getValueAsBoolean(v.busy);
+                case "retry_on_no_answer" -> v.noAnswer = p.getValueAsBoolean(v.noAnswer);
+                case "retry_on_voicemail" -> v.voicemail = p.getValueAsBoolean(v.voicemail);
+                default -> p.skipChildren();
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new RetryConfig(enabled, maxRetries, delay, busy, noAnswer, voicemail);
+        });
+        return new RetryConfig(v.enabled, v.maxRetries, v.delay, v.busy, v.noAnswer, v.voicemail);
     }
 
     static ScheduleConfig schedule(String text) {
-        if (text == null) {
+        if (text == null || text.equals("null")) {
             return null;
         }
-        boolean enabled = false;
-        String timezone = "UTC";
-        List<TimeSlot> slots = new ArrayList<>();
-        try (JsonParser p = JsonText.parser(text)) {
-            expectObject(p);
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (name) {
-                    case "enabled" -> enabled = p.getValueAsBoolean(enabled);
-                    case "timezone" -> timezone = value == JsonToken.VALUE_NULL ? timezone : p.getText();
-                    case "slots" -> {
-                        if (value == JsonToken.START_ARRAY) {
-                            while (p.nextToken() == JsonToken.START_OBJECT) {
-                                slots.add(slot(p));
-                            }
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                    default -> p.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new ScheduleConfig(enabled, ScheduleConfig.zone(timezone), slots);
-    }
-
-    private static TimeSlot slot(JsonParser p) throws IOException {
-        Integer day = null;
-        String start = null;
-        String end = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            p.nextToken();
+        var v = new Object() {
+            boolean enabled = false;
+            String timezone = "UTC";
+            final List<TimeSlot> slots = new ArrayList<>();
+        };
+        readObject(text, (name, p) -> {
             switch (name) {
-                case "day_of_week" -> day = p.getIntValue();
-                case "start_time" -> start = p.getValueAsString();
-                case "end_time" -> end = p.getValueAsString();
+                case "enabled" -> v.enabled = p.getValueAsBoolean(v.enabled);
+                case "timezone" -> v.timezone = p.currentToken() == JsonToken.VALUE_NULL ? v.timezone : p.getText();
+                case "slots" -> {
+                    if (p.currentToken() != JsonToken.START_ARRAY) {
+                        p.skipChildren();
+                        return;
+                    }
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        v.slots.add(slot(p));
+                    }
+                }
                 default -> p.skipChildren();
             }
-        }
-        if (day == null) {
+        });
+        return new ScheduleConfig(v.enabled, ScheduleConfig.zone(v.timezone), v.slots);
+    }
+
+    private static TimeSlot slot(JsonParser parser) throws IOException {
+        var v = new Object() {
+            Integer day;
+            String start;
+            String end;
+        };
+        readFields(parser, (name, p) -> {
+            switch (name) {
+                case "day_of_week" -> v.day = p.getIntValue();
+                case "start_time" -> v.start = p.getValueAsString();
+                case "end_time" -> v.end = p.getValueAsString();
+                default -> p.skipChildren();
+            }
+        });
+        if (v.day == null) {
             throw new IOException("a schedule slot without day_of_week");
         }
-        return TimeSlot.of(day, start, end);
+        return TimeSlot.of(v.day, v.start, v.end);
     }
 
     static CircuitBreakerConfig breaker(String text) {
-        if (text == null) {
+        if (text == null || text.equals("null")) {
             return null;
         }
         CircuitBreakerConfig d = CircuitBreakerConfig.NONE;
-        boolean enabled = d.enabled();
-        double threshold = d.failureThreshold();
-        int window = d.windowSeconds();
-        int minCalls = d.minCallsInWindow();
-        try (JsonParser p = JsonText.parser(text)) {
-            expectObject(p);
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                p.nextToken();
-                switch (name) {
-                    case "enabled" -> enabled = p.getValueAsBoolean(enabled);
-                    case "failure_threshold" -> threshold = p.getValueAsDouble(threshold);
-                    case "window_seconds" -> window = p.getValueAsInt(window);
-                    case "min_calls_in_window" -> minCalls = p.getValueAsInt(minCalls);
-                    default -> p.skipChildren();
-                }
+        var v = new Object() {
+            boolean enabled = d.enabled();
+            double threshold = d.failureThreshold();
+            int window = d.windowSeconds();
+            int minCalls = d.minCallsInWindow();
+        };
+        readObject(text, (name, p) -> {
+            switch (name) {
+                case "enabled" -> v.enabled = p.getValueAsBoolean(v.enabled);
+                case "failure_threshold" -> v.threshold = p.getValueAsDouble(v.threshold);
+                case "window_seconds" -> v.window = p.getValueAsInt(v.window);
+                case "min_calls_in_window" -> v.minCalls = p.getValueAsInt(v.minCalls);
+                default -> p.skipChildren();
             }
+        });
+        return new CircuitBreakerConfig(v.enabled, v.threshold, v.window, v.minCalls);
+    }
+
+    /** Reads one field's value; the parser stands on the value's first token. */
+    @FunctionalInterface
+    private interface FieldReader {
+        void read(String name, JsonParser p) throws IOException;
+    }
+
+    /** The fields of the JSON object that is the whole text, one by one. */
+    private static void readObject(String text, FieldReader field) {
+        try (JsonParser p = JsonText.parser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("expected a JSON object, got " + p.currentToken());
+            }
+            readFields(p, field);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new CircuitBreakerConfig(enabled, threshold, window, minCalls);
     }
 
-    private static void expectObject(JsonParser p) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new IOException("expected a JSON object, got " + p.currentToken());
+    /** The fields of the object the parser has just entered, up to its end. */
+    private static void readFields(JsonParser p, FieldReader field) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            field.read(name, p);
         }
     }
 }

@@ -73,6 +73,8 @@ class CampaignJsonTest {
         }
         assertThat(CampaignJson.schedule((String) null)).isNull();
         assertThat(CampaignJson.breaker((String) null)).isNull();
+        assertThat(CampaignJson.schedule("null")).isNull(); // a json column holding JSON null, as the client reads it
+        assertThat(CampaignJson.breaker("null")).isEqualTo(CampaignJson.breaker((JsonObject) null));
         assertThatThrownBy(() -> CampaignJson.retry("[1]")).hasMessageContaining("expected a JSON object");
     }
 
