@@ -1,7 +1,8 @@
 -- The campaign list's counts (calls placed, calls without a failure, contacts still to dial) without
 -- counting calls and contacts on every read. Every statement that inserts, updates or deletes calls
 -- or contacts appends its net change per campaign here (statement triggers over the transition
--- tables: no row is updated, so no writer ever waits for another); the list sums a campaign's rows,
+-- tables, and a filtered row trigger for updates of calls: rows are only appended, never updated,
+-- so no writer ever waits for another); the list sums a campaign's rows,
 -- and a tick folds each campaign's rows into one (MaintenanceTicks, any replica).
 --
 -- Writers stop for the length of this migration (SHARE ROW EXCLUSIVE blocks inserts, updates and
