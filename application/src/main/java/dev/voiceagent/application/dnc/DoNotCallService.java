@@ -2,6 +2,7 @@ package dev.voiceagent.application.dnc;
 
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.application.shared.Pages;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.domain.calling.DoNotCallEntry;
@@ -40,9 +41,7 @@ public class DoNotCallService implements DoNotCallUseCases {
 
     @Override
     public Uni<DoNotCallRepository.Page> list(Principal principal, String search, int page, int limit) {
-        if (page < 1 || limit < 1 || limit > 100) {
-            throw new DomainRuleViolation("page must be >= 1 and limit between 1 and 100");
-        }
+        Pages.require(page, limit);
         String term = search == null || search.isBlank() ? null : search.strip();
         return numbers.page(principal.organizationId(), term, page, limit);
     }

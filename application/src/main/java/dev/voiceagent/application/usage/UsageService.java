@@ -2,6 +2,7 @@ package dev.voiceagent.application.usage;
 
 import dev.voiceagent.application.auth.Principal;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
+import dev.voiceagent.application.shared.Pages;
 import dev.voiceagent.application.usage.CreditLedger.LedgerPage;
 import dev.voiceagent.application.usage.UsageRepository.Metered;
 import dev.voiceagent.application.usage.UsageRepository.UsageRunPage;
@@ -116,9 +117,7 @@ public class UsageService implements UsageUseCases, UsageUseCases.MeterUsageUseC
 
     @Override
     public Uni<LedgerPage> credits(Principal principal, int page, int limit) {
-        if (page < 1 || limit < 1 || limit > 100) {
-            throw new DomainRuleViolation("page must be >= 1 and limit between 1 and 100");
-        }
+        Pages.require(page, limit);
         return credits.page(principal.organizationId(), page, limit);
     }
 

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.workflow;
 
-import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.application.shared.Pages;
 import dev.voiceagent.domain.workflow.RunFilter;
 import java.util.List;
 
@@ -10,9 +10,7 @@ public record RunPageQuery(int page, int limit, List<RunFilter> filters, SortBy 
     public enum SortBy { CREATED_AT, DURATION }
 
     public RunPageQuery {
-        if (page < 1 || limit < 1 || limit > 100) {
-            throw new DomainRuleViolation("page must be >= 1 and limit between 1 and 100");
-        }
+        Pages.require(page, limit);
         filters = List.copyOf(filters);
     }
 
