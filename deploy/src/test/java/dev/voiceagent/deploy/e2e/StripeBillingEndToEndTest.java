@@ -251,7 +251,9 @@ class StripeBillingEndToEndTest {
 
     @Test
     void aCampaignPausesWithTheReasonInItsLogWhenTheCreditsRunOut() throws Exception {
-        as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 30,
+        // each simulated call lasts 3 ring delays (1.2 s of wall time) and reports 1 second: the metering tick
+        // (1 s in tests) debits the first calls while later ones still wait, however fast the machine dials
+        as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 400,
                 "default_outcome", "completed", "default_duration_seconds", 1)))
                 .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
         long workflow = as(key).body(Map.of("name", "Caller", "workflow_definition",
@@ -277,9 +279,12 @@ class StripeBillingEndToEndTest {
         as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
 
         Instant deadline = Instant.now().plusSeconds(40);
-        io.restassured.path.json.JsonPath state;
+        io.restassured.path.json.JsonPath state = null;
         do {
-            assertThat(Instant.now()).as("the campaign pauses").isBefore(deadline);
+            String last = state == null ? "nothing yet" : state.prettify();
+            assertThat(Instant.now()).as(() -> "the campaign pauses; last seen: " + last + ", balance "
+                    + sql.queryLong("SELECT balance FROM credit_accounts WHERE organization_id = ?",
+                            account.organizationId())).isBefore(deadline);
             Thread.sleep(200);
             state = as(key).get("/api/v1/campaign/" + campaign).then().statusCode(200).extract().jsonPath();
         } while (!"paused".equals(state.getString("state")));
