@@ -173,7 +173,9 @@ class KubernetesManifestsTest {
         assertThat(env(container)).containsEntry("VOICEAGENT_MIGRATE_ONLY", "true")
                 .containsEntry("VOICEAGENT_MIGRATE_AT_START", "true").containsEntry("QUARKUS_SCHEDULER_ENABLED", "false");
         assertThat(env(app)).containsEntry("VOICEAGENT_MIGRATE_AT_START", "false")
-                .doesNotContainKey("VOICEAGENT_MIGRATE_ONLY");
+                .doesNotContainKey("VOICEAGENT_MIGRATE_ONLY")
+                .as("replicas blank the secret's JDBC URL: no Flyway, no JDBC pool").containsEntry("QUARKUS_DATASOURCE_JDBC_URL", "");
+        assertThat(env(container)).as("the Job keeps the secret's JDBC URL").doesNotContainKey("QUARKUS_DATASOURCE_JDBC_URL");
     }
 
     private static Map<String, Object> env(Map<String, Object> container) {
