@@ -281,8 +281,9 @@ class StripeBillingEndToEndTest {
         Instant deadline = Instant.now().plusSeconds(40);
         io.restassured.path.json.JsonPath state = null;
         do {
-            String last = state == null ? "nothing yet" : state.prettify();
-            assertThat(Instant.now()).as(() -> "the campaign pauses; last seen: " + last + ", balance "
+            io.restassured.path.json.JsonPath seen = state;
+            assertThat(Instant.now()).as(() -> "the campaign pauses; last seen: "
+                    + (seen == null ? "nothing yet" : seen.prettify()) + ", balance "
                     + sql.queryLong("SELECT balance FROM credit_accounts WHERE organization_id = ?",
                             account.organizationId())).isBefore(deadline);
             Thread.sleep(200);
