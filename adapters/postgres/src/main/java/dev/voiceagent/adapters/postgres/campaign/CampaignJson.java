@@ -14,7 +14,11 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The JSONB forms of a campaign's nested configurations (the same field names as the API). */
+/**
+ * The stored JSON forms of a campaign's nested configurations (the same field names as the API):
+ * written as the PG client's JsonObjects, read back from the column's text (column::text) by one
+ * streaming reader, for the list and the dispatcher alike.
+ */
 final class CampaignJson {
 
     private CampaignJson() {
@@ -28,17 +32,6 @@ final class CampaignJson {
                 .put("retry_on_busy", c.retryOnBusy())
                 .put("retry_on_no_answer", c.retryOnNoAnswer())
                 .put("retry_on_voicemail", c.retryOnVoicemail());
-    }
-
-    static RetryConfig retry(JsonObject j) {
-        RetryConfig d = RetryConfig.DEFAULT;
-        return new RetryConfig(
-                j.getBoolean("enabled", d.enabled()),
-                j.getInteger("max_retries", d.maxRetries()),
-                j.getInteger("retry_delay_seconds", d.retryDelaySeconds()),
-                j.getBoolean("retry_on_busy", d.retryOnBusy()),
-                j.getBoolean("retry_on_no_answer", d.retryOnNoAnswer()),
-                j.getBoolean("retry_on_voicemail", d.retryOnVoicemail()));
     }
 
     static JsonObject schedule(ScheduleConfig c) {
@@ -55,18 +48,6 @@ final class CampaignJson {
         return new JsonObject().put("enabled", c.enabled()).put("timezone", c.timezone().getId()).put("slots", slots);
     }
 
-    static ScheduleConfig schedule(JsonObject j) {
-        if (j == null) {
-            return null;
-        }
-        List<TimeSlot> slots = new ArrayList<>();
-        for (Object o : j.getJsonArray("slots", new JsonArray())) {
-            JsonObject slot = (JsonObject) o;
-            slots.add(TimeSlot.of(slot.getInteger("day_of_week"), slot.getString("start_time"), slot.getString("end_time")));
-        }
-        return new ScheduleConfig(j.getBoolean("enabled", false), ScheduleConfig.zone(j.getString("timezone", "UTC")), slots);
-    }
-
     static JsonObject breaker(CircuitBreakerConfig c) {
         if (c == null) {
             return null;
@@ -78,20 +59,8 @@ final class CampaignJson {
                 .put("min_calls_in_window", c.minCallsInWindow());
     }
 
-    static CircuitBreakerConfig breaker(JsonObject j) {
-        if (j == null) {
-            return null;
-        }
-        CircuitBreakerConfig d = CircuitBreakerConfig.NONE;
-        return new CircuitBreakerConfig(
-                j.getBoolean("enabled", d.enabled()),
-                j.getDouble("failure_threshold", d.failureThreshold()),
-                j.getInteger("window_seconds", d.windowSeconds()),
-                j.getInteger("min_calls_in_window", d.minCallsInWindow()));
-    }
-
-    // The same configurations read from the column's text (column::text) with the streaming parser;
-    // field by field as above: an absent field takes the same default, an unknown one is skipped.
+    // Read field by field: an absent field takes the configuration's default, an unknown one is skipped
+    // (rows written by older versions, or by newer ones during a rolling update).
 
     static RetryConfig retry(String text) {
         RetryConfig d = RetryConfig.DEFAULT;

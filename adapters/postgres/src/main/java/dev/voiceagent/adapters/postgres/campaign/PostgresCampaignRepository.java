@@ -11,7 +11,6 @@ import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.campaign.LogLevel;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -233,10 +232,10 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     @Override
     public Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT retry_config FROM campaigns WHERE organization_id = $1 AND id = $2")
+        return pool.preparedQuery("SELECT retry_config::text FROM campaigns WHERE organization_id = $1 AND id = $2")
                 .execute(Tuple.of(organizationId, campaignId))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
-                        : Optional.of(CampaignJson.retry((JsonObject) rows.iterator().next().getValue(0))));
+                        : Optional.of(CampaignJson.retry(rows.iterator().next().getString(0))));
     }
 
     /**
@@ -309,27 +308,17 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return views;
     }
 
-    // A configuration column as the list selects it (text) or as the dispatcher does (the client's JsonObject).
-    private static dev.voiceagent.domain.campaign.RetryConfig retry(Object column) {
-        return column instanceof String text ? CampaignJson.retry(text) : CampaignJson.retry((JsonObject) column);
-    }
-
-    private static dev.voiceagent.domain.campaign.ScheduleConfig schedule(Object column) {
-        return column instanceof String text ? CampaignJson.schedule(text) : CampaignJson.schedule((JsonObject) column);
-    }
-
-    private static dev.voiceagent.domain.campaign.CircuitBreakerConfig breaker(Object column) {
-        return column instanceof String text ? CampaignJson.breaker(text) : CampaignJson.breaker((JsonObject) column);
-    }
-
-    /** A campaign from the first 21 columns of viewSelect (the dispatcher selects the same ones). */
+    /**
+     * A campaign from the first 21 columns of viewSelect (the dispatcher selects the same ones, its JSON
+     * columns as text too: one reader of them, {@link CampaignJson}'s streaming one).
+     */
     static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
                 r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),
                 CampaignState.fromWireName(r.getString(STATE)).orElseThrow(),
                 r.getInteger(TOTAL_ROWS), r.getInteger(PROCESSED_ROWS), r.getInteger(FAILED_ROWS),
-                retry(r.getValue(RETRY)), r.getInteger(MAX_CONCURRENCY), schedule(r.getValue(SCHEDULE)),
-                breaker(r.getValue(BREAKER)),
+                CampaignJson.retry(r.getString(RETRY)), r.getInteger(MAX_CONCURRENCY),
+                CampaignJson.schedule(r.getString(SCHEDULE)), CampaignJson.breaker(r.getString(BREAKER)),
                 r.getLong(PARENT_ID), r.getLong(REDIALED_ID), instant(r.getOffsetDateTime(CREATED_AT)),
                 instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(COMPLETED_AT)), logs);
     }

@@ -51,7 +51,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
     private static final String CAMPAIGN_COLUMNS = """
             c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
             c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
-            c.retry_config, c.max_concurrency, c.schedule_config, c.circuit_breaker,
+            c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
             c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at
             """;
     private static final String INSERT_ATTEMPT = """

@@ -19,16 +19,16 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The campaign list reads its JSON columns as text with the streaming parser; the dispatcher still
- * reads them as the PG client's JsonObjects. Both readings must give the same configurations and
- * the same log details, whatever was stored.
+ * The campaign list and the dispatcher read the JSON columns as text with the streaming parser: it
+ * must read back every configuration the writer stores, give absent fields their defaults, skip
+ * unknown ones, and read log details as the same values as the PG client's decoding.
  */
 class CampaignJsonTest {
 
     private static final List<String> ZONES = List.of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata");
 
     @Test
-    void textAndJsonObjectReadingsAgreeOnRandomConfigurations() {
+    void theTextReaderReadsBackEveryConfigurationTheWriterStores() {
         Random random = new Random(17);
         for (int i = 0; i < 2_000; i++) {
             RetryConfig retry = new RetryConfig(random.nextBoolean(), random.nextInt(RetryConfig.MAX_RETRIES_LIMIT + 1),
@@ -45,36 +45,41 @@ class CampaignJsonTest {
             CircuitBreakerConfig breaker = new CircuitBreakerConfig(random.nextBoolean(), random.nextInt(101) / 100.0,
                     30 + random.nextInt(571), 1 + random.nextInt(100));
 
-            String retryText = CampaignJson.retry(retry).encode();
-            String scheduleText = CampaignJson.schedule(schedule).encode();
-            String breakerText = CampaignJson.breaker(breaker).encode();
-            assertThat(CampaignJson.retry(retryText)).isEqualTo(retry)
-                    .isEqualTo(CampaignJson.retry(new JsonObject(retryText)));
-            assertThat(CampaignJson.schedule(scheduleText)).isEqualTo(schedule)
-                    .isEqualTo(CampaignJson.schedule(new JsonObject(scheduleText)));
-            assertThat(CampaignJson.breaker(breakerText)).isEqualTo(breaker)
-                    .isEqualTo(CampaignJson.breaker(new JsonObject(breakerText)));
+            assertThat(CampaignJson.retry(CampaignJson.retry(retry).encode())).isEqualTo(retry);
+            assertThat(CampaignJson.schedule(CampaignJson.schedule(schedule).encode())).isEqualTo(schedule);
+            assertThat(CampaignJson.breaker(CampaignJson.breaker(breaker).encode())).isEqualTo(breaker);
         }
     }
 
     @Test
-    void absentFieldsTakeTheSameDefaultsAndUnknownOnesAreSkipped() {
-        for (String text : List.of("{}", "{\"enabled\":true,\"extra\":{\"a\":[1,{\"b\":null}]},\"max_retries\":4}",
-                "{\"max_retries\":2,\"retry_delay_seconds\":3600}")) {
-            assertThat(CampaignJson.retry(text)).as(text).isEqualTo(CampaignJson.retry(new JsonObject(text)));
-        }
-        for (String text : List.of("{}", "{\"failure_threshold\":1,\"later\":[true],\"window_seconds\":600}")) {
-            assertThat(CampaignJson.breaker(text)).as(text).isEqualTo(CampaignJson.breaker(new JsonObject(text)));
-        }
+    void absentFieldsTakeTheDefaultsAndUnknownOnesAreSkipped() {
+        RetryConfig d = RetryConfig.DEFAULT;
+        assertThat(CampaignJson.retry("{}")).isEqualTo(d);
+        assertThat(CampaignJson.retry("{\"enabled\":false,\"extra\":{\"a\":[1,{\"b\":null}]},\"max_retries\":4}"))
+                .isEqualTo(new RetryConfig(false, 4, d.retryDelaySeconds(), d.retryOnBusy(), d.retryOnNoAnswer(),
+                        d.retryOnVoicemail()));
+        assertThat(CampaignJson.retry("{\"max_retries\":2,\"retry_delay_seconds\":3600}")).isEqualTo(new RetryConfig(
+                d.enabled(), 2, 3600, d.retryOnBusy(), d.retryOnNoAnswer(), d.retryOnVoicemail()));
+
+        CircuitBreakerConfig none = CircuitBreakerConfig.NONE;
+        assertThat(CampaignJson.breaker("{}")).isEqualTo(none);
+        assertThat(CampaignJson.breaker("{\"failure_threshold\":1,\"later\":[true],\"window_seconds\":600}"))
+                .isEqualTo(new CircuitBreakerConfig(none.enabled(), 1.0, 600, none.minCallsInWindow()));
+
         String slot = "{\"day_of_week\":0,\"start_time\":\"09:00\",\"end_time\":\"17:00\"}";
-        for (String text : List.of("{\"slots\":[" + slot + "]}", "{\"timezone\":\"Asia/Tokyo\",\"x\":1,\"slots\":[" + slot + "]}",
-                "{\"enabled\":true,\"slots\":[{\"day_of_week\":6,\"start_time\":\"08:00\",\"end_time\":\"09:30\",\"n\":[1]}]}")) {
-            assertThat(CampaignJson.schedule(text)).as(text).isEqualTo(CampaignJson.schedule(new JsonObject(text)));
-        }
-        assertThat(CampaignJson.schedule((String) null)).isNull();
+        List<TimeSlot> nineToFive = List.of(TimeSlot.of(0, "09:00", "17:00"));
+        assertThat(CampaignJson.schedule("{\"slots\":[" + slot + "]}"))
+                .isEqualTo(new ScheduleConfig(false, ScheduleConfig.zone("UTC"), nineToFive));
+        assertThat(CampaignJson.schedule("{\"timezone\":\"Asia/Tokyo\",\"x\":1,\"slots\":[" + slot + "]}"))
+                .isEqualTo(new ScheduleConfig(false, ZoneId.of("Asia/Tokyo"), nineToFive));
+        assertThat(CampaignJson.schedule(
+                "{\"enabled\":true,\"slots\":[{\"day_of_week\":6,\"start_time\":\"08:00\",\"end_time\":\"09:30\",\"n\":[1]}]}"))
+                .isEqualTo(new ScheduleConfig(true, ScheduleConfig.zone("UTC"), List.of(TimeSlot.of(6, "08:00", "09:30"))));
+
+        assertThat(CampaignJson.schedule((String) null)).isNull(); // a nullable column holding SQL NULL
         assertThat(CampaignJson.breaker((String) null)).isNull();
-        assertThat(CampaignJson.schedule("null")).isNull(); // a json column holding JSON null, as the client reads it
-        assertThat(CampaignJson.breaker("null")).isEqualTo(CampaignJson.breaker((JsonObject) null));
+        assertThat(CampaignJson.schedule("null")).isNull(); // a json column holding JSON null
+        assertThat(CampaignJson.breaker("null")).isNull();
         assertThatThrownBy(() -> CampaignJson.retry("[1]")).hasMessageContaining("expected a JSON object");
     }
 
