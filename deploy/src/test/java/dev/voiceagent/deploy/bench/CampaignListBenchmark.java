@@ -40,8 +40,8 @@ public final class CampaignListBenchmark {
         String wrk = Wrk.ensureInstalled();
         String[] jvmOptions = System.getProperty("bench.jvm-options", "").isBlank() ? new String[0]
                 : System.getProperty("bench.jvm-options").trim().split("\\s+");
-        // The process as Dockerfile.jvm runs it (no MALLOC_ARENA_MAX: setting it to 2 left the peak RSS
-        // unchanged, 337-340 against 337-338 MB). The documentation index is written at once (while the data
+        // The process as Dockerfile.jvm runs it: no MALLOC_ARENA_MAX (with 2, the peak RSS was within the spread
+        // between runs: 333-339 against 337-347 MB). The documentation index is written at once (while the data
         // is seeded), not 20 s later in a measured run.
         try (BenchApp app = new BenchApp(jar, java.util.Map.of("VOICEAGENT_DOCS_INDEX_DELAY", "PT0S"), jvmOptions)) {
             String apiKey = app.signUp();
