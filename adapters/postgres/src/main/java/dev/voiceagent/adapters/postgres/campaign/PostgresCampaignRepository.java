@@ -17,9 +17,6 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,12 +36,8 @@ public class PostgresCampaignRepository implements CampaignRepository {
      * and contacts, so the cost does not grow with what a campaign has dialed.
      */
     private static String viewSelect(String tallyFilter, String campaignFilter) {
-        return """
-                SELECT c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
-                       c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
-                       c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
-                       c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at,
-                       w.name AS workflow_name, t.name AS telephony_configuration_name,
+        return "SELECT " + CAMPAIGN_COLUMNS + """
+                ,      w.name AS workflow_name, t.name AS telephony_configuration_name,
                        COALESCE(k.executed, 0) AS executed_count,
                        COALESCE(k.calls, 0) + COALESCE(k.open, 0) AS total_queued_count
                   FROM campaigns c
@@ -309,9 +302,16 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     /**
-     * A campaign from the first 21 columns of viewSelect (the dispatcher selects the same ones, its JSON
-     * columns as text too: one reader of them, {@link CampaignJson}'s streaming one).
+     * The campaign's own columns, in the order {@link #campaign} reads them: the first columns of viewSelect
+     * and of the dispatcher's reads. The JSON columns come as text, for {@link CampaignJson}'s one reader.
      */
+    static final String CAMPAIGN_COLUMNS = """
+            c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
+            c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
+            c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
+            c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at""";
+
+    /** A campaign from the columns of {@link #CAMPAIGN_COLUMNS}, the first of its row. */
     static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
                 r.getLong(CREATED_BY), r.getLong(TELEPHONY_ID), r.getString(SOURCE_TYPE), r.getString(SOURCE_ID),

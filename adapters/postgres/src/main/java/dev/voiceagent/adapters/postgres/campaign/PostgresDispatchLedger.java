@@ -48,12 +48,6 @@ public class PostgresDispatchLedger implements DispatchLedger {
     static final String ACTIVE = "('initiated', 'ringing', 'in-progress')";
     private static final String[] FAILURES = Arrays.stream(CallStatus.values()).filter(CallStatus::isFailure)
             .map(CallStatus::wireName).toArray(String[]::new);
-    private static final String CAMPAIGN_COLUMNS = """
-            c.id, c.organization_id, c.name, c.workflow_id, c.created_by, c.telephony_configuration_id,
-            c.source_type, c.source_id, c.state, c.total_rows, c.processed_rows, c.failed_rows,
-            c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
-            c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at
-            """;
     private static final String INSERT_ATTEMPT = """
             INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider, status,
                    from_number, to_number, started_at, campaign_id, contact_id, attempt_number, lease_expires_at,
@@ -78,7 +72,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
     @Override
     public Uni<List<RunningCampaign>> runningCampaigns(long organizationId) {
-        return pool.preparedQuery("SELECT " + CAMPAIGN_COLUMNS + ", c.breaker_window_from,"
+        return pool.preparedQuery("SELECT " + PostgresCampaignRepository.CAMPAIGN_COLUMNS + ", c.breaker_window_from,"
                         + " COALESCE(h.start_minute, o.calling_hours_start_minute),"
                         + " COALESCE(h.end_minute, o.calling_hours_end_minute) FROM campaigns c"
                         + " JOIN organizations o ON o.id = c.organization_id"
