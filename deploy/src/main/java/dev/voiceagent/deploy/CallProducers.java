@@ -1,6 +1,7 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.application.call.CallChanges;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.DispatchLedger;
@@ -40,6 +41,7 @@ import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.workflow.RunCompletions;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -67,15 +69,27 @@ public class CallProducers {
 
     @Produces
     @Singleton
+    RunCompletions runCompletions(WorkflowRepository workflows) {
+        return new RunCompletions(workflows);
+    }
+
+    @Produces
+    @Singleton
+    CallChanges callChanges(CallRepository calls, RunCompletions completions) {
+        return new CallChanges(calls, completions);
+    }
+
+    @Produces
+    @Singleton
     InitiateCallUseCase initiateCall(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
-            PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
+            PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls, CallChanges changes,
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences,
             @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
             dev.voiceagent.application.usage.CreditGate credits,
             dev.voiceagent.application.dnc.DoNotCallUseCases dnc) {
-        return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, runs, preferences,
+        return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, changes, runs, preferences,
                 gateways.stream().toList(),
                 clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, credits, dnc);
     }
@@ -168,10 +182,11 @@ public class CallProducers {
     @Produces
     @Singleton
     // bean types: ProcessCallReportUseCase and AuthenticateCallReportUseCase
-    ProcessCallReportService processReports(CallRepository calls, TelephonyConfigurationRepository configurations,
+    ProcessCallReportService processReports(CallRepository calls, CallChanges changes,
+            TelephonyConfigurationRepository configurations,
             CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher,
             dev.voiceagent.application.campaign.DispatchMetrics metrics) {
-        return new ProcessCallReportService(calls, configurations, campaigns, clock, dispatcher, metrics);
+        return new ProcessCallReportService(calls, changes, configurations, campaigns, clock, dispatcher, metrics);
     }
 
     @Produces

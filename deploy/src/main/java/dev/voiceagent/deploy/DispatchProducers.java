@@ -29,7 +29,7 @@ public class DispatchProducers {
     @Singleton
     DispatchCampaignsUseCase dispatchCampaigns(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
-            @Any Instance<CallGateway> gateways, Clock clock,
+            dev.voiceagent.application.call.CallChanges changes, @Any Instance<CallGateway> gateways, Clock clock,
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
             @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
@@ -37,7 +37,7 @@ public class DispatchProducers {
             dev.voiceagent.application.usage.CreditGate credits,
             dev.voiceagent.application.telephony.NumberTimeZones numberZones,
             @ConfigProperty(name = "voiceagent.calling-hours.default", defaultValue = "08:00-21:00") String hours) {
-        return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls,
+        return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls, changes,
                 gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease, metrics,
                 credits, numberZones, CallingHoursProducers.parse(hours));
     }

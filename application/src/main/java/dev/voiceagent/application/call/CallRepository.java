@@ -4,7 +4,9 @@ import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.domain.telephony.Provider;
 import io.smallrye.mutiny.Uni;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Out-port: calls, counted exactly for concurrency limits whatever the number of replicas. */
@@ -27,16 +29,13 @@ public interface CallRepository {
     Uni<Optional<Long>> runIdOfProviderCall(Provider provider, String providerCallId);
 
     /**
-     * Writes the call's new state and the run's outcome in one transaction, only if the call is still
-     * as {@code before} says (a concurrent report wins otherwise: false).
+     * In one transaction, only if the call is still as {@code before} says (a concurrent change wins otherwise:
+     * false, nothing written): the call's new state, the run's outcome, the campaign contact's {@code effect}
+     * (retry or finish, the campaign's counters, an optional log entry; null for a single call) and the webhook
+     * {@code events} the change raises. Use {@link CallChanges}, which decides the events.
      */
-    Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter);
-
-    /**
-     * As {@link #applyReport(CallRecord, CallAttempt, WorkflowRun)}, and, in the same transaction, the
-     * campaign contact's effect (retry or finish, the campaign's counters, an optional log entry).
-     */
-    Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect);
+    Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect,
+            List<WebhookEvent> events);
 
     Uni<Boolean> alreadyApplied(String provider, String dedupKey);
 

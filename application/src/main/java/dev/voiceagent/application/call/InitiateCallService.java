@@ -11,7 +11,6 @@ import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.CallAttempt;
-import dev.voiceagent.domain.telephony.CallOutcome;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.CallerSelection;
 import dev.voiceagent.domain.telephony.TelephonyConfiguration;
@@ -37,6 +36,7 @@ public class InitiateCallService implements InitiateCallUseCase {
     private final PhoneNumberRepository numbers;
     private final PhoneNumberNormalizer normalizer;
     private final CallRepository calls;
+    private final CallChanges changes;
     private final WorkflowRunRepository runs;
     private final OrganizationPreferencesRepository preferences;
     private final Map<dev.voiceagent.domain.telephony.Provider, CallGateway> gateways = new HashMap<>();
@@ -49,6 +49,7 @@ public class InitiateCallService implements InitiateCallUseCase {
 
     public InitiateCallService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
+            CallChanges changes,
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
             dev.voiceagent.application.usage.CreditGate credits, dev.voiceagent.application.dnc.DoNotCallUseCases dnc) {
         this.credits = credits;
@@ -58,6 +59,7 @@ public class InitiateCallService implements InitiateCallUseCase {
         this.numbers = numbers;
         this.normalizer = normalizer;
         this.calls = calls;
+        this.changes = changes;
         this.runs = runs;
         this.preferences = preferences;
         gateways.forEach(g -> this.gateways.put(g.provider(), g));
@@ -154,6 +156,6 @@ public class InitiateCallService implements InitiateCallUseCase {
     /** The provider refused: the call ends in error (freeing the slot) and the run says why. */
     private Uni<Boolean> failed(CallRecord reserved) {
         var outcome = reserved.attempt().report(CallStatus.ERROR, clock.instant(), 0);
-        return calls.applyReport(reserved, outcome.attempt(), CallOutcome.applyTo(reserved.run(), outcome.attempt()));
+        return changes.commit(reserved, outcome.attempt(), null);
     }
 }

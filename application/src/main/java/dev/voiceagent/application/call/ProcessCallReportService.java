@@ -4,7 +4,6 @@ import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
-import dev.voiceagent.domain.telephony.CallOutcome;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.domain.campaign.RetryPolicy;
 import dev.voiceagent.domain.telephony.CallStatus;
@@ -24,18 +23,21 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
     static final String BAD_SIGNATURE = "Invalid signature";
 
     private final CallRepository calls;
+    private final CallChanges changes;
     private final TelephonyConfigurationRepository configurations;
     private final CampaignRepository campaigns;
     private final Clock clock;
     private final SlotListener slots;
     private final dev.voiceagent.application.campaign.DispatchMetrics metrics;
 
-    public ProcessCallReportService(CallRepository calls, TelephonyConfigurationRepository configurations,
+    public ProcessCallReportService(CallRepository calls, CallChanges changes,
+            TelephonyConfigurationRepository configurations,
             CampaignRepository campaigns, Clock clock, SlotListener slots,
             dev.voiceagent.application.campaign.DispatchMetrics metrics) {
         this.metrics = metrics;
         this.slots = slots;
         this.calls = calls;
+        this.changes = changes;
         this.configurations = configurations;
         this.campaigns = campaigns;
         this.clock = clock;
@@ -105,8 +107,7 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
                 return Uni.createFrom().item("ignored: " + ignored.reason());
             }
             return contactEffect(call, outcome.attempt())
-                    .chain(effect -> calls.applyReport(call, outcome.attempt(),
-                            CallOutcome.applyTo(call.run(), outcome.attempt()), effect))
+                    .chain(effect -> changes.commit(call, outcome.attempt(), effect))
                     .chain(applied -> {
                         if (!applied) {
                             // another report changed the call meanwhile: decide again on fresh state

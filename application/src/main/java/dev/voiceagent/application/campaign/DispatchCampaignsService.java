@@ -2,6 +2,8 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.application.call.CallChanges;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
@@ -24,7 +26,6 @@ import dev.voiceagent.domain.campaign.DispatchCapacity;
 import dev.voiceagent.domain.campaign.LogLevel;
 import dev.voiceagent.domain.campaign.ScheduleWindow;
 import dev.voiceagent.domain.telephony.CallAttempt;
-import dev.voiceagent.domain.telephony.CallOutcome;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.CallerSelection;
 import dev.voiceagent.domain.telephony.Provider;
@@ -69,6 +70,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     private final TelephonyConfigurationRepository configurations;
     private final PhoneNumberRepository numbers;
     private final CallRepository calls;
+    private final CallChanges changes;
     private final Map<Provider, CallGateway> gateways = new HashMap<>();
     private final java.util.concurrent.ConcurrentHashMap<Long, CachedPrepared> prepared =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -86,6 +88,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
 
     public DispatchCampaignsService(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
+            CallChanges changes,
             List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
             Duration lease, DispatchMetrics metrics, dev.voiceagent.application.usage.CreditGate credits,
             dev.voiceagent.application.telephony.NumberTimeZones numberZones, CallingHours defaultHours) {
@@ -98,6 +101,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         this.configurations = configurations;
         this.numbers = numbers;
         this.calls = calls;
+        this.changes = changes;
         gateways.forEach(g -> this.gateways.put(g.provider(), g));
         this.clock = clock;
         this.random = random;
@@ -320,9 +324,11 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                     }
                 }
                 Uni<Void> skipDnc = skipped.isEmpty() ? Uni.createFrom().voidItem()
-                        : session.skip(campaign.organizationId(), campaign.id(), skipped, DoNotCallEntry.SKIPPED);
+                        : session.skip(campaign.organizationId(), campaign.id(), skipped, DoNotCallEntry.SKIPPED,
+                                skipEvents(campaign.id(), skipped));
                 Uni<Void> skip = outside.isEmpty() ? skipDnc : skipDnc.chain(() -> session.skip(
-                        campaign.organizationId(), campaign.id(), outside, OUTSIDE_HOURS));
+                        campaign.organizationId(), campaign.id(), outside, OUTSIDE_HOURS,
+                        skipEvents(campaign.id(), outside)));
                 Uni<Void> defer = deferred.isEmpty() ? skip : skip.chain(() -> session.defer(deferred));
                 return defer.chain(() -> attempts.isEmpty() ? Uni.createFrom().item(List.<CallRecord>of())
                                 : session.record(attempts, now.plus(lease)))
@@ -427,6 +433,12 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                 });
     }
 
+    /** contact.skipped for each skipped contact, with its log entry's details (why, which number). */
+    private static List<WebhookEvent> skipEvents(long campaignId, Map<Long, CampaignLogEntry> skipped) {
+        return skipped.values().stream().<WebhookEvent>map(entry -> new WebhookEvent.ContactSkipped(entry.ts(),
+                campaignId, entry.details())).toList();
+    }
+
     private Uni<Void> dialFailed(CallRecord call, Throwable failure) {
         metrics.dialFailed();
         Instant now = clock.instant();
@@ -440,6 +452,6 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.ERROR, "dial_failed",
                 "Dialing " + call.toNumber() + " failed: " + failure.getMessage(), details);
         ContactEffect effect = new ContactEffect(call.campaign(), null, false, DIAL_FAILED, entry);
-        return calls.applyReport(call, after, CallOutcome.applyTo(call.run(), after), effect).replaceWithVoid();
+        return changes.commit(call, after, effect).replaceWithVoid();
     }
 }

@@ -5,6 +5,7 @@ import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignTransition;
 import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,9 +70,10 @@ public interface DispatchLedger {
 
         /**
          * Finishes claimed contacts without dialing them (final, counted as processed, not as failed), each with
-         * its log entry.
+         * its log entry, and writes the webhook events the skips raise (contact.skipped).
          */
-        Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts, String outcome);
+        Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts, String outcome,
+                List<WebhookEvent> events);
 
         /** Puts contacts off until the given instants (their calling window is closed). */
         Uni<Void> defer(Map<Long, Instant> until);

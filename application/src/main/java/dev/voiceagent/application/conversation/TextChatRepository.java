@@ -2,6 +2,7 @@ package dev.voiceagent.application.conversation;
 
 import dev.voiceagent.domain.conversation.TextChatSession;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,10 +39,12 @@ public interface TextChatRepository {
 
     /**
      * Writes the session and its run if the revision is still {@code expectedRevision} and the session is not
-     * claimed by anyone else ({@code token}: this writer's claim, or null); the new revision, or empty.
+     * claimed by anyone else ({@code token}: this writer's claim, or null); the new revision, or empty. With them,
+     * the webhook {@code events} of the change; a {@code RunCompleted} among them is written only if the run was not
+     * already complete when this transaction locked it (another path may have completed it meanwhile).
      */
     Uni<Optional<Integer>> save(long runId, int expectedRevision, String token, TextChatSession session,
-            Map<String, Object> checkpoint, WorkflowRun run, Instant now);
+            Map<String, Object> checkpoint, WorkflowRun run, Instant now, List<WebhookEvent> events);
 
     /** Names the run's transcript (an object-store key). */
     Uni<Void> attachTranscript(long runId, String key);

@@ -22,6 +22,7 @@ import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Multi;
+import dev.voiceagent.application.workflow.RunCompletions;
 import io.smallrye.mutiny.Uni;
 import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.domain.storage.ObjectKeys;
@@ -66,6 +67,8 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final dev.voiceagent.application.usage.CreditGate credits;
     private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
+    private final RunCompletions completions;
+
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
             Clock clock, RandomGenerator random, dev.voiceagent.application.usage.CreditGate credits) {
@@ -74,6 +77,7 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         this.tools = tools;
         this.chats = chats;
         this.workflows = workflows;
+        this.completions = new RunCompletions(workflows);
         this.runs = runs;
         this.models = models;
         this.languageModel = languageModel;
@@ -245,7 +249,9 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private Uni<TextChatRecord> commit(TextChatRecord record, String token, TextChatSession session,
             Map<String, Object> checkpoint, WorkflowRun run, Integer expectedRevision) {
         long runId = record.run().id();
-        return chats.save(runId, record.revision(), token, session, checkpoint, run, clock.instant())
+        Instant at = clock.instant();
+        return completions.events(record.run().completed(), run, at)
+                .chain(events -> chats.save(runId, record.revision(), token, session, checkpoint, run, at, events))
                 .chain(saved -> {
                     if (saved.isEmpty()) {
                         return chats.find(run.organizationId(), run.workflowId(), runId).map(now -> {

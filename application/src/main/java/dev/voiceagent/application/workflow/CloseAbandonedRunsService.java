@@ -1,8 +1,11 @@
 package dev.voiceagent.application.workflow;
 
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 public class CloseAbandonedRunsService implements CloseAbandonedRunsUseCase {
 
@@ -19,8 +22,14 @@ public class CloseAbandonedRunsService implements CloseAbandonedRunsUseCase {
         this.after = after;
     }
 
+    /**
+     * Each closed run announces its completion (run.completed) to the organization's endpoints; it triggers no
+     * webhook node of its workflow, since no conversation took place.
+     */
     @Override
     public Uni<Integer> closeAbandoned() {
-        return runs.closeUnstarted(clock.instant().minus(after), ABANDONED, BATCH);
+        Instant now = clock.instant();
+        return runs.closeUnstarted(now.minus(after), ABANDONED, BATCH,
+                run -> List.of(new WebhookEvent.RunCompleted(now, run, List.of())));
     }
 }

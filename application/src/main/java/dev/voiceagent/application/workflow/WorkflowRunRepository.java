@@ -2,10 +2,12 @@ package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Multi;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Out-port: the runs of a workflow, always within one organization. */
 public interface WorkflowRunRepository {
@@ -16,9 +18,11 @@ public interface WorkflowRunRepository {
 
     /**
      * Completes, with the given disposition, the browser runs (webrtc, smallwebrtc) created before {@code before} that
-     * never started (still initialized, no telephony call); at most {@code limit}; how many.
+     * never started (still initialized, no telephony call); at most {@code limit}; how many. In the same transaction,
+     * the webhook events {@code events} gives for each closed run, as it is after closing.
      */
-    Uni<Integer> closeUnstarted(Instant before, String disposition, int limit);
+    Uni<Integer> closeUnstarted(Instant before, String disposition, int limit,
+            Function<WorkflowRun, List<WebhookEvent>> events);
 
     /** A run by id alone: only for what a signed link names (the link is the authorization). */
     Uni<Optional<WorkflowRun>> findById(long runId);

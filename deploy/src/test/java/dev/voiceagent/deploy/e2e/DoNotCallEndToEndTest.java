@@ -45,6 +45,8 @@ class DoNotCallEndToEndTest {
     @Inject
     dev.voiceagent.application.call.CallRepository calls;
     @Inject
+    dev.voiceagent.application.call.CallChanges changes;
+    @Inject
     @jakarta.enterprise.inject.Any
     jakarta.enterprise.inject.Instance<dev.voiceagent.application.call.CallGateway> gateways;
     @Inject
@@ -235,7 +237,7 @@ class DoNotCallEndToEndTest {
             as(key).body(Map.of("phone_number", "+141555502%02d".formatted(50 + i))).post(DNC).then().statusCode(200);
         }
         var replicaB = new dev.voiceagent.application.campaign.DispatchCampaignsService(ledger, workflowRepository,
-                configurations, phoneNumbers, calls, gateways.stream().toList(), java.time.Clock.systemUTC(),
+                configurations, phoneNumbers, calls, changes, gateways.stream().toList(), java.time.Clock.systemUTC(),
                 new java.util.Random(), 10, Duration.ofHours(2), Duration.ofMinutes(2), metrics, credits, numberZones,
                 dev.voiceagent.domain.calling.CallingHours.parse("00:00", "24:00"));
         as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);

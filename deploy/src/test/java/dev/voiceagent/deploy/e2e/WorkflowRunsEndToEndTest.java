@@ -210,6 +210,8 @@ class WorkflowRunsEndToEndTest {
     @Test
     void aBrowserRunWhoseMediaNeverConnectedIsClosedAsAbandonedAndOthersAreLeftAlone() throws InterruptedException {
         String runs = "/api/v1/workflow/" + workflow + "/runs";
+        as(key).body(Map.of("url", "https://crm.example.com/hooks", "event_types", List.of("run.completed")))
+                .post("/api/v1/webhook-endpoints").then().statusCode(200);
         long browser = as(key).body(Map.of("mode", "webrtc", "name", "closed tab")).post(runs).then().statusCode(200)
                 .extract().jsonPath().getLong("id");
         long definition = sql.queryLong("SELECT id FROM workflow_definitions WHERE workflow_id = ? AND status = 'published'",
@@ -236,6 +238,9 @@ class WorkflowRunsEndToEndTest {
         assertThat(closed.getBoolean("is_completed")).isTrue();
         assertThat(closed.getString("gathered_context.call_disposition")).isEqualTo("abandoned");
         assertThat(closed.getFloat("usage_info.call_duration_seconds")).isZero();
+        assertThat(sql.queryString("SELECT payload->'data'->>'disposition' FROM webhook_deliveries"
+                + " WHERE event_type = 'run.completed' AND (payload->'data'->>'workflow_run_id')::bigint = ?", browser))
+                .as("the closed run announces its completion").isEqualTo("abandoned");
         assertThat(run(queuedPhoneCall).getBoolean("is_completed")).isFalse();
         assertThat(run(connected).getBoolean("is_completed")).isFalse();
         as(key).queryParam("filters", "[{\"attribute\":\"dispositionCode\",\"value\":{\"codes\":[\"abandoned\"]}}]")

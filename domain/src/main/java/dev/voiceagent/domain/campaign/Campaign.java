@@ -155,7 +155,7 @@ public record Campaign(
         java.util.List<CampaignLogEntry> logs = new java.util.ArrayList<>(loaded.campaign().logs());
         logs.set(logs.size() - 1, entry);
         Campaign c = loaded.campaign();
-        return new CampaignTransition(new Campaign(c.id(), c.organizationId(), c.name(), c.workflowId(), c.createdBy(),
+        return CampaignTransition.of(this, new Campaign(c.id(), c.organizationId(), c.name(), c.workflowId(), c.createdBy(),
                 c.telephonyConfigurationId(), c.sourceType(), c.sourceId(), c.state(), c.totalRows(), c.processedRows(),
                 c.failedRows(), c.retryConfig(), c.maxConcurrency(), c.scheduleConfig(), c.circuitBreaker(),
                 c.parentCampaignId(), c.redialedCampaignId(), c.createdAt(), c.startedAt(), c.completedAt(), logs), entry);
@@ -195,7 +195,7 @@ public record Campaign(
                 newRetry != null ? newRetry : retryConfig, newMaxConcurrency != null ? newMaxConcurrency : maxConcurrency,
                 newSchedule != null ? newSchedule : scheduleConfig, newBreaker != null ? newBreaker : circuitBreaker,
                 parentCampaignId, redialedCampaignId, createdAt, startedAt, completedAt, appended);
-        return new CampaignTransition(updated, entry);
+        return CampaignTransition.of(this, updated, entry);
     }
 
     /** The wire names of the settings an update gives (non-null), in a fixed order. */
@@ -265,7 +265,7 @@ public record Campaign(
                 scheduleConfig, circuitBreaker, parentCampaignId, redialedCampaignId, createdAt,
                 startedAt == null && next != CampaignState.CREATED ? now : startedAt,
                 completed != null ? completed : completedAt, appended);
-        return new CampaignTransition(changed, entry);
+        return CampaignTransition.of(this, changed, entry);
     }
 
     public Campaign withId(long newId) {

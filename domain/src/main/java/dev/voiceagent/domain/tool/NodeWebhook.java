@@ -2,6 +2,7 @@ package dev.voiceagent.domain.tool;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.workflow.JsonTree;
+import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +20,16 @@ import java.util.Set;
 public final class NodeWebhook {
 
     public static final int TIMEOUT_MS = 10_000;
+    static final String TYPE = "webhook";
     static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
     private NodeWebhook() {
+    }
+
+    /** The webhook nodes a completed run of this definition triggers: its enabled ones with an endpoint_url. */
+    public static List<String> triggered(WorkflowDefinition definition) {
+        return definition.nodes().stream().filter(n -> TYPE.equals(n.type()) && n.id() != null && enabled(n.data()))
+                .map(WorkflowDefinition.Node::id).toList();
     }
 
     public static boolean enabled(Map<String, Object> data) {

@@ -19,6 +19,7 @@ import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -119,12 +121,8 @@ public class PostgresCallRepository implements CallRepository {
     }
 
     @Override
-    public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter) {
-        return applyReport(before, after, runAfter, null);
-    }
-
-    @Override
-    public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect) {
+    public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect,
+            List<WebhookEvent> events) {
         return pool.withTransaction(tx -> tx.preparedQuery("UPDATE calls SET status = $1, answered_at = $2, ended_at = $3,"
                         + " duration_seconds = $4, failure_reason = COALESCE($7, failure_reason), updated_at = now()"
                         + " WHERE id = $5 AND status = $6")
@@ -140,31 +138,8 @@ public class PostgresCallRepository implements CallRepository {
                                         .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
                                 .chain(() -> effect == null ? Uni.createFrom().voidItem()
                                         : settleContact(tx, after, effect))
-                                .chain(() -> callStatus(tx, before, after))
-                                .chain(() -> runAfter.completed() && !before.run().completed()
-                                        ? PostgresWebhookOutbox.runCompleted(tx, runAfter, at(after))
-                                        : Uni.createFrom().voidItem())
+                                .chain(() -> PostgresWebhookOutbox.enqueue(tx, after.organizationId(), events))
                                 .replaceWith(true)));
-    }
-
-    private static java.time.Instant at(CallAttempt after) {
-        return after.endedAt() != null ? after.endedAt() : after.answeredAt() != null ? after.answeredAt()
-                : after.startedAt();
-    }
-
-    /** call.status: each change of a call's status, in the transaction that applied it. */
-    private static Uni<Void> callStatus(SqlClient tx, CallRecord before, CallAttempt after) {
-        java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
-        data.put("workflow_run_id", after.runId());
-        data.put("call_id", after.id());
-        data.put("status", after.status().wireName());
-        data.put("previous_status", before.attempt().status().wireName());
-        data.put("duration_seconds", after.durationSeconds());
-        data.put("to_number", before.toNumber());
-        if (before.campaign() != null) {
-            data.put("campaign_id", before.campaign().campaignId());
-        }
-        return PostgresWebhookOutbox.enqueue(tx, after.organizationId(), "call.status", at(after), data);
     }
 
     /**
@@ -189,20 +164,7 @@ public class PostgresCallRepository implements CallRepository {
                         .addString(after.status().wireName()).addBoolean(effect.succeeded()))
                 .chain(() -> effect.log() == null ? Uni.createFrom().voidItem()
                         : CampaignLogs.append(tx, after.organizationId(), a.campaignId(), effect.log()))
-                .chain(() -> {
-                    if (!effect.finished()) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
-                    data.put("campaign_id", a.campaignId());
-                    data.put("contact_id", a.contactId());
-                    data.put("attempt", a.attemptNumber());
-                    data.put("workflow_run_id", after.runId());
-                    data.put("outcome", after.status().wireName());
-                    return PostgresWebhookOutbox.enqueue(tx,
-                            after.organizationId(), effect.succeeded() ? "contact.completed" : "contact.failed",
-                            at(after), data);
-                });
+                .replaceWithVoid();
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.campaign.LogLevel;
+import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -138,7 +139,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     /**
-     * Within the caller's transaction: the new state and its log entry, only if the campaign is still
+     * Within the caller's transaction: the new state, its log entry and its webhook event, only if the campaign is still
      * in the state it was read in. Leaving paused for running starts the breaker's fresh window.
      */
     public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before,
@@ -154,26 +155,9 @@ public class PostgresCampaignRepository implements CampaignRepository {
                         .addOffsetDateTime(utc(transition.entry().ts())))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
                         : appendLog(tx, after.organizationId(), after.id(), transition.entry())
-                                .chain(() -> campaignEvent(tx, before, transition)).replaceWith(true));
-    }
-
-    /** The webhook event of a transition (campaign.started, .paused, ...), in the transition's transaction. */
-    private static Uni<Void> campaignEvent(SqlClient tx, Campaign before,
-            dev.voiceagent.domain.campaign.CampaignTransition transition) {
-        var type = dev.voiceagent.domain.webhook.WebhookEvents.ofCampaignLogEvent(transition.entry().event());
-        if (type.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        Campaign after = transition.campaign();
-        java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
-        data.put("campaign_id", after.id());
-        data.put("name", after.name());
-        data.put("state", after.state().wireName());
-        data.put("previous_state", before.state().wireName());
-        data.put("message", transition.entry().message());
-        data.put("details", transition.entry().details());
-        return dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox.enqueue(tx, after.organizationId(),
-                type.get(), transition.entry().ts(), data);
+                                .chain(() -> PostgresWebhookOutbox.enqueue(tx, after.organizationId(),
+                                        transition.events()))
+                                .replaceWith(true));
     }
 
     @Override

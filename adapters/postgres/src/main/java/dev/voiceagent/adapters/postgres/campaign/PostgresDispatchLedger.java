@@ -16,6 +16,7 @@ import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -252,7 +253,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
         @Override
         public Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts,
-                String outcome) {
+                String outcome, List<WebhookEvent> events) {
             Long[] ids = contacts.keySet().toArray(Long[]::new);
             return tx.preparedQuery("""
                             WITH skipped AS (
@@ -264,15 +265,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     .execute(Tuple.of(campaignId, ids, outcome))
                     .chain(() -> tx.preparedQuery(CampaignLogs.INSERT).executeBatch(contacts.values().stream()
                             .map(entry -> CampaignLogs.tuple(organizationId, campaignId, entry)).toList()))
-                    .chain(() -> PostgresWebhookOutbox.enqueueAll(tx, organizationId, "contact.skipped",
-                            contacts.values().stream().map(entry -> {
-                                Map<String, Object> data = new java.util.LinkedHashMap<>();
-                                data.put("campaign_id", campaignId);
-                                if (entry.details() != null) {
-                                    data.putAll(entry.details());
-                                }
-                                return new PostgresWebhookOutbox.Event(entry.ts(), data);
-                            }).toList()))
+                    .chain(() -> PostgresWebhookOutbox.enqueue(tx, organizationId, events))
                     .replaceWithVoid();
         }
 

@@ -8,6 +8,8 @@ import dev.voiceagent.application.conversation.TextChatRecord;
 import dev.voiceagent.application.conversation.TextChatRepository;
 import dev.voiceagent.domain.conversation.TextChatSession;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -91,7 +93,7 @@ public class PostgresTextChatRepository implements TextChatRepository {
 
     @Override
     public Uni<Optional<Integer>> save(long runId, int expectedRevision, String token, TextChatSession session,
-            Map<String, Object> checkpoint, WorkflowRun run, Instant now) {
+            Map<String, Object> checkpoint, WorkflowRun run, Instant now, List<WebhookEvent> events) {
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
         return pool.withTransaction(tx -> tx.preparedQuery("UPDATE text_chat_sessions SET revision = revision + 1,"
                         + " session_data = $3, checkpoint = $4, completed = $5, busy_token = NULL, busy_until = NULL,"
@@ -110,11 +112,14 @@ public class PostgresTextChatRepository implements TextChatRepository {
                                     + " FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed")
                             .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
                                     JsonValues.toJson(run.gatheredContext())))
-                            .chain(updated -> run.completed() && updated.size() == 1
-                                    && !Boolean.TRUE.equals(updated.iterator().next().getBoolean(0))
-                                    ? dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox.runCompleted(tx,
-                                            run, now)
-                                    : Uni.createFrom().voidItem())
+                            .chain(updated -> {
+                                boolean wasCompleted = updated.size() == 1
+                                        && Boolean.TRUE.equals(updated.iterator().next().getBoolean(0));
+                                // a completion another path committed first was announced there
+                                return PostgresWebhookOutbox.enqueue(tx, run.organizationId(), events.stream()
+                                        .filter(e -> !(wasCompleted && e instanceof WebhookEvent.RunCompleted))
+                                        .toList());
+                            })
                             .replaceWith(Optional.of(revision));
                 }));
     }

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.webhook.WebhookOutbox;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -34,53 +35,47 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
     }
 
     /**
-     * Within the caller's transaction: the event {"type", "timestamp", "data"} for each of the organization's
-     * enabled endpoints subscribed to its type (an endpoint with no types receives every type).
+     * Within the caller's transaction, the events the core decided: each one for every enabled endpoint of the
+     * organization subscribed to its type (an endpoint with no types receives every type), as the body
+     * {"type", "timestamp", "data"}; and a run's completion also for each webhook node it triggers. One batch per
+     * kind of row, so the cost does not grow in round trips with the number of events.
      */
-    public static Uni<Void> enqueue(SqlClient tx, long organizationId, String type, Instant at,
-            Map<String, Object> data) {
-        return tx.preparedQuery(ENQUEUE).execute(enqueueTuple(organizationId, type, at, data)).replaceWithVoid();
-    }
-
-    /** An event's time and data, for {@link #enqueueAll}. */
-    public record Event(Instant at, Map<String, Object> data) {
-    }
-
-    /** Several events of one type in one batch (one round trip), e.g. the contacts a claim skipped. */
-    public static Uni<Void> enqueueAll(SqlClient tx, long organizationId, String type, List<Event> events) {
+    public static Uni<Void> enqueue(SqlClient tx, long organizationId, List<WebhookEvent> events) {
         if (events.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return tx.preparedQuery(ENQUEUE).executeBatch(events.stream()
-                .map(e -> enqueueTuple(organizationId, type, e.at(), e.data())).toList()).replaceWithVoid();
+        List<Tuple> nodes = new ArrayList<>();
+        for (WebhookEvent event : events) {
+            if (event instanceof WebhookEvent.RunCompleted completed) {
+                completed.webhookNodeIds().forEach(node -> nodes.add(Tuple.of(organizationId, completed.run().id(),
+                        node)));
+            }
+        }
+        Uni<Void> subscribed = tx.preparedQuery(ENQUEUE).executeBatch(events.stream()
+                .map(e -> enqueueTuple(organizationId, e)).toList()).replaceWithVoid();
+        return nodes.isEmpty() ? subscribed : subscribed.chain(() -> tx.preparedQuery(ENQUEUE_NODE)
+                .executeBatch(nodes).replaceWithVoid());
     }
 
-    private static final String ENQUEUE = "INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id,"
-            + " event_type, payload, next_attempt_at) SELECT $1, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
-            + " $2, $3, now() FROM webhook_endpoints e WHERE e.organization_id = $1 AND e.enabled"
-            + " AND (cardinality(e.event_types) = 0 OR $2 = ANY(e.event_types))";
+    private static final String ENQUEUE = """
+            INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id, event_type, payload,
+                                            next_attempt_at)
+            SELECT $1, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2, $3, now()
+              FROM webhook_endpoints e
+             WHERE e.organization_id = $1 AND e.enabled AND (cardinality(e.event_types) = 0 OR $2 = ANY(e.event_types))""";
+
+    /** A workflow's webhook node, delivered by the node's own request (see NodeWebhookDelivery). */
+    private static final String ENQUEUE_NODE = """
+            INSERT INTO webhook_deliveries (organization_id, message_id, event_type, payload, workflow_run_id, node_id)
+            VALUES ($1, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'workflow.webhook', '{}'::jsonb, $2, $3)""";
 
     /** The event {"type", "timestamp", "data"}. */
-    private static Tuple enqueueTuple(long organizationId, String type, Instant at, Map<String, Object> data) {
+    private static Tuple enqueueTuple(long organizationId, WebhookEvent event) {
         Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("type", type);
-        payload.put("timestamp", at.toString());
-        payload.put("data", data);
-        return Tuple.of(organizationId, type, JsonValues.toJson(payload));
-    }
-
-    /** run.completed for a run that has just completed: its disposition, duration and gathered context. */
-    public static Uni<Void> runCompleted(SqlClient tx, dev.voiceagent.domain.workflow.WorkflowRun run, Instant at) {
-        return enqueue(tx, run.organizationId(), "run.completed", at, run.results()).chain(() -> tx.preparedQuery(
-                        "INSERT INTO webhook_deliveries (organization_id, message_id, event_type, payload,"
-                                + " workflow_run_id, node_id) SELECT $1, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
-                                + " 'workflow.webhook', '{}'::jsonb, $2, n->>'id' FROM workflow_definitions d"
-                                + " CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(d.workflow_json->'nodes')"
-                                + " = 'array' THEN d.workflow_json->'nodes' ELSE '[]'::jsonb END) n"
-                                + " WHERE d.id = $3 AND n->>'type' = 'webhook'"
-                                + " AND COALESCE(n->'data'->>'enabled', 'true') <> 'false'"
-                                + " AND COALESCE(n->'data'->>'endpoint_url', '') <> ''")
-                .execute(Tuple.of(run.organizationId(), run.id(), run.definitionId())).replaceWithVoid());
+        payload.put("type", event.type());
+        payload.put("timestamp", event.at().toString());
+        payload.put("data", event.data());
+        return Tuple.of(organizationId, event.type(), JsonValues.toJson(payload));
     }
 
     @Override

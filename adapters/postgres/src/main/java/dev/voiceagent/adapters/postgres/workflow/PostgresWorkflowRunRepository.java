@@ -4,11 +4,13 @@ import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import dev.voiceagent.application.workflow.RunPage;
 import dev.voiceagent.application.workflow.RunPageQuery;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.workflow.RunFilter;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -21,9 +23,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /** Runs on the reactive PG client; filters become parameterised SQL, never string values. */
 @ApplicationScoped
@@ -78,33 +83,34 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     }
 
     @Override
-    public Uni<Integer> closeUnstarted(Instant before, String disposition, int limit) {
-        // the closed runs' run.completed events are queued in the same statement (the shape of
-        // PostgresWebhookOutbox.runCompleted), for the organization's subscribed endpoints
-        return pool.preparedQuery("/* background tick */ WITH closed AS (UPDATE workflow_runs r SET state = 'completed',"
-                        + " is_completed = true,"
-                        + " gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || jsonb_build_object("
-                        + "'call_disposition', $2::text, 'mapped_call_disposition', $2::text, 'call_status', $2::text,"
-                        + " 'call_tags', jsonb_build_array($2::text)),"
-                        + " usage_info = COALESCE(r.usage_info, '{}'::jsonb) || '{\"call_duration_seconds\": 0}'::jsonb"
-                        + " WHERE r.id IN (SELECT u.id FROM workflow_runs u WHERE u.state = 'initialized'"
-                        + " AND NOT u.is_completed AND u.mode IN ('webrtc', 'smallwebrtc') AND u.created_at < $1"
-                        + " AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.workflow_run_id = u.id)"
-                        + " ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)"
-                        + " RETURNING r.id, r.organization_id, r.workflow_id, r.campaign_id, r.mode, r.call_type,"
-                        + " r.gathered_context),"
-                        + " queued AS (INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id, event_type,"
-                        + " payload) SELECT c.organization_id, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''),"
-                        + " 'run.completed', jsonb_build_object('type', 'run.completed', 'timestamp',"
-                        + " to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'data',"
-                        + " jsonb_build_object('workflow_run_id', c.id, 'workflow_id', c.workflow_id, 'campaign_id',"
-                        + " c.campaign_id, 'mode', c.mode, 'call_type', c.call_type, 'disposition', $2::text,"
-                        + " 'duration_seconds', 0, 'gathered_context', c.gathered_context))"
-                        + " FROM closed c JOIN webhook_endpoints e ON e.organization_id = c.organization_id AND e.enabled"
-                        + " AND (cardinality(e.event_types) = 0 OR 'run.completed' = ANY(e.event_types)))"
-                        + " SELECT count(*) FROM closed")
+    public Uni<Integer> closeUnstarted(Instant before, String disposition, int limit,
+            Function<WorkflowRun, List<WebhookEvent>> events) {
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        /* background tick */ UPDATE workflow_runs r
+                           SET state = 'completed', is_completed = true,
+                               gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || jsonb_build_object(
+                                   'call_disposition', $2::text, 'mapped_call_disposition', $2::text,
+                                   'call_status', $2::text, 'call_tags', jsonb_build_array($2::text)),
+                               usage_info = COALESCE(r.usage_info, '{}'::jsonb) || '{"call_duration_seconds": 0}'::jsonb
+                         WHERE r.id IN (SELECT u.id FROM workflow_runs u
+                                         WHERE u.state = 'initialized' AND NOT u.is_completed
+                                           AND u.mode IN ('webrtc', 'smallwebrtc') AND u.created_at < $1
+                                           AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.workflow_run_id = u.id)
+                                         ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                        RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), disposition, limit))
-                .map(rows -> (int) rows.iterator().next().getLong(0).longValue());
+                .chain(rows -> {
+                    List<WorkflowRun> closed = new ArrayList<>(rows.size());
+                    rows.forEach(row -> closed.add(run(row)));
+                    // one batch per organization: a tick closes few runs, usually of one organization
+                    Map<Long, List<WebhookEvent>> byOrganization = new LinkedHashMap<>();
+                    closed.forEach(run -> byOrganization.computeIfAbsent(run.organizationId(), o -> new ArrayList<>())
+                            .addAll(events.apply(run)));
+                    return Multi.createFrom().iterable(byOrganization.entrySet()).onItem()
+                            .transformToUniAndConcatenate(e -> PostgresWebhookOutbox.enqueue(tx, e.getKey(),
+                                    e.getValue()))
+                            .collect().last().replaceWith(closed.size());
+                }));
     }
 
     @Override
