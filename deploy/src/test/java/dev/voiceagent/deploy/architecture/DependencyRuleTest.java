@@ -30,7 +30,7 @@ class DependencyRuleTest {
     @Test
     void everyLayerHasClasses() {
         for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres",
-                "adapters.telephony", "adapters.storage", "adapters.scheduler", "adapters.models", "adapters.documents",
+                "adapters.telephony", "adapters.storage", "adapters.scheduler", "adapters.outbound", "adapters.documents",
                 "adapters.payments", "deploy"}) {
             assertThat(classes.stream().filter(c -> c.getPackageName().startsWith(ROOT + "." + layer)))
                     .as("classes in %s", layer).isNotEmpty();

@@ -1,0 +1,250 @@
+package dev.voiceagent.adapters.outbound;
+
+import dev.voiceagent.domain.outbound.AddressPolicy;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * GET requests to model providers. A URL a tenant can aim (a base URL in its configuration) is resolved
+ * here and every address checked against the installation's {@link AddressPolicy} before connecting and
+ * again on every redirect; the connection goes to the address that was checked (no second lookup).
+ * Bodies are read up to 1 MiB; every request has a time limit.
+ */
+@ApplicationScoped
+public class GuardedHttp {
+
+    /** A provider's answer; {@code body} cut at {@link #MAX_BODY} bytes; its Retry-After header, if any. */
+    public record Reply(int status, String body, String retryAfter) {
+
+        public Reply(int status, String body) {
+            this(status, body, null);
+        }
+    }
+
+    /**
+     * A whole answer: every header (several values joined with ", ", names in lower case), the body cut at
+     * {@link #MAX_BODY} bytes ({@code truncated} says so) as text and as bytes, and how long the exchange took.
+     */
+    public record Exchange(int status, Map<String, String> headers, byte[] bytes, boolean truncated, long durationMs) {
+
+        /** The body as UTF-8 text. */
+        public String body() {
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        Reply reply() {
+            return new Reply(status, body(), headers.get("retry-after"));
+        }
+    }
+
+    /** The request could not be made: refused by the address policy, unreachable, or timed out. */
+    public static class Unreachable extends RuntimeException {
+        Unreachable(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The request was refused before it left: its address is not allowed or it is not an http(s) URL. */
+    public static class Refused extends Unreachable {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /** How a host name becomes addresses (the system resolver; tests give their own). */
+    @FunctionalInterface
+    interface Resolver {
+        InetAddress[] resolve(String host) throws java.io.IOException;
+    }
+
+    static final int MAX_BODY = 1 << 20;
+    static final int MAX_REDIRECTS = 3;
+
+    private final Vertx vertx;
+    private final HttpClient client;
+    private final AddressPolicy policy;
+    private final Duration timeout;
+    private final Resolver resolver;
+
+    @jakarta.inject.Inject
+    public GuardedHttp(Vertx vertx,
+            @ConfigProperty(name = "voiceagent.outbound.allowed") Optional<List<String>> allowed,
+            @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout) {
+        this(vertx, allowed, timeout, InetAddress::getAllByName);
+    }
+
+    GuardedHttp(Vertx vertx, Optional<List<String>> allowed, Duration timeout, Resolver resolver) {
+        this.vertx = vertx;
+        this.policy = AddressPolicy.allowing(allowed.orElse(List.of()));
+        this.timeout = timeout;
+        this.resolver = resolver;
+        this.client = vertx.createHttpClient(new HttpClientOptions().setVerifyHost(true).setForceSni(true)
+                .setConnectTimeout((int) timeout.toMillis()).setMaxPoolSize(20));
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+
+    /** GET {@code url}; {@code guarded} when a tenant chose it (a configured base URL). */
+    public Uni<Reply> get(String url, Map<String, String> headers, boolean guarded) {
+        return Uni.createFrom().completionStage(() -> send(HttpMethod.GET, url, headers, null, timeout, guarded, 0)
+                .map(Exchange::reply).toCompletionStage());
+    }
+
+    /**
+     * POST a JSON body to {@code url} with its own time limit (a model's answer can take a while). A redirect
+     * is not followed: a POST is not repeated somewhere else.
+     */
+    public Uni<Reply> postJson(String url, Map<String, String> headers, String json, Duration limit, boolean guarded) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.put("Content-Type", "application/json");
+        all.put("Accept", "application/json");
+        return Uni.createFrom().completionStage(() -> send(HttpMethod.POST, url, all, Buffer.buffer(json), limit,
+                guarded, MAX_REDIRECTS).map(Exchange::reply).toCompletionStage());
+    }
+
+    /**
+     * Any request a tenant aimed (a tool, an MCP server, a webhook): always guarded, its own time limit, the whole
+     * answer. A GET follows redirects (each one checked again); other methods are not repeated elsewhere, their
+     * 3xx answer is returned as it is.
+     */
+    public Uni<Exchange> exchange(String method, String url, Map<String, String> headers, byte[] body,
+            Duration limit) {
+        return exchange(method, url, headers, body, limit, true);
+    }
+
+    /** As {@link #exchange(String, String, Map, byte[], Duration)}; unguarded only for the installation's own URLs. */
+    public Uni<Exchange> exchange(String method, String url, Map<String, String> headers, byte[] body,
+            Duration limit, boolean guarded) {
+        HttpMethod m = HttpMethod.valueOf(method.toUpperCase(Locale.ROOT));
+        return Uni.createFrom().completionStage(() -> send(m, url, headers, body == null ? null : Buffer.buffer(body),
+                limit, guarded, 0).toCompletionStage());
+    }
+
+    private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,
+            Duration limit, boolean guarded, int hop) {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(new Refused("Not a valid URL: " + url));
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            return Future.failedFuture(new Refused("Not an http(s) URL: " + url));
+        }
+        long started = System.nanoTime();
+        String host = uri.getHost();
+        boolean tls = scheme.equals("https");
+        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        return resolve(host).compose(address -> {
+            if (guarded) {
+                Optional<String> refusal = policy.refusal(host, address);
+                if (refusal.isPresent()) {
+                    return Future.failedFuture(new Refused(refusal.get()));
+                }
+            }
+            RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port)
+                    .setSsl(tls).setURI(path).setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
+                    .setTimeout(limit.toMillis()).setFollowRedirects(false);
+            headers.forEach(options::putHeader);
+            return client.request(options).compose(request -> body == null ? request.send() : request.send(body))
+                    .compose(response -> {
+                        String location = response.getHeader("Location");
+                        if (response.statusCode() / 100 == 3 && location != null && method == HttpMethod.GET) {
+                            if (hop >= MAX_REDIRECTS) {
+                                return Future.failedFuture(new Unreachable("Too many redirects from " + url));
+                            }
+                            response.request().reset();
+                            URI next = uri.resolve(location);
+                            return send(method, next.toString(), sameOrigin(uri, next) ? headers : neutral(headers),
+                                    null, limit, guarded, hop + 1);
+                        }
+                        return read(response, started);
+                    });
+        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
+                : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+    }
+
+    /** A redirect to another origin does not carry the request's credentials (only Accept and User-Agent go on). */
+    private static Map<String, String> neutral(Map<String, String> headers) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        headers.forEach((k, v) -> {
+            if (k.equalsIgnoreCase("Accept") || k.equalsIgnoreCase("User-Agent")) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static boolean sameOrigin(URI a, URI b) {
+        return String.valueOf(a.getScheme()).equalsIgnoreCase(String.valueOf(b.getScheme()))
+                && String.valueOf(a.getHost()).equalsIgnoreCase(String.valueOf(b.getHost())) && a.getPort() == b.getPort();
+    }
+
+    private Future<InetAddress> resolve(String host) {
+        return vertx.executeBlocking(() -> {
+            InetAddress[] all = resolver.resolve(host);
+            if (all.length == 0) {
+                throw new Unreachable(host + " does not resolve");
+            }
+            return all[0];
+        }, false);
+    }
+
+    private static Future<Exchange> read(HttpClientResponse response, long started) {
+        Promise<Exchange> reply = Promise.promise();
+        Buffer body = Buffer.buffer();
+        boolean[] truncated = {false};
+        response.handler(chunk -> {
+            if (body.length() + chunk.length() <= MAX_BODY) {
+                body.appendBuffer(chunk);
+            } else {
+                if (body.length() < MAX_BODY) {
+                    body.appendBuffer(chunk.getBuffer(0, MAX_BODY - body.length()));
+                }
+                truncated[0] = true;
+            }
+        });
+        response.exceptionHandler(reply::tryFail);
+        response.endHandler(v -> {
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            response.headers().names().forEach(name -> headers.put(name.toLowerCase(Locale.ROOT),
+                    String.join(", ", response.headers().getAll(name))));
+            reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.getBytes(), truncated[0],
+                    Duration.ofNanos(System.nanoTime() - started).toMillis()));
+        });
+        return reply.future();
+    }
+
+    private static String describe(Throwable failure) {
+        String name = failure.getClass().getSimpleName();
+        if (name.contains("Timeout") || String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT).contains("timeout")) {
+            return "timed out";
+        }
+        return failure.getMessage() == null ? name : failure.getMessage();
+    }
+}

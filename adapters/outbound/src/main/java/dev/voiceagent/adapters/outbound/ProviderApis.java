@@ -1,0 +1,83 @@
+package dev.voiceagent.adapters.outbound;
+
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.model.ModelCatalog;
+import dev.voiceagent.domain.model.ModelField;
+import jakarta.inject.Singleton;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The providers' public API addresses (an installation or a test may point them elsewhere) and the
+ * OpenAI-compatible ones: the providers whose keys are checked with GET {base_url}/models. A singleton,
+ * not a client proxy: its fields are read directly.
+ */
+@Singleton
+public class ProviderApis {
+
+    /** OpenAI-compatible providers without a base_url field of their own. */
+    static final Map<String, String> OPENAI_COMPATIBLE = Map.of(
+            "groq", "https://api.groq.com/openai/v1",
+            "xai", "https://api.x.ai/v1");
+
+    final String openai;
+    final String google;
+    final String azureApiVersion;
+    final String elevenlabs;
+    final String deepgram;
+    final String cartesia;
+    final String cartesiaVersion;
+
+    public ProviderApis(
+            @ConfigProperty(name = "voiceagent.models.openai-base-url", defaultValue = "https://api.openai.com/v1") String openai,
+            @ConfigProperty(name = "voiceagent.models.google-base-url",
+                    defaultValue = "https://generativelanguage.googleapis.com/v1beta/openai") String google,
+            @ConfigProperty(name = "voiceagent.models.azure-api-version", defaultValue = "2024-10-21") String azureApiVersion,
+            @ConfigProperty(name = "voiceagent.models.elevenlabs-base-url", defaultValue = "https://api.elevenlabs.io") String elevenlabs,
+            @ConfigProperty(name = "voiceagent.models.deepgram-base-url", defaultValue = "https://api.deepgram.com") String deepgram,
+            @ConfigProperty(name = "voiceagent.models.cartesia-base-url", defaultValue = "https://api.cartesia.ai") String cartesia,
+            @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion) {
+        this.openai = trim(openai);
+        this.google = trim(google);
+        this.azureApiVersion = azureApiVersion;
+        this.elevenlabs = trim(elevenlabs);
+        this.deepgram = trim(deepgram);
+        this.cartesia = trim(cartesia);
+        this.cartesiaVersion = cartesiaVersion;
+    }
+
+    /**
+     * The base URL a tenant chose, or null when it chose none or the provider's public default (which the
+     * catalog fills in): the installation's address for that provider is used then, and is not guarded.
+     */
+    static String own(ModelEndpoint endpoint) {
+        if (endpoint.managed() || endpoint.baseUrl() == null || endpoint.baseUrl().isBlank()) {
+            return null;
+        }
+        String given = trim(endpoint.baseUrl().strip());
+        return catalogDefault(endpoint).filter(given::equals).isPresent() ? null : given;
+    }
+
+    /** The provider's public base URL as the catalog lists it. */
+    static Optional<String> catalogDefault(ModelEndpoint endpoint) {
+        return ModelCatalog.find(endpoint.service(), endpoint.provider()).flatMap(p -> p.field("base_url"))
+                .map(ModelField::defaultValue).map(v -> trim(String.valueOf(v)));
+    }
+
+    static String trim(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    static String display(String provider) {
+        return switch (provider) {
+            case "openai", "openai_realtime" -> "OpenAI";
+            case "elevenlabs" -> "ElevenLabs";
+            case "deepgram" -> "Deepgram";
+            case "cartesia" -> "Cartesia";
+            case "dograh" -> "The installation's managed models";
+            default -> provider.substring(0, 1).toUpperCase(Locale.ROOT) + provider.substring(1);
+        };
+    }
+}
