@@ -28,7 +28,7 @@ import dev.voiceagent.application.campaign.ResumeCampaignService;
 import dev.voiceagent.application.campaign.ResumeCampaignUseCase;
 import dev.voiceagent.application.campaign.StartCampaignService;
 import dev.voiceagent.application.campaign.StartCampaignUseCase;
-import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.application.source.ContactSourceReader;
 import dev.voiceagent.application.campaign.CreateCampaignService;
 import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.call.CallRepository;
@@ -111,7 +111,7 @@ public class CallProducers {
             ContactSourceReader sources, TelephonyConfigurationRepository configurations,
             PhoneNumberNormalizer normalizer, DispatchLedger ledger, Clock clock,
             @ConfigProperty(name = "voiceagent.dispatch.import-lease", defaultValue = "PT1M") Duration lease,
-            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+            dev.voiceagent.application.dispatch.DispatchMetrics metrics) {
         return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, ledger, clock, lease,
                 metrics);
     }
@@ -185,7 +185,7 @@ public class CallProducers {
     ProcessCallReportService processReports(CallRepository calls, CallChanges changes,
             TelephonyConfigurationRepository configurations,
             CampaignRepository campaigns, Clock clock, DispatchCampaignsUseCase dispatcher,
-            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+            dev.voiceagent.application.dispatch.DispatchMetrics metrics) {
         return new ProcessCallReportService(calls, changes, configurations, campaigns, clock, dispatcher, metrics);
     }
 

@@ -3,8 +3,8 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
-import dev.voiceagent.application.call.ReconcileCallsService;
-import dev.voiceagent.application.call.ReconcileCallsUseCase;
+import dev.voiceagent.application.campaign.ReconcileCallsService;
+import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
 import dev.voiceagent.application.campaign.DispatchCampaignsService;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.DispatchLedger;
@@ -33,7 +33,7 @@ public class DispatchProducers {
             @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
             @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
             @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
-            dev.voiceagent.application.campaign.DispatchMetrics metrics,
+            dev.voiceagent.application.dispatch.DispatchMetrics metrics,
             dev.voiceagent.application.usage.CreditGate credits,
             dev.voiceagent.application.telephony.NumberTimeZones numberZones,
             @ConfigProperty(name = "voiceagent.calling-hours.default", defaultValue = "08:00-21:00") String hours) {

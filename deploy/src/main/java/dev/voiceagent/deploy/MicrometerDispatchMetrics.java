@@ -1,6 +1,6 @@
 package dev.voiceagent.deploy;
 
-import dev.voiceagent.application.campaign.DispatchMetrics;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
 import dev.voiceagent.domain.telephony.CallStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

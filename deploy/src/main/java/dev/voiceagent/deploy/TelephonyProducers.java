@@ -45,6 +45,8 @@ import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.Optional;
+import dev.voiceagent.application.telephony.KnownWorkflows;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -116,9 +118,13 @@ public class TelephonyProducers {
     }
 
     @Produces @Singleton
+    KnownWorkflows knownWorkflows(dev.voiceagent.application.workflow.WorkflowRepository workflows) {
+        return (organizationId, workflowId) -> workflows.find(organizationId, workflowId).map(Optional::isPresent);
+    }
+
+    @Produces @Singleton
     AddPhoneNumberUseCase addNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, dev.voiceagent.application.workflow.WorkflowRepository workflows,
-            PhoneNumberNormalizer normalizer, Clock clock) {
+            TrunkRepository trunks, KnownWorkflows workflows, PhoneNumberNormalizer normalizer, Clock clock) {
         return new AddPhoneNumberService(configurations, numbers, trunks, workflows, normalizer, clock);
     }
 
@@ -129,7 +135,7 @@ public class TelephonyProducers {
 
     @Produces @Singleton
     UpdatePhoneNumberUseCase updateNumber(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, dev.voiceagent.application.workflow.WorkflowRepository workflows, Clock clock) {
+            TrunkRepository trunks, KnownWorkflows workflows, Clock clock) {
         return new UpdatePhoneNumberService(configurations, numbers, trunks, workflows, clock);
     }
 

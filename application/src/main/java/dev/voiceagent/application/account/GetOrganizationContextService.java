@@ -2,7 +2,7 @@ package dev.voiceagent.application.account;
 
 import dev.voiceagent.application.apikey.ApiKeyRepository;
 import dev.voiceagent.application.auth.AccountRepository;
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.model.ResolvedModels;
 import dev.voiceagent.application.shared.ResourceNotFoundException;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.apikey;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.apikey.ApiKey;
 import io.smallrye.mutiny.Uni;
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.apikey.ApiKeyRepository;
 import dev.voiceagent.application.servicekey.ServiceKeyRepository;
 import dev.voiceagent.application.shared.AuthenticationException;

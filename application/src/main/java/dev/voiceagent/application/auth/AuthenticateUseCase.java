@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
 /** Resolves the credentials of a request to a principal, or fails with an AuthenticationException. */

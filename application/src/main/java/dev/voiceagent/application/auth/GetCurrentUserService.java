@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.domain.account.User;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.billing;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.usage.CreditLedger;

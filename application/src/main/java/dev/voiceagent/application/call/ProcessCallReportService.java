@@ -1,10 +1,10 @@
 package dev.voiceagent.application.call;
 
+import dev.voiceagent.application.dispatch.SlotListener;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
-import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.domain.campaign.RetryPolicy;
 import dev.voiceagent.domain.telephony.CallStatus;
 import io.smallrye.mutiny.Uni;
@@ -25,15 +25,15 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
     private final CallRepository calls;
     private final CallChanges changes;
     private final TelephonyConfigurationRepository configurations;
-    private final CampaignRepository campaigns;
+    private final RetryConfigs campaigns;
     private final Clock clock;
     private final SlotListener slots;
-    private final dev.voiceagent.application.campaign.DispatchMetrics metrics;
+    private final dev.voiceagent.application.dispatch.DispatchMetrics metrics;
 
     public ProcessCallReportService(CallRepository calls, CallChanges changes,
             TelephonyConfigurationRepository configurations,
-            CampaignRepository campaigns, Clock clock, SlotListener slots,
-            dev.voiceagent.application.campaign.DispatchMetrics metrics) {
+            RetryConfigs campaigns, Clock clock, SlotListener slots,
+            dev.voiceagent.application.dispatch.DispatchMetrics metrics) {
         this.metrics = metrics;
         this.slots = slots;
         this.calls = calls;

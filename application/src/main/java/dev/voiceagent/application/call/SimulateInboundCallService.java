@@ -1,6 +1,6 @@
 package dev.voiceagent.application.call;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.calling;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.calling.CallingHours;

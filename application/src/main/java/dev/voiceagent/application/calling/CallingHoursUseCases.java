@@ -1,6 +1,6 @@
 package dev.voiceagent.application.calling;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.calling.CallingHours;
 import io.smallrye.mutiny.Uni;
 

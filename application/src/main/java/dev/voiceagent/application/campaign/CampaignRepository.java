@@ -2,12 +2,13 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import dev.voiceagent.application.call.RetryConfigs;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Optional;
 
 /** Out-port: campaigns and their append-only logs, always within one organization. */
-public interface CampaignRepository {
+public interface CampaignRepository extends RetryConfigs {
 
     /** Stores a new campaign (and any log entries it carries); returns it with its id. */
     Uni<Campaign> insert(Campaign campaign);
@@ -42,6 +43,7 @@ public interface CampaignRepository {
     Uni<Optional<CampaignView>> findView(long organizationId, long campaignId);
 
     /** The retry settings a campaign runs with (read for every final outcome of its calls). */
+    @Override
     default Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
         return findView(organizationId, campaignId).map(found -> found.map(view -> view.campaign().retryConfig()));
     }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.application.source.ContactSourceReader;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.domain.shared.DomainRuleViolation;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.application.dispatch.DispatchMetrics;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallChanges;
@@ -8,7 +9,7 @@ import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
 import dev.voiceagent.application.call.OutboundCall;
-import dev.voiceagent.application.call.SlotListener;
+import dev.voiceagent.application.dispatch.SlotListener;
 import dev.voiceagent.application.telephony.OutboundConfigurations;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.PhoneNumberView;

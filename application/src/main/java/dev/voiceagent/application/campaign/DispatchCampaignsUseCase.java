@@ -1,6 +1,6 @@
 package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.call.SlotListener;
+import dev.voiceagent.application.dispatch.SlotListener;
 import io.smallrye.mutiny.Uni;
 
 /**

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.application.workflow.RunReportStream;
 import io.smallrye.mutiny.Multi;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;

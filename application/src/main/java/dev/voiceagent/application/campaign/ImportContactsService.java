@@ -1,5 +1,7 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.application.source.ContactSourceReader;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.campaign.Campaign;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.conversation;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.conversation.TextChatUseCases.CloseIdleTextChatsUseCase;
 import dev.voiceagent.application.conversation.TextChatUseCases.CreateTextChatUseCase;
 import dev.voiceagent.application.conversation.TextChatUseCases.EndTextChatUseCase;

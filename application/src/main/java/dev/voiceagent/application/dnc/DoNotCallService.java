@@ -1,7 +1,7 @@
 package dev.voiceagent.application.dnc;
 
-import dev.voiceagent.application.auth.Principal;
-import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.application.shared.Principal;
+import dev.voiceagent.application.source.ContactSourceReader;
 import dev.voiceagent.application.shared.Pages;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.docs;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.domain.conversation.ChatMessage;

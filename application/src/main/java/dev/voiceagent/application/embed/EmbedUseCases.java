@@ -1,6 +1,6 @@
 package dev.voiceagent.application.embed;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.conversation.TextChatRecord;
 import dev.voiceagent.application.turn.TurnCredentials;
 import dev.voiceagent.domain.embed.EmbedToken;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.folder;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.folder.Folder;
 import io.smallrye.mutiny.Uni;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.knowledge;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.knowledge.KnowledgeRepository.Found;
 import dev.voiceagent.application.knowledge.KnowledgeUseCases.KnowledgeBaseUseCase;
 import dev.voiceagent.application.knowledge.KnowledgeUseCases.SearchHit;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.model;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.domain.model.ModelConfigurationDocument;
 import dev.voiceagent.domain.model.ModelSecrets;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.model;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.domain.account.OrganizationPreferences;
 import dev.voiceagent.domain.model.ModelConfigurationDocument;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.model;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.organization;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.account.OrganizationPreferences;
 import io.smallrye.mutiny.Uni;
 

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.organization;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.TracingCredentialsUseCases.DeleteTracingCredentialsUseCase;
 import dev.voiceagent.application.organization.TracingCredentialsUseCases.GetTracingCredentialsUseCase;
 import dev.voiceagent.application.organization.TracingCredentialsUseCases.SaveTracingCredentialsUseCase;

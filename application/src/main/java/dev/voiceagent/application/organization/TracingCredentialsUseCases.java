@@ -1,6 +1,6 @@
 package dev.voiceagent.application.organization;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.account.TracingCredentials;
 import io.smallrye.mutiny.Uni;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.ratelimit;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
 /** Whether a request with an API key or service key may go on under the key's rate limit. */

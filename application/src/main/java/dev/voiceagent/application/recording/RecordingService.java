@@ -1,6 +1,6 @@
 package dev.voiceagent.application.recording;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.recording.RecordingUseCases.FileToUpload;
 import dev.voiceagent.application.recording.RecordingUseCases.NewRecording;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.recording;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.recording.Recording;
 import io.smallrye.mutiny.Uni;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.report;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.report.ReportRepository.RunDetail;
 import dev.voiceagent.application.report.ReportRepository.WorkflowOption;
 import dev.voiceagent.application.shared.ResourceNotFoundException;

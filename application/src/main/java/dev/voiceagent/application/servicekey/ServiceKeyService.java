@@ -1,6 +1,6 @@
 package dev.voiceagent.application.servicekey;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.servicekey.ServiceKeyUseCases.ArchiveServiceKeyUseCase;
 import dev.voiceagent.application.servicekey.ServiceKeyUseCases.CreateServiceKeyUseCase;
 import dev.voiceagent.application.servicekey.ServiceKeyUseCases.ListServiceKeysUseCase;

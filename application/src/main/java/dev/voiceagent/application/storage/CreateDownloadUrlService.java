@@ -1,6 +1,6 @@
 package dev.voiceagent.application.storage;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,5 @@
 package dev.voiceagent.application.telephony;
 
-import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -16,11 +15,11 @@ public class AddPhoneNumberService implements AddPhoneNumberUseCase {
     private final PhoneNumberRepository numbers;
     private final TrunkRepository trunks;
     private final PhoneNumberNormalizer normalizer;
-    private final WorkflowRepository workflows;
+    private final KnownWorkflows workflows;
     private final Clock clock;
 
     public AddPhoneNumberService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, WorkflowRepository workflows, PhoneNumberNormalizer normalizer, Clock clock) {
+            TrunkRepository trunks, KnownWorkflows workflows, PhoneNumberNormalizer normalizer, Clock clock) {
         this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;

@@ -1,7 +1,6 @@
 package dev.voiceagent.application.telephony;
 
 import dev.voiceagent.application.shared.ResourceNotFoundException;
-import dev.voiceagent.application.workflow.WorkflowRepository;
 import io.smallrye.mutiny.Uni;
 
 /** Find a number of a configuration of the caller's organization. */
@@ -20,12 +19,12 @@ final class PhoneNumbers {
     }
 
     /** The workflow that answers a number must be one of the organization's (404 otherwise); null is none. */
-    static Uni<Void> checkInboundWorkflow(WorkflowRepository workflows, long organizationId, Long workflowId) {
+    static Uni<Void> checkInboundWorkflow(KnownWorkflows workflows, long organizationId, Long workflowId) {
         if (workflowId == null) {
             return Uni.createFrom().voidItem();
         }
-        return workflows.find(organizationId, workflowId).invoke(found -> {
-            if (found.isEmpty()) {
+        return workflows.exists(organizationId, workflowId).invoke(found -> {
+            if (!found) {
                 throw new ResourceNotFoundException("Workflow not found");
             }
         }).replaceWithVoid();

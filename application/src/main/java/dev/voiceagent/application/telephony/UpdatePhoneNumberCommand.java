@@ -1,6 +1,6 @@
 package dev.voiceagent.application.telephony;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import java.util.Map;
 import java.util.Objects;
 

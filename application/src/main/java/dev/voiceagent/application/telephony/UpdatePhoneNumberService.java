@@ -1,6 +1,5 @@
 package dev.voiceagent.application.telephony;
 
-import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -10,11 +9,11 @@ public class UpdatePhoneNumberService implements UpdatePhoneNumberUseCase {
     private final TelephonyConfigurationRepository configurations;
     private final PhoneNumberRepository numbers;
     private final TrunkRepository trunks;
-    private final WorkflowRepository workflows;
+    private final KnownWorkflows workflows;
     private final Clock clock;
 
     public UpdatePhoneNumberService(TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers,
-            TrunkRepository trunks, WorkflowRepository workflows, Clock clock) {
+            TrunkRepository trunks, KnownWorkflows workflows, Clock clock) {
         this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;

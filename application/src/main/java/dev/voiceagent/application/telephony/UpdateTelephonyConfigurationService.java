@@ -1,6 +1,6 @@
 package dev.voiceagent.application.telephony;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.tool;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.tool.ToolRepository.StoredTool;
 import dev.voiceagent.application.tool.ToolUseCases.McpRefresh;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.turn;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.health.ServiceUnavailableException;
 import dev.voiceagent.application.turn.TurnUseCases.GetEmbedTurnCredentialsUseCase;
 import dev.voiceagent.application.turn.TurnUseCases.GetTurnCredentialsUseCase;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.turn;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 
 /** TURN credentials for a browser's WebRTC connection. */
 public final class TurnUseCases {

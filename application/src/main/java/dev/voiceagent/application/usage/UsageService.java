@@ -1,6 +1,6 @@
 package dev.voiceagent.application.usage;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.shared.Pages;
 import dev.voiceagent.application.usage.CreditLedger.LedgerPage;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.usage;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.usage.CreditLedger.LedgerPage;
 import dev.voiceagent.application.usage.UsageRepository.UsageRunPage;
 import dev.voiceagent.application.usage.UsageRepository.UsageRunQuery;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.voice;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.recording.RecordingRepository;

@@ -1,6 +1,6 @@
 package dev.voiceagent.application.webhook;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Delivery;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Endpoint;

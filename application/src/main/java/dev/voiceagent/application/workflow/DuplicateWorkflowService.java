@@ -1,6 +1,6 @@
 package dev.voiceagent.application.workflow;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.util.UUID;

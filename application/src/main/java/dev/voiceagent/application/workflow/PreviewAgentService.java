@@ -1,6 +1,6 @@
 package dev.voiceagent.application.workflow;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.JsonTree;
 import dev.voiceagent.domain.workflow.NodeTypes;
 import dev.voiceagent.domain.workflow.TemplateVariables;

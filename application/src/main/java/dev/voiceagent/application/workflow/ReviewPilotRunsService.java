@@ -1,6 +1,6 @@
 package dev.voiceagent.application.workflow;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
 /** Summarises the workflow's most recent runs (the last 100). */

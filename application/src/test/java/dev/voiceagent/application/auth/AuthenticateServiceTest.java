@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.support.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;

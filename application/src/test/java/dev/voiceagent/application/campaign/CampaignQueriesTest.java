@@ -3,7 +3,7 @@ package dev.voiceagent.application.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;

@@ -2,7 +2,7 @@ package dev.voiceagent.application.ratelimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
 import java.util.List;

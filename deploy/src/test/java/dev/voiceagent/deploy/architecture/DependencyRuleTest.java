@@ -54,6 +54,25 @@ class DependencyRuleTest {
                 .check(classes);
     }
 
+    /**
+     * Feature packages depend on each other in one direction only: a package that needs what two features share
+     * finds it in a package of its own (application.shared for the caller's Principal, application.dispatch for what
+     * the dispatcher and the call reports both use), never by importing back.
+     */
+    @Test
+    void applicationFeaturePackagesAreFreeOfCycles() {
+        slices().matching(ROOT + ".application.(*)..").should().beFreeOfCycles()
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    @Test
+    void domainFeaturePackagesAreFreeOfCycles() {
+        slices().matching(ROOT + ".domain.(*)..").should().beFreeOfCycles()
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
     @Test
     void adaptersDoNotImportEachOther() {
         slices().matching(ROOT + ".adapters.(*)..").should().notDependOnEachOther()

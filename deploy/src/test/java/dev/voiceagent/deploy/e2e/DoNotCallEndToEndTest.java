@@ -50,7 +50,7 @@ class DoNotCallEndToEndTest {
     @jakarta.enterprise.inject.Any
     jakarta.enterprise.inject.Instance<dev.voiceagent.application.call.CallGateway> gateways;
     @Inject
-    dev.voiceagent.application.campaign.DispatchMetrics metrics;
+    dev.voiceagent.application.dispatch.DispatchMetrics metrics;
     @Inject
     dev.voiceagent.application.usage.CreditGate credits;
     @Inject

@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.ratelimit.RateLimitService;
 import dev.voiceagent.application.ratelimit.RateLimitStore;
 import dev.voiceagent.application.ratelimit.RateLimitUseCase;

@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.scheduler;
 
-import dev.voiceagent.application.call.ReconcileCallsUseCase;
+import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.ImportContactsUseCase;
 import io.quarkus.scheduler.Scheduled;

@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.scheduler;
 
-import dev.voiceagent.application.campaign.DispatchMetrics;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
 import dev.voiceagent.application.campaign.FoldCampaignTalliesUseCase;
 import dev.voiceagent.application.conversation.TextChatUseCases.CloseIdleTextChatsUseCase;
 import dev.voiceagent.application.health.CountReplicaCallsUseCase;

@@ -2,7 +2,7 @@ package dev.voiceagent.adapters.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voiceagent.application.call.ReconcileCallsUseCase;
+import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.ImportContactsUseCase;
 import io.smallrye.mutiny.Uni;

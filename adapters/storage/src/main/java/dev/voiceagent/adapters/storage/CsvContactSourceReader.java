@@ -3,7 +3,7 @@ package dev.voiceagent.adapters.storage;
 import de.siegmar.fastcsv.reader.CsvParseException;
 import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.CsvRecord;
-import dev.voiceagent.application.campaign.ContactSourceReader;
+import dev.voiceagent.application.source.ContactSourceReader;
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.application.storage.ObjectStore;

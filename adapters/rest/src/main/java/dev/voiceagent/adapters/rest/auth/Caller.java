@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.rest.auth;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import jakarta.enterprise.context.RequestScoped;
 
 /** The authenticated principal of the current request, set by {@link AuthFilter}. */

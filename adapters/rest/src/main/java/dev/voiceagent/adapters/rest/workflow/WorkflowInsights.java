@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.rest.workflow;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.workflow.AgentPreview;
 import dev.voiceagent.application.workflow.PreviewAgentUseCase;
 import dev.voiceagent.application.workflow.AgentSetup;

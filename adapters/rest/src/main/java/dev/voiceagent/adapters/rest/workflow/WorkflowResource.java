@@ -12,7 +12,7 @@ import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowSummaryResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowTemplateResponse;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.WorkflowVersionResponse;
-import dev.voiceagent.application.storage.CreateAmbientNoiseUploadUrlUseCase;
+import dev.voiceagent.application.workflow.CreateAmbientNoiseUploadUrlUseCase;
 import dev.voiceagent.application.workflow.ChangeWorkflowStatusUseCase;
 import dev.voiceagent.application.workflow.CountWorkflowsUseCase;
 import dev.voiceagent.application.workflow.CreateDraftUseCase;

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.call;
+package dev.voiceagent.application.dispatch;
 
 /**
  * Told when a campaign call ends (or its dial fails), so the dispatcher can fill the freed slot now

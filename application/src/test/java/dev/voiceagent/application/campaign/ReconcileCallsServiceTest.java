@@ -1,8 +1,10 @@
-package dev.voiceagent.application.call;
+package dev.voiceagent.application.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.domain.telephony.CallStatus;

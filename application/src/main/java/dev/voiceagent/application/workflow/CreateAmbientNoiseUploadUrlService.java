@@ -1,8 +1,9 @@
-package dev.voiceagent.application.storage;
+package dev.voiceagent.application.workflow;
 
-import dev.voiceagent.application.auth.Principal;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
-import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.storage.UploadUrl;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.call;
+package dev.voiceagent.application.campaign;
 
 import io.smallrye.mutiny.Uni;
 

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.campaign;
+package dev.voiceagent.application.source;
 
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import io.smallrye.mutiny.Uni;

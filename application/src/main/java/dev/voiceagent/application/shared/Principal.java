@@ -1,4 +1,4 @@
-package dev.voiceagent.application.auth;
+package dev.voiceagent.application.shared;
 
 /**
  * Who is calling, and the one organization every read and write of the request is scoped to; {@code keyId} names

@@ -1,6 +1,9 @@
-package dev.voiceagent.application.call;
+package dev.voiceagent.application.campaign;
 
-import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.campaign;
+package dev.voiceagent.application.dispatch;
 
 import dev.voiceagent.domain.telephony.CallStatus;
 import java.time.Duration;
