@@ -8,7 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Legal calling hours: the installation's default ("HH:MM-HH:MM", 08:00-21:00) and the use cases. */
 @ApplicationScoped
@@ -25,7 +24,7 @@ public class CallingHoursProducers {
     @Produces
     @Singleton
     CallingHoursService callingHours(CallingHoursRepository hours, CampaignRepository campaigns, Clock clock,
-            @ConfigProperty(name = "voiceagent.calling-hours.default", defaultValue = "08:00-21:00") String window) {
-        return new CallingHoursService(hours, campaigns, clock, parse(window));
+            VoiceAgentConfig config) {
+        return new CallingHoursService(hours, campaigns, clock, parse(config.callingHours().window()));
     }
 }

@@ -2,8 +2,6 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.application.conversation.ConversationModels;
 import dev.voiceagent.application.conversation.LanguageModel;
-import dev.voiceagent.application.conversation.ScenarioRepository;
-import dev.voiceagent.application.conversation.ScenarioService;
 import dev.voiceagent.application.conversation.TextChatRepository;
 import dev.voiceagent.application.conversation.TextChatService;
 import dev.voiceagent.application.model.ModelConfigurations;
@@ -13,9 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Conversations: the language model an organization's agents talk through, and text chat. */
 @ApplicationScoped
@@ -23,9 +19,8 @@ public class ConversationProducers {
 
     @Produces
     @Singleton
-    ConversationModels conversationModels(ModelConfigurations configurations,
-            @ConfigProperty(name = "voiceagent.models.fallback-llm") Optional<String> fallback) {
-        return new ConversationModels(configurations, fallback.orElse(null));
+    ConversationModels conversationModels(ModelConfigurations configurations, VoiceAgentConfig config) {
+        return new ConversationModels(configurations, config.models().fallbackLlm().orElse(null));
     }
 
     @Produces
@@ -37,14 +32,6 @@ public class ConversationProducers {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
         return new TextChatService(chats, workflows, runs, models, languageModel, objects, tools, clock,
                 ThreadLocalRandom.current(), credits);
-    }
-
-    @Produces
-    @Singleton
-    dev.voiceagent.application.turn.TurnCredentialsService turn(
-            dev.voiceagent.application.turn.TurnCredentialIssuer issuer, Clock clock) {
-        // bean types: GetTurnCredentialsUseCase and GetEmbedTurnCredentialsUseCase
-        return new dev.voiceagent.application.turn.TurnCredentialsService(issuer, clock);
     }
 
     @Produces
@@ -61,15 +48,8 @@ public class ConversationProducers {
     @Produces
     @Singleton
     dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase abandonedRuns(WorkflowRunRepository runs, Clock clock,
-            @ConfigProperty(name = "voiceagent.runs.abandon-after", defaultValue = "PT5M") java.time.Duration after) {
-        return new dev.voiceagent.application.workflow.CloseAbandonedRunsService(runs, clock, after);
-    }
-
-    @Produces
-    @Singleton
-    ScenarioService scenarios(ScenarioRepository scenarios, TextChatService chats, WorkflowRepository workflows,
-            ConversationModels models, LanguageModel languageModel, Clock clock) {
-        // bean types: the scenario use cases (save, list, delete, replay)
-        return new ScenarioService(scenarios, chats, workflows, models, languageModel, clock);
+            VoiceAgentConfig config) {
+        return new dev.voiceagent.application.workflow.CloseAbandonedRunsService(runs, clock,
+                config.runs().abandonAfter());
     }
 }

@@ -17,9 +17,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Composition root for the campaign dispatcher and the reconciliation of expired call leases. */
 @ApplicationScoped
@@ -30,34 +28,29 @@ public class DispatchProducers {
     DispatchCampaignsUseCase dispatchCampaigns(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
             dev.voiceagent.application.call.CallChanges changes, @Any Instance<CallGateway> gateways, Clock clock,
-            @ConfigProperty(name = "voiceagent.calls.default-org-limit", defaultValue = "10") int defaultLimit,
-            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter,
-            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
-            dev.voiceagent.application.dispatch.DispatchMetrics metrics,
+            VoiceAgentConfig config, dev.voiceagent.application.dispatch.DispatchMetrics metrics,
             dev.voiceagent.application.usage.CreditGate credits,
-            dev.voiceagent.application.telephony.NumberTimeZones numberZones,
-            @ConfigProperty(name = "voiceagent.calling-hours.default", defaultValue = "08:00-21:00") String hours) {
+            dev.voiceagent.application.telephony.NumberTimeZones numberZones) {
         return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls, changes,
-                gateways.stream().toList(), clock, ThreadLocalRandom.current(), defaultLimit, staleAfter, lease, metrics,
-                credits, numberZones, CallingHoursProducers.parse(hours));
+                gateways.stream().toList(), clock, ThreadLocalRandom.current(), config.calls().defaultOrgLimit(),
+                config.calls().staleAfter(), config.dispatch().lease(), metrics, credits, numberZones,
+                CallingHoursProducers.parse(config.callingHours().window()));
     }
 
     @Produces
     @Singleton
     // bean types: GetAutoscaleMetricUseCase and CountReplicaCallsUseCase
     dev.voiceagent.application.health.CallMetricsService callMetrics(
-            dev.voiceagent.application.health.CallCounts counts, Clock clock,
-            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
-        return new dev.voiceagent.application.health.CallMetricsService(counts, clock, staleAfter);
+            dev.voiceagent.application.health.CallCounts counts, Clock clock, VoiceAgentConfig config) {
+        return new dev.voiceagent.application.health.CallMetricsService(counts, clock, config.calls().staleAfter());
     }
 
     @Produces
     @Singleton
     ReconcileCallsUseCase reconcileCalls(DispatchLedger ledger, TelephonyConfigurationRepository configurations,
             ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways, Clock clock,
-            @ConfigProperty(name = "voiceagent.dispatch.lease", defaultValue = "PT2M") Duration lease,
-            @ConfigProperty(name = "voiceagent.calls.stale-after", defaultValue = "PT2H") Duration staleAfter) {
-        return new ReconcileCallsService(ledger, configurations, reports, gateways.stream().toList(), clock, lease,
-                staleAfter);
+            VoiceAgentConfig config) {
+        return new ReconcileCallsService(ledger, configurations, reports, gateways.stream().toList(), clock,
+                config.dispatch().lease(), config.calls().staleAfter());
     }
 }

@@ -10,6 +10,7 @@ import io.quarkus.runtime.util.ClassPathUtils;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,18 +20,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Indexes this API's documentation for the documentation assistant a while after the service has started
- * (voiceagent.docs.index-delay, 20 s; on a worker): the README and the design records (classpath docs/, copied there by the build) split at their
- * headings, and one passage per operation of the OpenAPI document (its summary and description). Replicas
+ * (voiceagent.docs.index-delay, 20 s; on a worker): the README and every page under src/docs, the design records included
+ * (classpath docs/, copied there by the build), split at their headings, and one passage per operation of the OpenAPI document (its summary and description). Replicas
  * starting together index once; an unchanged documentation is not written again.
  */
 @ApplicationScoped
@@ -39,12 +40,13 @@ public class DocsIndexer {
     private static final Logger LOG = Logger.getLogger(DocsIndexer.class);
 
     /** How long after start the index is written: the first requests do not share the CPU with it. */
-    @ConfigProperty(name = "voiceagent.docs.index-delay", defaultValue = "PT20S")
-    Duration delay;
+    @Inject
+    VoiceAgentConfig config;
 
     void onStart(@Observes StartupEvent event, DocsAssistantService docs) {
         // read, parsed and chunked on a worker, a while after start: none of it delays the start or the first requests
         Uni<Void> start = Uni.createFrom().voidItem();
+        Duration delay = config.docs().indexDelay();
         if (delay.isPositive()) {
             start = start.onItem().delayIt().by(delay);
         }
@@ -56,17 +58,21 @@ public class DocsIndexer {
     static List<Passage> passages() {
         List<Passage> out = new ArrayList<>();
         read("docs/README.md").ifPresent(text -> out.addAll(markdown("README.md", text)));
-        read("docs/architecture.md").ifPresent(text -> out.addAll(markdown("docs/architecture.md", text)));
+        // every page of src/docs (copied to docs/ by the build), sub-folders included, in a stable order
         try {
-            ClassPathUtils.consumeAsPaths("docs/adr", dir -> {
-                try (Stream<Path> files = Files.list(dir)) {
-                    files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(f -> {
-                        try {
-                            out.addAll(markdown("docs/adr/" + f.getFileName(), Files.readString(f)));
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    });
+            ClassPathUtils.consumeAsPaths("docs", dir -> {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    files.filter(f -> f.getFileName().toString().endsWith(".md"))
+                            .filter(f -> !dir.relativize(f).toString().equals("README.md"))
+                            .sorted(Comparator.comparing(f -> dir.relativize(f).toString()))
+                            .forEach(f -> {
+                                String name = "docs/" + dir.relativize(f).toString().replace('\\', '/');
+                                try {
+                                    out.addAll(markdown(name, Files.readString(f)));
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

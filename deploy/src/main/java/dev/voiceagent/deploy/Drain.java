@@ -8,7 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -34,13 +33,12 @@ public class Drain implements HealthCheck {
     private volatile boolean draining;
 
     public Drain(DispatchTicks ticks, DispatchCampaignsUseCase dispatcher, CountReplicaCallsUseCase calls,
-            @ConfigProperty(name = "voiceagent.drain.max", defaultValue = "PT10M") Duration max,
-            @ConfigProperty(name = "voiceagent.drain.poll", defaultValue = "PT0.5S") Duration poll) {
+            VoiceAgentConfig config) {
         this.ticks = ticks;
         this.dispatcher = dispatcher;
         this.calls = calls;
-        this.max = max;
-        this.poll = poll;
+        this.max = config.drain().max();
+        this.poll = config.drain().poll();
     }
 
     @Override

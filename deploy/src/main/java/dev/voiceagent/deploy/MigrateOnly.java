@@ -23,9 +23,9 @@ public class MigrateOnly {
     private final boolean migrateOnly;
     private final boolean migrateAtStart;
 
-    public MigrateOnly(@ConfigProperty(name = "voiceagent.migrate-only", defaultValue = "false") boolean migrateOnly,
+    public MigrateOnly(VoiceAgentConfig config,
             @ConfigProperty(name = "quarkus.flyway.migrate-at-start", defaultValue = "false") boolean migrateAtStart) {
-        this.migrateOnly = migrateOnly;
+        this.migrateOnly = config.migrateOnly();
         this.migrateAtStart = migrateAtStart;
     }
 

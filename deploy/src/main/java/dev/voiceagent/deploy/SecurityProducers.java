@@ -10,9 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 @ApplicationScoped
@@ -27,32 +24,27 @@ public class SecurityProducers {
     @Produces
     @Singleton
     @Startup
-    TokenService tokens(@ConfigProperty(name = "voiceagent.auth.jwt-secret") Optional<String> configured,
-            @ConfigProperty(name = "voiceagent.auth.token-lifetime", defaultValue = "PT720H") Duration lifetime,
-            InstanceKeyring keyring) {
-        String secret = configured.filter(s -> !s.isBlank()).orElseGet(() -> {
+    TokenService tokens(VoiceAgentConfig config, InstanceKeyring keyring) {
+        String secret = config.auth().jwtSecret().filter(s -> !s.isBlank()).orElseGet(() -> {
             LOG.info("No voiceagent.auth.jwt-secret configured: using the instance secret kept in the database");
             return keyring.get(InstanceKeyring.JWT_SIGNING);
         });
-        return new HmacJwtTokenService(secret.getBytes(StandardCharsets.UTF_8), lifetime);
+        return new HmacJwtTokenService(secret.getBytes(StandardCharsets.UTF_8), config.auth().tokenLifetime());
     }
 
     @Produces
     @Singleton
-    PasswordHasher passwordHasher(Vertx vertx,
-            @ConfigProperty(name = "voiceagent.auth.bcrypt-cost", defaultValue = "12") int cost) {
-        return new BcryptPasswordHasher(vertx, cost);
+    PasswordHasher passwordHasher(Vertx vertx, VoiceAgentConfig config) {
+        return new BcryptPasswordHasher(vertx, config.auth().bcryptCost());
     }
 
     /** Per-key token buckets shared through the database (installation defaults; an organization's own in its row). */
     @Produces
     @Singleton
     dev.voiceagent.application.ratelimit.RateLimitUseCase rateLimits(
-            dev.voiceagent.application.ratelimit.RateLimitStore store,
-            @ConfigProperty(name = "voiceagent.rate-limit.enabled", defaultValue = "true") boolean enabled,
-            @ConfigProperty(name = "voiceagent.rate-limit.per-second", defaultValue = "20") double perSecond,
-            @ConfigProperty(name = "voiceagent.rate-limit.burst", defaultValue = "40") int burst) {
-        return new dev.voiceagent.application.ratelimit.RateLimitService(store, enabled, perSecond, burst,
-                System::nanoTime);
+            dev.voiceagent.application.ratelimit.RateLimitStore store, VoiceAgentConfig config) {
+        VoiceAgentConfig.RateLimit limits = config.rateLimit();
+        return new dev.voiceagent.application.ratelimit.RateLimitService(store, limits.enabled(), limits.perSecond(),
+                limits.burst(), System::nanoTime);
     }
 }

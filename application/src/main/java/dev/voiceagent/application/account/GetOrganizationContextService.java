@@ -1,5 +1,6 @@
 package dev.voiceagent.application.account;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.apikey.ApiKeyRepository;
 import dev.voiceagent.application.auth.AccountRepository;
 import dev.voiceagent.application.shared.Principal;
@@ -11,6 +12,7 @@ import dev.voiceagent.domain.model.ModelConfigurationDocument;
 import io.smallrye.mutiny.Uni;
 
 /** Five reads, concurrent: the organization, the user, the model configuration, telephony and keys. */
+@Singleton
 public class GetOrganizationContextService implements GetOrganizationContextUseCase {
 
     private final AccountRepository accounts;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.account;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.account.OnboardingUseCases.GetOnboardingStateUseCase;
 import dev.voiceagent.application.account.OnboardingUseCases.UpdateOnboardingStateUseCase;
 import dev.voiceagent.application.shared.Principal;
@@ -8,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 import java.util.List;
 
+@Singleton
 public class OnboardingStateService implements GetOnboardingStateUseCase, UpdateOnboardingStateUseCase {
 
     private final OnboardingStateRepository repository;

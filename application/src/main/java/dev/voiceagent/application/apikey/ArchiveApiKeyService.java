@@ -1,10 +1,12 @@
 package dev.voiceagent.application.apikey;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.apikey.ApiKey;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class ArchiveApiKeyService implements ArchiveApiKeyUseCase {
 
     private final ApiKeyRepository apiKeys;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.apikey;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.apikey.ApiKey;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
@@ -7,6 +8,7 @@ import io.smallrye.mutiny.Uni;
 import java.security.SecureRandom;
 import java.time.Clock;
 
+@Singleton
 public class CreateApiKeyService implements CreateApiKeyUseCase {
 
     private final ApiKeyRepository apiKeys;

@@ -1,9 +1,11 @@
 package dev.voiceagent.application.apikey;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.apikey.ApiKey;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class ReactivateApiKeyService implements ReactivateApiKeyUseCase {
 
     private final ApiKeyRepository apiKeys;

@@ -16,7 +16,7 @@ public interface AccountRepository {
     Uni<Optional<Organization>> findOrganizationById(long id);
 
     /**
-     * Stores a new organization and its first user together.
+     * Stores a new organization and its first user in one transaction (both or neither).
      * Fails with {@link dev.voiceagent.application.shared.ConflictException} when the e-mail is taken.
      */
     Uni<User> createUserWithOrganization(User user, Organization organization);

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.apikey.ApiKeyRepository;
 import dev.voiceagent.application.servicekey.ServiceKeyRepository;
@@ -15,6 +16,7 @@ import java.time.Instant;
  * X-API-Key wins when both headers are sent. Keys are looked up by hash on every request (no cache,
  * so an archive is seen at once by every replica); last_used_at is written at most once a minute.
  */
+@Singleton
 public class AuthenticateService implements AuthenticateUseCase {
 
     static final String MISSING = "Authorization header required";

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.domain.account.EmailAddress;
 import dev.voiceagent.domain.account.User;
@@ -9,6 +10,7 @@ import java.time.Clock;
 import java.util.Optional;
 
 /** Checks an e-mail and password; any mismatch gets the same answer, so nothing tells which part was wrong. */
+@Singleton
 public class LogInService implements LogInUseCase {
 
     static final String INVALID = "Invalid email or password";

@@ -2,7 +2,6 @@ package dev.voiceagent.application.auth;
 
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
-import dev.voiceagent.application.shared.UnitOfWork;
 import dev.voiceagent.domain.account.Organization;
 import dev.voiceagent.domain.account.User;
 import io.smallrye.mutiny.Uni;
@@ -18,7 +17,6 @@ public class SignUpService implements SignUpUseCase {
     private final AccountRepository accounts;
     private final PasswordHasher hasher;
     private final TokenService tokens;
-    private final UnitOfWork unitOfWork;
     private final Clock clock;
     private final boolean enabled;
     private final dev.voiceagent.application.usage.CreditLedger credits;
@@ -26,13 +24,13 @@ public class SignUpService implements SignUpUseCase {
     private static final System.Logger LOG = System.getLogger(SignUpService.class.getName());
 
     public SignUpService(AccountRepository accounts, PasswordHasher hasher, TokenService tokens,
-            UnitOfWork unitOfWork, Clock clock, boolean enabled) {
-        this(accounts, hasher, tokens, unitOfWork, clock, enabled, null, 0);
+            Clock clock, boolean enabled) {
+        this(accounts, hasher, tokens, clock, enabled, null, 0);
     }
 
     /** With {@code initialGrant} credits (cents) granted to each new organization when positive. */
     public SignUpService(AccountRepository accounts, PasswordHasher hasher, TokenService tokens,
-            UnitOfWork unitOfWork, Clock clock, boolean enabled, dev.voiceagent.application.usage.CreditLedger credits,
+            Clock clock, boolean enabled, dev.voiceagent.application.usage.CreditLedger credits,
             long initialGrant) {
         this.credits = credits;
         this.initialGrant = initialGrant;
@@ -40,7 +38,6 @@ public class SignUpService implements SignUpUseCase {
         this.accounts = accounts;
         this.hasher = hasher;
         this.tokens = tokens;
-        this.unitOfWork = unitOfWork;
         this.clock = clock;
     }
 
@@ -61,7 +58,7 @@ public class SignUpService implements SignUpUseCase {
                     var now = clock.instant();
                     User user = User.signUp(command.email(), command.name(), hash, now, UUID.randomUUID());
                     Organization organization = Organization.forNewUser(user.providerId(), now);
-                    return unitOfWork.inTransaction(() -> accounts.createUserWithOrganization(user, organization));
+                    return accounts.createUserWithOrganization(user, organization);
                 })
                 .call(this::grant)
                 .map(user -> new AuthSession(tokens.issue(user, clock.instant()), user));

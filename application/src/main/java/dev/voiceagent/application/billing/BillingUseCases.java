@@ -21,22 +21,37 @@ public interface BillingUseCases {
     record Redirect(String url) {
     }
 
-    Uni<Subscription> subscription(Principal principal);
+    interface GetSubscriptionUseCase {
 
-    Uni<Redirect> checkout(Principal principal, String plan, String successUrl, String cancelUrl);
+        Uni<Subscription> subscription(Principal principal);
+    }
 
-    Uni<Redirect> portal(Principal principal, String returnUrl);
+    interface StartCheckoutUseCase {
 
-    Uni<Redirect> creditPurchase(Principal principal, Long credits, String successUrl, String cancelUrl);
+        Uni<Redirect> checkout(Principal principal, String plan, String successUrl, String cancelUrl);
+    }
+
+    interface OpenBillingPortalUseCase {
+
+        Uni<Redirect> portal(Principal principal, String returnUrl);
+    }
+
+    interface BuyCreditsUseCase {
+
+        Uni<Redirect> creditPurchase(Principal principal, Long credits, String successUrl, String cancelUrl);
+    }
 
     /** What became of a payment provider's notification. */
     record Receipt(boolean accepted, String outcome) {
     }
 
-    /**
-     * A notification from the payment provider: verified, then applied at most once (a completed credit purchase
-     * credits the organization once however often it is delivered). A notification that fails verification is a
-     * 400 with the reason.
-     */
-    Uni<Receipt> receive(byte[] payload, String signature);
+    interface ReceivePaymentEventUseCase {
+
+        /**
+         * A notification from the payment provider: verified, then applied at most once (a completed credit purchase
+         * credits the organization once however often it is delivered). A notification that fails verification is a
+         * 400 with the reason.
+         */
+        Uni<Receipt> receive(byte[] payload, String signature);
+    }
 }

@@ -1,5 +1,8 @@
 package dev.voiceagent.application.billing;
 
+import dev.voiceagent.application.billing.BillingUseCases.Subscription;
+import dev.voiceagent.application.billing.BillingUseCases.Redirect;
+import dev.voiceagent.application.billing.BillingUseCases.Receipt;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.usage.CreditGate;
@@ -19,7 +22,7 @@ import java.util.UUID;
  * organization's); a completed credit purchase is appended to the ledger under the checkout session's id, so a
  * notification delivered twice credits once.
  */
-public class PaymentsBilling implements BillingUseCases {
+public class PaymentsBilling implements Billing {
 
     /** Subscription states in which another checkout would start a second subscription. */
     static final Set<String> LIVE = Set.of("active", "trialing", "past_due");

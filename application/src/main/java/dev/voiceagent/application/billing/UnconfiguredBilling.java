@@ -1,5 +1,9 @@
 package dev.voiceagent.application.billing;
 
+import dev.voiceagent.application.billing.BillingUseCases.Subscription;
+import dev.voiceagent.application.billing.BillingUseCases.Redirect;
+import dev.voiceagent.application.billing.BillingUseCases.Receipt;
+import static dev.voiceagent.application.billing.BillingUseCases.NOT_CONFIGURED;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
@@ -9,7 +13,7 @@ import io.smallrye.mutiny.Uni;
  * no portal, no credit purchase, each refused with the same clear reason. The payment provider's adapter replaces
  * it when one is configured.
  */
-public class UnconfiguredBilling implements BillingUseCases {
+public class UnconfiguredBilling implements Billing {
 
     @Override
     public Uni<Subscription> subscription(Principal principal) {

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.call;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.workflow.RunCompletions;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallOutcome;
@@ -19,6 +20,7 @@ import java.util.List;
  * outcome (contact.completed / contact.failed), the call's status (call.status), then the run's completion
  * (run.completed and its webhook nodes).
  */
+@Singleton
 public class CallChanges {
 
     private final CallRepository calls;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.call;
 
+import dev.voiceagent.application.dnc.DoNotCallUseCases;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.OutboundConfigurations;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
@@ -45,15 +46,16 @@ public class InitiateCallService implements InitiateCallUseCase {
     private final int defaultLimit;
     private final Duration staleAfter;
     private final dev.voiceagent.application.usage.CreditGate credits;
-    private final dev.voiceagent.application.dnc.DoNotCallUseCases dnc;
+    private final DoNotCallUseCases.RequireCallableUseCase requireCallable;
 
     public InitiateCallService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
             CallChanges changes,
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
-            dev.voiceagent.application.usage.CreditGate credits, dev.voiceagent.application.dnc.DoNotCallUseCases dnc) {
+            dev.voiceagent.application.usage.CreditGate credits,
+                    DoNotCallUseCases.RequireCallableUseCase requireCallable) {
         this.credits = credits;
-        this.dnc = dnc;
+        this.requireCallable = requireCallable;
         this.workflows = workflows;
         this.configurations = configurations;
         this.numbers = numbers;
@@ -88,7 +90,7 @@ public class InitiateCallService implements InitiateCallUseCase {
                                 throw new DomainRuleViolation("from_phone_number_not_found");
                             }
                             // fail closed: a check that cannot run fails the call
-                            return dnc.requireCallable(org, to).chain(() -> place(workflow, existing, configuration,
+                            return requireCallable.requireCallable(org, to).chain(() -> place(workflow, existing, configuration,
                                     to, from.map(CallerSelection.Number::address).orElse(null), c));
                         })))));
     }

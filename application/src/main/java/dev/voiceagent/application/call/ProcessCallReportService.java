@@ -1,5 +1,6 @@
 package dev.voiceagent.application.call;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.dispatch.SlotListener;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
@@ -16,6 +17,7 @@ import java.time.Instant;
  * and out-of-order reports are acknowledged without change. The report is recorded as applied only
  * after the change commits.
  */
+@Singleton
 public class ProcessCallReportService implements ProcessCallReportUseCase, AuthenticateCallReportUseCase {
 
     static final int ATTEMPTS = 3;

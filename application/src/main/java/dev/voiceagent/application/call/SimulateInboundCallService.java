@@ -1,5 +1,6 @@
 package dev.voiceagent.application.call;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
@@ -10,6 +11,7 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.smallrye.mutiny.Uni;
 import java.util.Map;
 
+@Singleton
 public class SimulateInboundCallService implements SimulateInboundCallUseCase {
 
     static final String NOT_FOUND = "No active simulator number with this address in your organization";

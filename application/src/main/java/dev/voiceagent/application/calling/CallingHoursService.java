@@ -1,5 +1,6 @@
 package dev.voiceagent.application.calling;
 
+import dev.voiceagent.application.calling.CallingHoursUseCases.CampaignCallingHours;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
@@ -13,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A campaign is found first (another organization's is a 404); every change of its hours is in its log. */
-public class CallingHoursService implements CallingHoursUseCases {
+public class CallingHoursService implements CallingHoursUseCases.GetOrganizationCallingHoursUseCase,
+        CallingHoursUseCases.SetOrganizationCallingHoursUseCase, CallingHoursUseCases.GetCampaignCallingHoursUseCase,
+        CallingHoursUseCases.SetCampaignCallingHoursUseCase, CallingHoursUseCases.ClearCampaignCallingHoursUseCase {
 
     private final CallingHoursRepository hours;
     private final CampaignRepository campaigns;

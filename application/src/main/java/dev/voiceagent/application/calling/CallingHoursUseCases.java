@@ -18,14 +18,29 @@ public interface CallingHoursUseCases {
         }
     }
 
-    Uni<CallingHours> organization(Principal principal);
+    interface GetOrganizationCallingHoursUseCase {
 
-    Uni<CallingHours> setOrganization(Principal principal, CallingHours hours);
+        Uni<CallingHours> organization(Principal principal);
+    }
 
-    Uni<CampaignCallingHours> campaign(Principal principal, long campaignId);
+    interface SetOrganizationCallingHoursUseCase {
 
-    Uni<CampaignCallingHours> setCampaign(Principal principal, long campaignId, CallingHours hours,
-            String overrideReason);
+        Uni<CallingHours> setOrganization(Principal principal, CallingHours hours);
+    }
 
-    Uni<CampaignCallingHours> clearCampaign(Principal principal, long campaignId);
+    interface GetCampaignCallingHoursUseCase {
+
+        Uni<CampaignCallingHours> campaign(Principal principal, long campaignId);
+    }
+
+    interface SetCampaignCallingHoursUseCase {
+
+        Uni<CampaignCallingHours> setCampaign(Principal principal, long campaignId, CallingHours hours,
+                String overrideReason);
+    }
+
+    interface ClearCampaignCallingHoursUseCase {
+
+        Uni<CampaignCallingHours> clearCampaign(Principal principal, long campaignId);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.storage.ObjectStore;
@@ -7,6 +8,7 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class CreateSourceDownloadUrlService implements CreateSourceDownloadUrlUseCase {
 
     private final CampaignRepository campaigns;

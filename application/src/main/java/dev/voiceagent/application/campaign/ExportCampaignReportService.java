@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.application.workflow.RunReportStream;
@@ -8,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 
 /** The campaign's CSV report: the workflow report's columns over the runs the campaign placed, streamed. */
+@Singleton
 public class ExportCampaignReportService implements ExportCampaignReportUseCase {
 
     private final CampaignRepository campaigns;

@@ -1,11 +1,13 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import io.smallrye.mutiny.Uni;
 
 /**
  * Folds the campaigns' tallies in batches of {@value #BATCH} campaigns, one statement each, and at
  * most {@value #BATCHES} batches per call (a busy installation continues at the next tick).
  */
+@Singleton
 public class FoldCampaignTalliesService implements FoldCampaignTalliesUseCase {
 
     static final int BATCH = 500;

@@ -1,9 +1,11 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class GetCampaignService implements GetCampaignUseCase {
 
     public static final String NOT_FOUND = "Campaign not found";

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.workflow.RunPage;
 import dev.voiceagent.application.workflow.RunPageQuery;
@@ -7,6 +8,7 @@ import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.smallrye.mutiny.Uni;
 
 /** The workflow runs a campaign placed; another organization's campaign is not found. */
+@Singleton
 public class ListCampaignRunsService implements ListCampaignRunsUseCase {
 
     private final CampaignRepository campaigns;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
@@ -11,6 +12,7 @@ import java.util.List;
  * campaign. The candidates are counted first (the contacts of a completed campaign no longer change);
  * the child, its contacts and the parent's mark are then written in one transaction.
  */
+@Singleton
 public class RedialCampaignService implements RedialCampaignUseCase {
 
     public static final String NO_CANDIDATES = "No subscribers match the selected redial criteria";

@@ -1,10 +1,12 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class ResumeCampaignService implements ResumeCampaignUseCase {
 
     private final CampaignRepository campaigns;

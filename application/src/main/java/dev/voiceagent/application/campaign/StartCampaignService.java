@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -12,6 +13,7 @@ import java.time.Clock;
  * running). Without any telephony configuration: 400 (the reference's 401 was a bug), checked after the
  * campaign is found in the caller's organization (the reference checked it first).
  */
+@Singleton
 public class StartCampaignService implements StartCampaignUseCase {
 
     static final String NO_TELEPHONY = "You must configure telephony first";

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.conversation;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.application.tool.ToolHttp;
 import dev.voiceagent.application.tool.ToolRepository;
@@ -30,6 +31,7 @@ import java.util.function.Function;
  * (a text chat cannot transfer: it ends with the destination). A tool's failure is the model's answer, not the
  * turn's failure.
  */
+@Singleton
 public class ConversationTools {
 
     /** The functions each node offers, and the runner for their calls. */

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.conversation;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.conversation.ScenarioUseCases.DeleteScenarioUseCase;
 import dev.voiceagent.application.conversation.ScenarioUseCases.ListScenariosUseCase;
@@ -32,6 +33,7 @@ import java.util.List;
  * the same user messages through the engine on the organization's language model, compared turn by turn.
  * Nothing a replay does is stored. With the simulator model a replay is deterministic.
  */
+@Singleton
 public class ScenarioService implements SaveScenarioUseCase, ListScenariosUseCase, DeleteScenarioUseCase,
         ReplayScenarioUseCase {
 

@@ -1,5 +1,9 @@
 package dev.voiceagent.application.dnc;
 
+import dev.voiceagent.application.dnc.DoNotCallUseCases.ImportProblem;
+import dev.voiceagent.application.dnc.DoNotCallUseCases.ImportResult;
+import static dev.voiceagent.application.dnc.DoNotCallUseCases.MAX_REPORTED_PROBLEMS;
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.source.ContactSourceReader;
 import dev.voiceagent.application.shared.Pages;
@@ -19,7 +23,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /** Numbers are kept in E.164 (what a public-network call dials), so a listed number matches however it was typed. */
-public class DoNotCallService implements DoNotCallUseCases {
+@Singleton
+public class DoNotCallService implements DoNotCallUseCases.ListDoNotCallUseCase, DoNotCallUseCases.AddDoNotCallUseCase,
+        DoNotCallUseCases.RemoveDoNotCallUseCase, DoNotCallUseCases.ImportDoNotCallUseCase,
+        DoNotCallUseCases.GetDoNotCallDispositionsUseCase, DoNotCallUseCases.SetDoNotCallDispositionsUseCase,
+        DoNotCallUseCases.RequireCallableUseCase {
 
     /** Rows one import may hold; a larger list is imported in several files. */
     public static final int MAX_IMPORT_ROWS = 200_000;

@@ -16,19 +16,40 @@ public interface DoNotCallUseCases {
     record ImportResult(int rows, int added, int alreadyListed, int invalid, List<ImportProblem> problems) {
     }
 
-    Uni<DoNotCallRepository.Page> list(Principal principal, String search, int page, int limit);
+    interface ListDoNotCallUseCase {
 
-    Uni<DoNotCallEntry> add(Principal principal, String phoneNumber, String countryCode, String reason);
+        Uni<DoNotCallRepository.Page> list(Principal principal, String search, int page, int limit);
+    }
 
-    Uni<Void> remove(Principal principal, String phoneNumber, String countryCode);
+    interface AddDoNotCallUseCase {
 
-    /** A CSV in the object store (under the organization's prefix): the phone_number column, else the first. */
-    Uni<ImportResult> importCsv(Principal principal, String fileKey, String countryCode, String reason);
+        Uni<DoNotCallEntry> add(Principal principal, String phoneNumber, String countryCode, String reason);
+    }
 
-    Uni<List<String>> dispositionCodes(Principal principal);
+    interface RemoveDoNotCallUseCase {
 
-    Uni<List<String>> setDispositionCodes(Principal principal, List<String> codes);
+        Uni<Void> remove(Principal principal, String phoneNumber, String countryCode);
+    }
 
-    /** For calls about to be dialed: fails (400) when the number is listed; a failed check fails the call too. */
-    Uni<Void> requireCallable(long organizationId, String phoneNumber);
+    interface ImportDoNotCallUseCase {
+
+        /** A CSV in the object store (under the organization's prefix): the phone_number column, else the first. */
+        Uni<ImportResult> importCsv(Principal principal, String fileKey, String countryCode, String reason);
+    }
+
+    interface GetDoNotCallDispositionsUseCase {
+
+        Uni<List<String>> dispositionCodes(Principal principal);
+    }
+
+    interface SetDoNotCallDispositionsUseCase {
+
+        Uni<List<String>> setDispositionCodes(Principal principal, List<String> codes);
+    }
+
+    interface RequireCallableUseCase {
+
+        /** For calls about to be dialed: fails (400) when the number is listed; a failed check fails the call too. */
+        Uni<Void> requireCallable(long organizationId, String phoneNumber);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.docs;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.model.ModelConfigurations;
@@ -21,6 +22,7 @@ import java.util.List;
  * in the organization's configuration it answers grounded on the best passages and cites them ([1], [2]);
  * without one it returns the passages with their sources.
  */
+@Singleton
 public class DocsAssistantService implements DocsAssistantUseCase {
 
     public static final int PASSAGES = 5;

@@ -1,10 +1,12 @@
 package dev.voiceagent.application.folder;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.folder.Folder;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class CreateFolderService implements CreateFolderUseCase {
 
     private final FolderRepository folders;

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.folder;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class DeleteFolderService implements DeleteFolderUseCase {
 
     private final FolderRepository folders;

@@ -1,9 +1,11 @@
 package dev.voiceagent.application.folder;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.folder.Folder;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class RenameFolderService implements RenameFolderUseCase {
 
     private final FolderRepository folders;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.idempotency;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +17,7 @@ import java.util.function.Supplier;
  * nothing, so a retry after fixing its cause runs again. A claim left by a replica that died is
  * taken over after {@link #ABANDONED_AFTER}.
  */
+@Singleton
 public class IdempotentRequestsService implements RunIdempotentlyUseCase, PurgeIdempotencyKeysUseCase {
 
     public static final Duration KEPT_FOR = Duration.ofHours(24);

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class GetModelConfigurationService implements GetModelConfigurationUseCase {
 
     private final ModelConfigurations configurations;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.model.ModelService;
@@ -21,6 +22,7 @@ import java.util.function.Function;
  * A provider's voice catalog with the organization's own key when its text-to-speech uses that provider.
  * Kept a few minutes per organization, provider and key on each replica (a cache that is safe to lose).
  */
+@Singleton
 public class ListVoicesService implements ListVoicesUseCase {
 
     static final Duration KEPT = Duration.ofMinutes(5);

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.model.EffectiveModels;
 import dev.voiceagent.domain.model.ModelConfigurationDocument;
 import dev.voiceagent.domain.model.ModelSecrets;
@@ -7,6 +8,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.Map;
 
 /** The organization's v2 configuration when it has one, else the user's legacy one, else nothing. */
+@Singleton
 public class ModelConfigurationsService implements ModelConfigurations {
 
     private final ModelConfigurationRepository repository;

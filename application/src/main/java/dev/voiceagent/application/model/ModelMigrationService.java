@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.domain.model.ModelConfigurationDocument;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /** From the user-level configuration (v1) to the organization's (v2): previewed, then applied. */
+@Singleton
 public class ModelMigrationService implements PreviewModelMigrationUseCase, MigrateModelConfigurationUseCase {
 
     static final String ALREADY = "Organization already has a v2 model configuration";

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.model.ModelConfigurationDocument;
 import dev.voiceagent.domain.model.ModelSecrets;
@@ -12,6 +13,7 @@ import java.util.List;
  * Stores an organization's v2 configuration. A secret sent back as it was shown (masked) keeps the
  * stored value; a masked value that matches no stored secret is refused rather than stored.
  */
+@Singleton
 public class SaveModelConfigurationService implements SaveModelConfigurationUseCase {
 
     static final List<Object> BODY = List.of("body");

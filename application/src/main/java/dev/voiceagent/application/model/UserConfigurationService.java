@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.domain.account.OrganizationPreferences;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The reference's user-level configuration (v1): read as the effective models, written per service. */
+@Singleton
 public class UserConfigurationService implements GetUserConfigurationUseCase, UpdateUserConfigurationUseCase {
 
     private final ModelConfigurationRepository repository;

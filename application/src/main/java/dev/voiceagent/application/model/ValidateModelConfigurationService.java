@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * key or an unreachable provider is a status naming the service and what the provider said. A
  * configuration found valid is trusted for the validity the caller asks (per replica, bounded).
  */
+@Singleton
 public class ValidateModelConfigurationService implements ValidateModelConfigurationUseCase {
 
     static final String MISSING = "API key is missing";

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.organization;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.TracingCredentialsUseCases.DeleteTracingCredentialsUseCase;
 import dev.voiceagent.application.organization.TracingCredentialsUseCases.GetTracingCredentialsUseCase;
@@ -10,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.Optional;
 
 /** Read from the database on every request: a change is seen by every replica at once. */
+@Singleton
 public class TracingCredentialsService implements GetTracingCredentialsUseCase, SaveTracingCredentialsUseCase,
         DeleteTracingCredentialsUseCase {
 

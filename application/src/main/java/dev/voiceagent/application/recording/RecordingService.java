@@ -1,5 +1,6 @@
 package dev.voiceagent.application.recording;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.recording.RecordingUseCases.FileToUpload;
@@ -30,6 +31,7 @@ import java.util.Set;
  * there, under the organization's own prefix), renames, deletes refused while a published version names the
  * recording, and transcription with the organization's speech-to-text model.
  */
+@Singleton
 public class RecordingService implements RecordingsUseCase {
 
     static final Duration UPLOAD_TTL = Duration.ofMinutes(30);

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.report;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.report.ReportRepository.RunDetail;
 import dev.voiceagent.application.report.ReportRepository.WorkflowOption;
@@ -13,7 +14,9 @@ import java.time.ZoneId;
 import java.util.List;
 
 /** The day is the zone's calendar day (23 or 25 hours across a daylight-saving change); a workflow is checked first. */
-public class ReportService implements ReportUseCases {
+@Singleton
+public class ReportService implements ReportUseCases.GetDailyReportUseCase, ReportUseCases.ListReportWorkflowsUseCase,
+        ReportUseCases.ListDailyReportRunsUseCase {
 
     private final ReportRepository reports;
     private final WorkflowRepository workflows;

@@ -12,9 +12,18 @@ import java.util.List;
 /** Daily reports of an organization's runs in a time zone (reference 6.12). */
 public interface ReportUseCases {
 
-    Uni<DailyReport> daily(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+    interface GetDailyReportUseCase {
 
-    Uni<List<WorkflowOption>> workflows(Principal principal);
+        Uni<DailyReport> daily(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+    }
 
-    Uni<List<RunDetail>> dailyRuns(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+    interface ListReportWorkflowsUseCase {
+
+        Uni<List<WorkflowOption>> workflows(Principal principal);
+    }
+
+    interface ListDailyReportRunsUseCase {
+
+        Uni<List<RunDetail>> dailyRuns(Principal principal, LocalDate date, ZoneId zone, Long workflowId);
+    }
 }

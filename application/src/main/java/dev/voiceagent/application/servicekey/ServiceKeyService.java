@@ -1,5 +1,6 @@
 package dev.voiceagent.application.servicekey;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.servicekey.ServiceKeyUseCases.ArchiveServiceKeyUseCase;
 import dev.voiceagent.application.servicekey.ServiceKeyUseCases.CreateServiceKeyUseCase;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /** Service keys of the caller's organization; another organization's key is a 404. */
+@Singleton
 public class ServiceKeyService implements CreateServiceKeyUseCase, ListServiceKeysUseCase, ArchiveServiceKeyUseCase,
         ReactivateServiceKeyUseCase {
 

@@ -1,11 +1,13 @@
 package dev.voiceagent.application.storage;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.UUID;
 
+@Singleton
 public class CreateUploadUrlService implements CreateUploadUrlUseCase {
 
     static final Duration TTL = Duration.ofMinutes(15);

@@ -1,11 +1,13 @@
 package dev.voiceagent.application.storage;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import io.smallrye.mutiny.Uni;
 import java.util.Optional;
 
+@Singleton
 public class GetFileMetadataService implements GetFileMetadataUseCase {
 
     private final ObjectStore store;

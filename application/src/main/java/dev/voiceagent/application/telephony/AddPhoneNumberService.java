@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
@@ -9,6 +10,7 @@ import java.time.Clock;
  * it). A caller number is accepted as the reference accepts it: a possible number for its country (a
  * number not in libphonenumber's assignment tables is a configuration warning, not a refusal).
  */
+@Singleton
 public class AddPhoneNumberService implements AddPhoneNumberUseCase {
 
     private final TelephonyConfigurationRepository configurations;

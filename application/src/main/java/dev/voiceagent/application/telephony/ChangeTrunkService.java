@@ -1,11 +1,13 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.Trunk;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.Map;
 
+@Singleton
 public class ChangeTrunkService implements ChangeTrunkUseCase {
 
     private final TelephonyConfigurationRepository configurations;

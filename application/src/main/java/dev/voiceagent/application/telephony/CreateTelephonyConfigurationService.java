@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfigurations;
@@ -8,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.Map;
 
+@Singleton
 public class CreateTelephonyConfigurationService implements CreateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;

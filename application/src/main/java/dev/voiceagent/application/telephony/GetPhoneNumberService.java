@@ -1,9 +1,11 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class GetPhoneNumberService implements GetPhoneNumberUseCase {
 
     private final TelephonyConfigurationRepository configurations;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The organization's telephony warnings from two reads (its configurations, all its numbers). */
+@Singleton
 public class GetTelephonyConfigWarningsService implements GetTelephonyConfigWarningsUseCase {
 
     private final TelephonyConfigurationRepository configurations;

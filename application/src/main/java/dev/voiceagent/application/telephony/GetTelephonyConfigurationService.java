@@ -1,8 +1,10 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class GetTelephonyConfigurationService implements GetTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;

@@ -1,10 +1,12 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
+@Singleton
 public class ListPhoneNumbersService implements ListPhoneNumbersUseCase {
 
     private final TelephonyConfigurationRepository configurations;

@@ -1,10 +1,12 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.telephony.Trunk;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
+@Singleton
 public class ListTrunksService implements ListTrunksUseCase {
 
     private final TelephonyConfigurationRepository configurations;

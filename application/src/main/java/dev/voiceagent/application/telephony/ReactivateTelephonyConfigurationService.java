@@ -1,9 +1,11 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class ReactivateTelephonyConfigurationService implements ReactivateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class RemovePhoneNumberService implements RemovePhoneNumberUseCase {
 
     private final TelephonyConfigurationRepository configurations;

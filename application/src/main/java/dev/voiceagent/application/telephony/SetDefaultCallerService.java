@@ -1,10 +1,12 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class SetDefaultCallerService implements SetDefaultCallerUseCase {
 
     private final TelephonyConfigurationRepository configurations;

@@ -1,9 +1,11 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class SetDefaultOutboundService implements SetDefaultOutboundUseCase {
 
     private final TelephonyConfigurationRepository configurations;

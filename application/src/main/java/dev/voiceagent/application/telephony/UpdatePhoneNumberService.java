@@ -1,9 +1,11 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class UpdatePhoneNumberService implements UpdatePhoneNumberUseCase {
 
     private final TelephonyConfigurationRepository configurations;

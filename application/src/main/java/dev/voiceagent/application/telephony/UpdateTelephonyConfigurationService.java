@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.Provider;
@@ -10,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.Map;
 
+@Singleton
 public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfigurationUseCase {
 
     private final TelephonyConfigurationRepository configurations;

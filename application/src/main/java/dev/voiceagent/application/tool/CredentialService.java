@@ -1,5 +1,6 @@
 package dev.voiceagent.application.tool;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+@Singleton
 public class CredentialService implements CredentialsUseCase {
 
     static final String NOT_FOUND = "Credential not found";

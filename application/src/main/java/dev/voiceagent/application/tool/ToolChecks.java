@@ -1,5 +1,6 @@
 package dev.voiceagent.application.tool;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.tool.Tool;
 import dev.voiceagent.domain.tool.ToolFunctions;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
@@ -11,6 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** The tool checks of a definition, its nodes' tools read in one statement (none when no node names a tool). */
+@Singleton
 public class ToolChecks {
 
     private final ToolRepository tools;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.tool;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.tool.ToolRepository.StoredTool;
@@ -32,6 +33,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 /** Tools: definitions checked for their category and their credentials, tested for real, MCP servers listed. */
+@Singleton
 public class ToolService implements ToolsUseCase, TestToolUseCase, RefreshMcpToolUseCase {
 
     static final String NOT_FOUND = "Tool not found";

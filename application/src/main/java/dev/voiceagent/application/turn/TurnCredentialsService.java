@@ -1,11 +1,13 @@
 package dev.voiceagent.application.turn;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.health.ServiceUnavailableException;
 import dev.voiceagent.application.turn.TurnUseCases.GetEmbedTurnCredentialsUseCase;
 import dev.voiceagent.application.turn.TurnUseCases.GetTurnCredentialsUseCase;
 import java.time.Clock;
 
+@Singleton
 public class TurnCredentialsService implements GetTurnCredentialsUseCase, GetEmbedTurnCredentialsUseCase {
 
     static final String NOT_CONFIGURED = "TURN server not configured";

@@ -1,5 +1,7 @@
 package dev.voiceagent.application.usage;
 
+import dev.voiceagent.application.usage.UsageUseCases.CurrentPeriod;
+import dev.voiceagent.application.usage.UsageUseCases.Breakdown;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.shared.Pages;
@@ -31,7 +33,9 @@ import java.util.stream.Collectors;
  * and the charge in cents, debited from the organization's credits in the same transaction. The same pass puts the
  * customer's number on the do-not-call list when the run ended with a disposition the organization maps to it.
  */
-public class UsageService implements UsageUseCases, UsageUseCases.MeterUsageUseCase {
+public class UsageService implements UsageUseCases.GetCurrentUsageUseCase, UsageUseCases.GetDailyUsageUseCase,
+        UsageUseCases.ListUsageRunsUseCase, UsageUseCases.ExportUsageReportUseCase,
+        UsageUseCases.ListCreditEntriesUseCase, UsageUseCases.MeterUsageUseCase {
 
     static final int BATCH = 200;
 

@@ -22,16 +22,31 @@ public interface UsageUseCases {
     record Breakdown(List<UsageDay> days, long totalSeconds, long totalChargeMinor, Price price) {
     }
 
-    Uni<CurrentPeriod> currentPeriod(Principal principal);
+    interface GetCurrentUsageUseCase {
 
-    Uni<Breakdown> dailyBreakdown(Principal principal, int days);
+        Uni<CurrentPeriod> currentPeriod(Principal principal);
+    }
 
-    Uni<UsageRunPage> runs(Principal principal, UsageRunQuery query);
+    interface GetDailyUsageUseCase {
 
-    /** The matching runs as CSV lines (the run report's columns), streamed. */
-    Uni<Multi<String>> report(Principal principal, UsageRunQuery query);
+        Uni<Breakdown> dailyBreakdown(Principal principal, int days);
+    }
 
-    Uni<LedgerPage> credits(Principal principal, int page, int limit);
+    interface ListUsageRunsUseCase {
+
+        Uni<UsageRunPage> runs(Principal principal, UsageRunQuery query);
+    }
+
+    interface ExportUsageReportUseCase {
+
+        /** The matching runs as CSV lines (the run report's columns), streamed. */
+        Uni<Multi<String>> report(Principal principal, UsageRunQuery query);
+    }
+
+    interface ListCreditEntriesUseCase {
+
+        Uni<LedgerPage> credits(Principal principal, int page, int limit);
+    }
 
     /** The metering tick: records the next finished runs; how many. */
     interface MeterUsageUseCase {

@@ -1,5 +1,9 @@
 package dev.voiceagent.application.voice;
 
+import dev.voiceagent.application.voice.VoiceCloneUseCases.ProviderCapability;
+import dev.voiceagent.application.voice.VoiceCloneUseCases.Capabilities;
+import dev.voiceagent.application.voice.VoiceCloneUseCases.Preview;
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.model.ModelEndpoint;
@@ -37,7 +41,11 @@ import java.util.UUID;
  * audio (read from the object store and sent to the provider), previews stored and linked, the agents that speak
  * with a clone, a clone set as a workflow draft's voice, and deletes refused while a published version uses it.
  */
-public class VoiceCloneService implements VoiceCloneUseCases {
+@Singleton
+public class VoiceCloneService implements VoiceCloneUseCases.GetVoiceCloneCapabilitiesUseCase,
+        VoiceCloneUseCases.ListVoiceClonesUseCase, VoiceCloneUseCases.CreateVoiceCloneUseCase,
+        VoiceCloneUseCases.PreviewVoiceCloneUseCase, VoiceCloneUseCases.ListCloneVoicedAgentsUseCase,
+        VoiceCloneUseCases.UseVoiceCloneInWorkflowUseCase, VoiceCloneUseCases.DeleteVoiceCloneUseCase {
 
     static final String NOT_FOUND = "Voice clone not found";
     static final Duration PREVIEW_LINK = Duration.ofHours(1);

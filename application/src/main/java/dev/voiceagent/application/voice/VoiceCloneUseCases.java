@@ -18,20 +18,41 @@ public interface VoiceCloneUseCases {
     record Preview(String audioUrl, String storageKey, int expiresInSeconds) {
     }
 
-    Uni<Capabilities> capabilities(Principal principal);
+    interface GetVoiceCloneCapabilitiesUseCase {
 
-    Uni<List<VoiceClone>> list(Principal principal);
+        Uni<Capabilities> capabilities(Principal principal);
+    }
 
-    Uni<VoiceClone> create(Principal principal, String name, String description, List<String> recordingIds,
-            String provider);
+    interface ListVoiceClonesUseCase {
 
-    Uni<Preview> preview(Principal principal, long id, String text);
+        Uni<List<VoiceClone>> list(Principal principal);
+    }
 
-    Uni<List<VoiceCloneRepository.AgentVoice>> agents(Principal principal);
+    interface CreateVoiceCloneUseCase {
 
-    /** Sets the clone as the voice of the workflow's draft (a draft is made if there is none). */
-    Uni<Void> useInWorkflow(Principal principal, long workflowId, long cloneId);
+        Uni<VoiceClone> create(Principal principal, String name, String description, List<String> recordingIds,
+                String provider);
+    }
 
-    /** 409 while a published version speaks with it. */
-    Uni<Void> delete(Principal principal, long id);
+    interface PreviewVoiceCloneUseCase {
+
+        Uni<Preview> preview(Principal principal, long id, String text);
+    }
+
+    interface ListCloneVoicedAgentsUseCase {
+
+        Uni<List<VoiceCloneRepository.AgentVoice>> agents(Principal principal);
+    }
+
+    interface UseVoiceCloneInWorkflowUseCase {
+
+        /** Sets the clone as the voice of the workflow's draft (a draft is made if there is none). */
+        Uni<Void> useInWorkflow(Principal principal, long workflowId, long cloneId);
+    }
+
+    interface DeleteVoiceCloneUseCase {
+
+        /** 409 while a published version speaks with it. */
+        Uni<Void> delete(Principal principal, long id);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.webhook;
 
+import dev.voiceagent.application.webhook.WebhookUseCases.WithSecret;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Delivery;
@@ -26,7 +27,11 @@ import java.util.random.RandomGenerator;
  * deliveries under a lease on any replica and settles each attempt: delivered on a 2xx, retried on the schedule
  * for network errors, 408, 429 and 5xx, dead otherwise or when the schedule is spent.
  */
-public class WebhookService implements WebhookUseCases, WebhookUseCases.DeliverWebhooksUseCase {
+public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseCase,
+        WebhookUseCases.ListWebhookEndpointsUseCase, WebhookUseCases.GetWebhookEndpointUseCase,
+        WebhookUseCases.UpdateWebhookEndpointUseCase, WebhookUseCases.DeleteWebhookEndpointUseCase,
+        WebhookUseCases.RotateWebhookSecretUseCase, WebhookUseCases.ListWebhookDeliveriesUseCase,
+        WebhookUseCases.RedeliverWebhookUseCase, WebhookUseCases.DeliverWebhooksUseCase {
 
     public static final Duration ROTATION_OVERLAP = Duration.ofHours(24);
     static final Duration LEASE = Duration.ofMinutes(2);

@@ -13,23 +13,47 @@ public interface WebhookUseCases {
     record WithSecret(Endpoint endpoint, String secret) {
     }
 
-    Uni<WithSecret> create(Principal principal, String url, String description, List<String> eventTypes,
-            Boolean enabled);
+    interface CreateWebhookEndpointUseCase {
 
-    Uni<List<Endpoint>> list(Principal principal);
+        Uni<WithSecret> create(Principal principal, String url, String description, List<String> eventTypes,
+                Boolean enabled);
+    }
 
-    Uni<Endpoint> get(Principal principal, long id);
+    interface ListWebhookEndpointsUseCase {
 
-    Uni<Endpoint> update(Principal principal, long id, String url, String description, List<String> eventTypes,
-            Boolean enabled);
+        Uni<List<Endpoint>> list(Principal principal);
+    }
 
-    Uni<Void> delete(Principal principal, long id);
+    interface GetWebhookEndpointUseCase {
 
-    Uni<WithSecret> rotate(Principal principal, long id);
+        Uni<Endpoint> get(Principal principal, long id);
+    }
 
-    Uni<List<Delivery>> deliveries(Principal principal, long id, int limit);
+    interface UpdateWebhookEndpointUseCase {
 
-    Uni<Void> redeliver(Principal principal, long id, long deliveryId);
+        Uni<Endpoint> update(Principal principal, long id, String url, String description, List<String> eventTypes,
+                Boolean enabled);
+    }
+
+    interface DeleteWebhookEndpointUseCase {
+
+        Uni<Void> delete(Principal principal, long id);
+    }
+
+    interface RotateWebhookSecretUseCase {
+
+        Uni<WithSecret> rotate(Principal principal, long id);
+    }
+
+    interface ListWebhookDeliveriesUseCase {
+
+        Uni<List<Delivery>> deliveries(Principal principal, long id, int limit);
+    }
+
+    interface RedeliverWebhookUseCase {
+
+        Uni<Void> redeliver(Principal principal, long id, long deliveryId);
+    }
 
     /** The delivery tick: sends what is due; how many were attempted. */
     interface DeliverWebhooksUseCase {

@@ -1,9 +1,11 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowStatus;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class ChangeWorkflowStatusService implements ChangeWorkflowStatusUseCase {
 
     private final WorkflowRepository workflows;

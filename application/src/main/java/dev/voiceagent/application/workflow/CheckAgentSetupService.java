@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.application.telephony.OutboundReadiness;
@@ -9,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.List;
 
 /** Published version valid, telephony ready for outbound, and at least one test run. */
+@Singleton
 public class CheckAgentSetupService implements CheckAgentSetupUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class CountWorkflowsService implements CountWorkflowsUseCase {
 
     private final WorkflowRepository workflows;

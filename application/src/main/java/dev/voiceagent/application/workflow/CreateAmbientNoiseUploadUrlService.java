@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.storage.ObjectStore;
@@ -9,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.UUID;
 
+@Singleton
 public class CreateAmbientNoiseUploadUrlService implements CreateAmbientNoiseUploadUrlUseCase {
 
     static final Duration TTL = Duration.ofMinutes(15);

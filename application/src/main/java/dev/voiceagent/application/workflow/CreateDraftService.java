@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
 /** The existing draft, or a new one copied from the published version. */
+@Singleton
 public class CreateDraftService implements CreateDraftUseCase {
 
     private final WorkflowRepository workflows;

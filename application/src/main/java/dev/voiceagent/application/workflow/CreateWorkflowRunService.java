@@ -1,10 +1,12 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 
+@Singleton
 public class CreateWorkflowRunService implements CreateWorkflowRunUseCase {
 
     private final WorkflowRepository workflows;

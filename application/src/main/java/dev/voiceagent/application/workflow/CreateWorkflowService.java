@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import io.smallrye.mutiny.Uni;
@@ -7,6 +8,7 @@ import java.time.Clock;
 import java.util.UUID;
 
 /** A new workflow whose definition becomes version 1, published; empty trigger paths are minted. */
+@Singleton
 public class CreateWorkflowService implements CreateWorkflowUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.workflow.StarterWorkflows;
 import io.smallrye.mutiny.Uni;
 import java.util.UUID;
 
+@Singleton
 public class DuplicateTemplateService implements DuplicateTemplateUseCase {
 
     private final CreateWorkflowUseCase create;

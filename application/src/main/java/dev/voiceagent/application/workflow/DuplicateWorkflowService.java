@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.util.UUID;
 
 /** "<name> - Duplicate" with the draft-or-published content and new trigger paths. */
+@Singleton
 public class DuplicateWorkflowService implements DuplicateWorkflowUseCase {
 
     private final WorkflowRepository workflows;

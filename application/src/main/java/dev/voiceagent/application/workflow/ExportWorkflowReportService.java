@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 
 /** The CSV report, row by row from a database cursor: memory stays flat however many runs there are. */
+@Singleton
 public class ExportWorkflowReportService implements ExportWorkflowReportUseCase {
 
     private final WorkflowRepository workflows;

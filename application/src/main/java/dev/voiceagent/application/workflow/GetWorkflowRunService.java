@@ -1,10 +1,12 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class GetWorkflowRunService implements GetWorkflowRunUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
+@Singleton
 public class ListWorkflowRunsService implements ListWorkflowRunsUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,10 +1,12 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
+@Singleton
 public class ListWorkflowVersionsService implements ListWorkflowVersionsUseCase {
 
     private final WorkflowRepository workflows;

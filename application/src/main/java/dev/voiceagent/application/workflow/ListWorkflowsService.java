@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.WorkflowStatus;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Set;
 
+@Singleton
 public class ListWorkflowsService implements ListWorkflowsUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,11 +1,13 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.folder.FolderRepository;
 import dev.voiceagent.application.folder.Folders;
 import io.smallrye.mutiny.Uni;
 
 /** Files a workflow in a folder of its organization, or unfiles it (null). */
+@Singleton
 public class MoveWorkflowToFolderService implements MoveWorkflowToFolderUseCase {
 
     private final WorkflowRepository workflows;

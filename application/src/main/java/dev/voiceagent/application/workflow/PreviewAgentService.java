@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.workflow.JsonTree;
 import dev.voiceagent.domain.workflow.NodeTypes;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Renders the editable version with the given variables (over its template variables); no model call. */
+@Singleton
 public class PreviewAgentService implements PreviewAgentUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Validates the draft fully, archives the published version and publishes the draft. */
+@Singleton
 public class PublishWorkflowService implements PublishWorkflowUseCase {
 
     private final WorkflowRepository workflows;

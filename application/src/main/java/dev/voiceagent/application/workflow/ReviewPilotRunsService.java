@@ -1,9 +1,11 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import io.smallrye.mutiny.Uni;
 
 /** Summarises the workflow's most recent runs (the last 100). */
+@Singleton
 public class ReviewPilotRunsService implements ReviewPilotRunsUseCase {
 
     static final int RECENT_RUNS = 100;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.tool.NodeWebhook;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.webhook.WebhookEvent.RunCompleted;
@@ -13,6 +14,7 @@ import java.util.List;
  * completion triggers ({@link NodeWebhook#triggered}). Every path that completes a run (a call's final report, a
  * failed dial, a text chat's end) asks here, and hands the result to the port method that commits the completion.
  */
+@Singleton
 public class RunCompletions {
 
     private final WorkflowRepository workflows;

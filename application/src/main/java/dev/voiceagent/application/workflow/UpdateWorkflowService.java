@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.domain.workflow.SecretMasking;
 import dev.voiceagent.domain.workflow.JsonTree;
 import dev.voiceagent.domain.workflow.Workflow;
@@ -13,6 +14,7 @@ import java.util.Map;
  * A name change applies directly; a changed definition, configuration or template variables go to
  * the single draft. Masked secrets sent back keep the stored values.
  */
+@Singleton
 public class UpdateWorkflowService implements UpdateWorkflowUseCase {
 
     private final WorkflowRepository workflows;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.workflow;
 
+import jakarta.inject.Singleton;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.tool.ToolChecks;
 import dev.voiceagent.domain.workflow.WorkflowError;
@@ -8,6 +9,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
 import java.util.List;
 
+@Singleton
 public class ValidateWorkflowService implements ValidateWorkflowUseCase {
 
     private final WorkflowRepository workflows;

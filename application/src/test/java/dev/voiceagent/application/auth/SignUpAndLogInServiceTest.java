@@ -20,9 +20,8 @@ class SignUpAndLogInServiceTest {
     private final InMemoryAccountRepository accounts = new InMemoryAccountRepository();
     private final FakeSecurity.Hasher hasher = new FakeSecurity.Hasher();
     private final FakeSecurity.Tokens tokens = new FakeSecurity.Tokens();
-    private final FakeSecurity.Transactions transactions = new FakeSecurity.Transactions();
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T10:00:00Z"), ZoneOffset.UTC);
-    private final SignUpService signUp = new SignUpService(accounts, hasher, tokens, transactions, clock, true);
+    private final SignUpService signUp = new SignUpService(accounts, hasher, tokens, clock, true);
     private final LogInService logIn = new LogInService(accounts, hasher, tokens, clock);
 
     private AuthSession signUp(String email, String password, String name) {
@@ -30,14 +29,14 @@ class SignUpAndLogInServiceTest {
     }
 
     @Test
-    void signUpCreatesUserAndOrganizationInOneTransactionAndSignsIn() {
+    void signUpCreatesUserAndOrganizationTogetherAndSignsIn() {
         AuthSession session = signUp("Ann@X.io", "password1", "Ann");
         assertThat(session.user().email().value()).isEqualTo("ann@x.io");
         assertThat(session.user().organizationId()).isNotNull();
         assertThat(session.user().passwordHash()).isEqualTo("hash:password1");
         assertThat(session.token()).isEqualTo("token-for-" + session.user().id());
         assertThat(accounts.organizations).hasSize(1);
-        assertThat(transactions.opened).isEqualTo(1);
+        assertThat(accounts.users).hasSize(1);
     }
 
     @Test
@@ -81,7 +80,7 @@ class SignUpAndLogInServiceTest {
                 throw new UnsupportedOperationException();
             }
         };
-        SignUpService granting = new SignUpService(accounts, hasher, tokens, transactions, clock, true, ledger, 500);
+        SignUpService granting = new SignUpService(accounts, hasher, tokens, clock, true, ledger, 500);
         AuthSession session = granting.signUp(new SignUpCommand(new EmailAddress("g@x.io"), "password1", null))
                 .await().indefinitely();
         assertThat(appended).singleElement().satisfies(a -> {
@@ -99,7 +98,7 @@ class SignUpAndLogInServiceTest {
 
     @Test
     void signUpCanBeDisabled() {
-        SignUpService disabled = new SignUpService(accounts, hasher, tokens, transactions, clock, false);
+        SignUpService disabled = new SignUpService(accounts, hasher, tokens, clock, false);
         assertThatThrownBy(() -> disabled.signUp(new SignUpCommand(new EmailAddress("c@x.io"), "password1", null))
                 .await().indefinitely()).isInstanceOf(ForbiddenException.class).hasMessage("Signup is disabled");
     }

@@ -3,14 +3,12 @@ package dev.voiceagent.application.fakes;
 import dev.voiceagent.application.auth.PasswordHasher;
 import dev.voiceagent.application.auth.TokenClaims;
 import dev.voiceagent.application.auth.TokenService;
-import dev.voiceagent.application.shared.UnitOfWork;
 import dev.voiceagent.domain.account.User;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /** Transparent stand-ins: "hash:" + password, "token-for-<id>" tokens, and a pass-through unit of work. */
 public final class FakeSecurity {
@@ -49,16 +47,6 @@ public final class FakeSecurity {
                 return Optional.empty();
             }
             return Optional.of(new TokenClaims(Long.parseLong(token.substring(10)), null, now, expiresAt));
-        }
-    }
-
-    public static class Transactions implements UnitOfWork {
-        public int opened;
-
-        @Override
-        public <T> Uni<T> inTransaction(Supplier<Uni<T>> work) {
-            opened++;
-            return work.get();
         }
     }
 }

@@ -45,11 +45,16 @@ class DependencyRuleTest {
                 .check(classes);
     }
 
+    /**
+     * Of the container, the application sees only the annotations of jakarta.inject (@Singleton, @Inject), by which a
+     * service declares itself a bean; no CDI, Quarkus, configuration or persistence API.
+     */
     @Test
-    void applicationImportsOnlyDomainJavaAndMutiny() {
+    void applicationImportsOnlyDomainJavaMutinyAndInjectAnnotations() {
         classes().that().resideInAPackage(ROOT + ".application..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", ROOT + ".domain..", ROOT + ".application..", "io.smallrye.mutiny..")
+                .resideInAnyPackage("java..", ROOT + ".domain..", ROOT + ".application..", "io.smallrye.mutiny..",
+                        "jakarta.inject..")
                 .allowEmptyShould(false)
                 .check(classes);
     }

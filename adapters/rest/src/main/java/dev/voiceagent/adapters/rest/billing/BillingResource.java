@@ -51,11 +51,19 @@ public class BillingResource {
     }
 
     private final Caller caller;
-    private final BillingUseCases billing;
+    private final BillingUseCases.GetSubscriptionUseCase getSubscription;
+    private final BillingUseCases.StartCheckoutUseCase startCheckout;
+    private final BillingUseCases.OpenBillingPortalUseCase openBillingPortal;
+    private final BillingUseCases.BuyCreditsUseCase buyCredits;
 
-    public BillingResource(Caller caller, BillingUseCases billing) {
+    public BillingResource(Caller caller, BillingUseCases.GetSubscriptionUseCase getSubscription,
+            BillingUseCases.StartCheckoutUseCase startCheckout,
+            BillingUseCases.OpenBillingPortalUseCase openBillingPortal, BillingUseCases.BuyCreditsUseCase buyCredits) {
         this.caller = caller;
-        this.billing = billing;
+        this.getSubscription = getSubscription;
+        this.startCheckout = startCheckout;
+        this.openBillingPortal = openBillingPortal;
+        this.buyCredits = buyCredits;
     }
 
     @GET
@@ -63,7 +71,8 @@ public class BillingResource {
     @Operation(summary = "Get Subscription", description = "enabled false when the installation has no payment"
             + " provider")
     public Uni<SubscriptionResponse> subscription() {
-        return billing.subscription(caller.principal()).map(s -> new SubscriptionResponse(s.enabled(), s.status(),
+        return getSubscription.subscription(caller.principal()).map(s -> new SubscriptionResponse(s.enabled(),
+                s.status(),
                 s.plan(), s.currentPeriodEnd(), s.cancelAtPeriodEnd(), s.creditsEnforced()));
     }
 
@@ -73,7 +82,7 @@ public class BillingResource {
             + " 400 when billing is not configured")
     public Uni<RedirectResponse> checkout(@Valid CheckoutRequest body) {
         CheckoutRequest b = body == null ? new CheckoutRequest(null, null, null) : body;
-        return billing.checkout(caller.principal(), b.plan(), b.successUrl(), b.cancelUrl())
+        return startCheckout.checkout(caller.principal(), b.plan(), b.successUrl(), b.cancelUrl())
                 .map(r -> new RedirectResponse(r.url()));
     }
 
@@ -82,7 +91,7 @@ public class BillingResource {
     @Operation(summary = "Create Billing Portal Session", description = "The payment provider's portal; 400 when"
             + " billing is not configured")
     public Uni<RedirectResponse> portal(@Valid PortalRequest body) {
-        return billing.portal(caller.principal(), body == null ? null : body.returnUrl())
+        return openBillingPortal.portal(caller.principal(), body == null ? null : body.returnUrl())
                 .map(r -> new RedirectResponse(r.url()));
     }
 
@@ -92,7 +101,7 @@ public class BillingResource {
             + " purchase; 400 when billing is not configured")
     public Uni<MPSCreditPurchaseUrlResponse> purchaseUrl(@Valid CreditPurchaseRequest body) {
         CreditPurchaseRequest b = body == null ? new CreditPurchaseRequest(null, null, null) : body;
-        return billing.creditPurchase(caller.principal(), b.credits(), b.successUrl(), b.cancelUrl())
+        return buyCredits.creditPurchase(caller.principal(), b.credits(), b.successUrl(), b.cancelUrl())
                 .map(r -> new MPSCreditPurchaseUrlResponse(r.url()));
     }
 }

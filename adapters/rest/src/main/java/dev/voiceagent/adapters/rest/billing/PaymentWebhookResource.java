@@ -21,10 +21,10 @@ public class PaymentWebhookResource {
     public record WebhookReceipt(boolean received, String outcome) {
     }
 
-    private final BillingUseCases billing;
+    private final BillingUseCases.ReceivePaymentEventUseCase receivePaymentEvent;
 
-    public PaymentWebhookResource(BillingUseCases billing) {
-        this.billing = billing;
+    public PaymentWebhookResource(BillingUseCases.ReceivePaymentEventUseCase receivePaymentEvent) {
+        this.receivePaymentEvent = receivePaymentEvent;
     }
 
     @POST
@@ -33,7 +33,7 @@ public class PaymentWebhookResource {
     @Operation(summary = "Receive Stripe Webhook", description = "Verified by Stripe-Signature (HMAC-SHA256 over"
             + " \"t.payload\", 5-minute tolerance); 400 when billing is not configured or the signature fails")
     public Uni<WebhookReceipt> receive(@HeaderParam("Stripe-Signature") String signature, byte[] payload) {
-        return billing.receive(payload == null ? new byte[0] : payload, signature)
+        return receivePaymentEvent.receive(payload == null ? new byte[0] : payload, signature)
                 .map(r -> new WebhookReceipt(r.accepted(), r.outcome()));
     }
 }

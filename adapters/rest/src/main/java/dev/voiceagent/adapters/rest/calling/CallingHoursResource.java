@@ -53,22 +53,26 @@ public class CallingHoursResource {
     }
 
     private final Caller caller;
-    private final CallingHoursUseCases hours;
+    private final CallingHoursUseCases.GetOrganizationCallingHoursUseCase getOrganizationCallingHours;
+    private final CallingHoursUseCases.SetOrganizationCallingHoursUseCase setOrganizationCallingHours;
 
-    public CallingHoursResource(Caller caller, CallingHoursUseCases hours) {
+    public CallingHoursResource(Caller caller,
+            CallingHoursUseCases.GetOrganizationCallingHoursUseCase getOrganizationCallingHours,
+            CallingHoursUseCases.SetOrganizationCallingHoursUseCase setOrganizationCallingHours) {
         this.caller = caller;
-        this.hours = hours;
+        this.getOrganizationCallingHours = getOrganizationCallingHours;
+        this.setOrganizationCallingHours = setOrganizationCallingHours;
     }
 
     @GET
     @Operation(summary = "Get Calling Hours", description = "The organization's window in the contact's local time")
     public Uni<Window> organization() {
-        return hours.organization(caller.principal()).map(Window::of);
+        return getOrganizationCallingHours.organization(caller.principal()).map(Window::of);
     }
 
     @PUT
     @Operation(summary = "Set Calling Hours", description = "HH:MM to HH:MM (24:00 for the end of the day)")
     public Uni<Window> setOrganization(@NotNull @Valid Window body) {
-        return hours.setOrganization(caller.principal(), body.hours()).map(Window::of);
+        return setOrganizationCallingHours.setOrganization(caller.principal(), body.hours()).map(Window::of);
     }
 }

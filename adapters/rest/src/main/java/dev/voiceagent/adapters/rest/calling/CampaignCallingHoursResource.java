@@ -20,18 +20,25 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 public class CampaignCallingHoursResource {
 
     private final Caller caller;
-    private final CallingHoursUseCases hours;
+    private final CallingHoursUseCases.GetCampaignCallingHoursUseCase getCampaignCallingHours;
+    private final CallingHoursUseCases.SetCampaignCallingHoursUseCase setCampaignCallingHours;
+    private final CallingHoursUseCases.ClearCampaignCallingHoursUseCase clearCampaignCallingHours;
 
-    public CampaignCallingHoursResource(Caller caller, CallingHoursUseCases hours) {
+    public CampaignCallingHoursResource(Caller caller,
+            CallingHoursUseCases.GetCampaignCallingHoursUseCase getCampaignCallingHours,
+            CallingHoursUseCases.SetCampaignCallingHoursUseCase setCampaignCallingHours,
+            CallingHoursUseCases.ClearCampaignCallingHoursUseCase clearCampaignCallingHours) {
         this.caller = caller;
-        this.hours = hours;
+        this.getCampaignCallingHours = getCampaignCallingHours;
+        this.setCampaignCallingHours = setCampaignCallingHours;
+        this.clearCampaignCallingHours = clearCampaignCallingHours;
     }
 
     @GET
     @Operation(summary = "Get Campaign Calling Hours", description = "The campaign's own hours, the organization's"
             + " and the ones it dials in")
     public Uni<CampaignCallingHoursResponse> campaign(@PathParam("campaign_id") long campaignId) {
-        return hours.campaign(caller.principal(), campaignId).map(CampaignCallingHoursResponse::of);
+        return getCampaignCallingHours.campaign(caller.principal(), campaignId).map(CampaignCallingHoursResponse::of);
     }
 
     @PUT
@@ -39,7 +46,8 @@ public class CampaignCallingHoursResource {
             + " widening them needs override_reason (400 without), and is logged")
     public Uni<CampaignCallingHoursResponse> setCampaign(@PathParam("campaign_id") long campaignId,
             @NotNull @Valid CampaignWindow body) {
-        return hours.setCampaign(caller.principal(), campaignId, CallingHours.parse(body.start(), body.end()),
+        return setCampaignCallingHours.setCampaign(caller.principal(), campaignId,
+                CallingHours.parse(body.start(), body.end()),
                 body.overrideReason()).map(CampaignCallingHoursResponse::of);
     }
 
@@ -47,6 +55,7 @@ public class CampaignCallingHoursResource {
     @Operation(summary = "Clear Campaign Calling Hours", description = "The campaign follows the organization's"
             + " hours again")
     public Uni<CampaignCallingHoursResponse> clearCampaign(@PathParam("campaign_id") long campaignId) {
-        return hours.clearCampaign(caller.principal(), campaignId).map(CampaignCallingHoursResponse::of);
+        return clearCampaignCallingHours.clearCampaign(caller.principal(), campaignId)
+                .map(CampaignCallingHoursResponse::of);
     }
 }

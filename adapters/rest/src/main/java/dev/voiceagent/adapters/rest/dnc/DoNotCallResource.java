@@ -71,11 +71,26 @@ public class DoNotCallResource {
     }
 
     private final Caller caller;
-    private final DoNotCallUseCases dnc;
+    private final DoNotCallUseCases.ListDoNotCallUseCase listDoNotCall;
+    private final DoNotCallUseCases.AddDoNotCallUseCase addDoNotCall;
+    private final DoNotCallUseCases.RemoveDoNotCallUseCase removeDoNotCall;
+    private final DoNotCallUseCases.ImportDoNotCallUseCase importDoNotCall;
+    private final DoNotCallUseCases.GetDoNotCallDispositionsUseCase getDoNotCallDispositions;
+    private final DoNotCallUseCases.SetDoNotCallDispositionsUseCase setDoNotCallDispositions;
 
-    public DoNotCallResource(Caller caller, DoNotCallUseCases dnc) {
+    public DoNotCallResource(Caller caller, DoNotCallUseCases.ListDoNotCallUseCase listDoNotCall,
+            DoNotCallUseCases.AddDoNotCallUseCase addDoNotCall,
+            DoNotCallUseCases.RemoveDoNotCallUseCase removeDoNotCall,
+            DoNotCallUseCases.ImportDoNotCallUseCase importDoNotCall,
+            DoNotCallUseCases.GetDoNotCallDispositionsUseCase getDoNotCallDispositions,
+            DoNotCallUseCases.SetDoNotCallDispositionsUseCase setDoNotCallDispositions) {
         this.caller = caller;
-        this.dnc = dnc;
+        this.listDoNotCall = listDoNotCall;
+        this.addDoNotCall = addDoNotCall;
+        this.removeDoNotCall = removeDoNotCall;
+        this.importDoNotCall = importDoNotCall;
+        this.getDoNotCallDispositions = getDoNotCallDispositions;
+        this.setDoNotCallDispositions = setDoNotCallDispositions;
     }
 
     @GET
@@ -84,7 +99,7 @@ public class DoNotCallResource {
     public Uni<DoNotCallListResponse> list(@QueryParam("page") @DefaultValue("1") @Min(1) int page,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(100) int limit,
             @QueryParam("search") @Size(max = 100) String search) {
-        return dnc.list(caller.principal(), search, page, limit).map(p -> new DoNotCallListResponse(
+        return listDoNotCall.list(caller.principal(), search, page, limit).map(p -> new DoNotCallListResponse(
                 p.entries().stream().map(DoNotCallNumber::of).toList(), p.totalCount(), page, limit,
                 (p.totalCount() + limit - 1) / limit));
     }
@@ -93,7 +108,7 @@ public class DoNotCallResource {
     @Operation(summary = "Add Do-Not-Call Number", description = "Normalized to E.164; adding a listed number"
             + " answers the existing entry")
     public Uni<DoNotCallNumber> add(@NotNull @Valid AddDoNotCallRequest body) {
-        return dnc.add(caller.principal(), body.phoneNumber(), body.countryCode(), body.reason())
+        return addDoNotCall.add(caller.principal(), body.phoneNumber(), body.countryCode(), body.reason())
                 .map(DoNotCallNumber::of);
     }
 
@@ -102,7 +117,7 @@ public class DoNotCallResource {
     @Operation(summary = "Remove Do-Not-Call Number", description = "404 when the number is not listed")
     public Uni<RemovedResponse> remove(@PathParam("phone_number") String phoneNumber,
             @QueryParam("country_code") @Size(max = 8) String countryCode) {
-        return dnc.remove(caller.principal(), phoneNumber, countryCode)
+        return removeDoNotCall.remove(caller.principal(), phoneNumber, countryCode)
                 .replaceWith(() -> new RemovedResponse(true, phoneNumber));
     }
 
@@ -111,7 +126,7 @@ public class DoNotCallResource {
     @Operation(summary = "Import Do-Not-Call Numbers", description = "Up to 200,000 rows of an uploaded CSV;"
             + " numbers already listed are counted, invalid rows reported")
     public Uni<ImportDoNotCallResponse> importCsv(@NotNull @Valid ImportDoNotCallRequest body) {
-        return dnc.importCsv(caller.principal(), body.fileKey(), body.countryCode(), body.reason())
+        return importDoNotCall.importCsv(caller.principal(), body.fileKey(), body.countryCode(), body.reason())
                 .map(r -> new ImportDoNotCallResponse(r.rows(), r.added(), r.alreadyListed(), r.invalid(),
                         r.problems().stream().map(p -> new ImportProblem(p.row(), p.value(), p.reason())).toList()));
     }
@@ -121,13 +136,14 @@ public class DoNotCallResource {
     @Operation(summary = "Get Do-Not-Call Dispositions", description = "The disposition codes that list the"
             + " customer's number when a call ends with one of them")
     public Uni<DispositionCodes> dispositions() {
-        return dnc.dispositionCodes(caller.principal()).map(DispositionCodes::new);
+        return getDoNotCallDispositions.dispositionCodes(caller.principal()).map(DispositionCodes::new);
     }
 
     @PUT
     @Path("/dispositions")
     @Operation(summary = "Set Do-Not-Call Dispositions", description = "Replaces the codes (at most 50)")
     public Uni<DispositionCodes> setDispositions(@NotNull @Valid DispositionCodes body) {
-        return dnc.setDispositionCodes(caller.principal(), body.dispositionCodes()).map(DispositionCodes::new);
+        return setDoNotCallDispositions.setDispositionCodes(caller.principal(), body.dispositionCodes())
+                .map(DispositionCodes::new);
     }
 }

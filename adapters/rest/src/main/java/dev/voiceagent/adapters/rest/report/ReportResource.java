@@ -75,11 +75,17 @@ public class ReportResource {
     }
 
     private final Caller caller;
-    private final ReportUseCases reports;
+    private final ReportUseCases.GetDailyReportUseCase getDailyReport;
+    private final ReportUseCases.ListReportWorkflowsUseCase listReportWorkflows;
+    private final ReportUseCases.ListDailyReportRunsUseCase listDailyReportRuns;
 
-    public ReportResource(Caller caller, ReportUseCases reports) {
+    public ReportResource(Caller caller, ReportUseCases.GetDailyReportUseCase getDailyReport,
+            ReportUseCases.ListReportWorkflowsUseCase listReportWorkflows,
+            ReportUseCases.ListDailyReportRunsUseCase listDailyReportRuns) {
         this.caller = caller;
-        this.reports = reports;
+        this.getDailyReport = getDailyReport;
+        this.listReportWorkflows = listReportWorkflows;
+        this.listDailyReportRuns = listDailyReportRuns;
     }
 
     @GET
@@ -95,7 +101,8 @@ public class ReportResource {
                     schema = @Schema(type = SchemaType.STRING, examples = "America/New_York"))
             @QueryParam("timezone") @NotNull String timezone,
             @Parameter(description = "Optional workflow ID to filter by") @QueryParam("workflow_id") Long workflowId) {
-        return reports.daily(caller.principal(), date(date), zone(timezone), workflowId).map(DailyReportResponse::of);
+        return getDailyReport.daily(caller.principal(), date(date), zone(timezone), workflowId)
+                .map(DailyReportResponse::of);
     }
 
     @GET
@@ -103,7 +110,7 @@ public class ReportResource {
     @Operation(summary = "Get Workflow Options", description = "The organization's workflows, for the report's"
             + " filter")
     public Uni<List<WorkflowOption>> workflows() {
-        return reports.workflows(caller.principal())
+        return listReportWorkflows.workflows(caller.principal())
                 .map(list -> list.stream().map(w -> new WorkflowOption(w.id(), w.name())).toList());
     }
 
@@ -120,7 +127,7 @@ public class ReportResource {
                     schema = @Schema(type = SchemaType.STRING, examples = "America/New_York"))
             @QueryParam("timezone") @NotNull String timezone,
             @Parameter(description = "Optional workflow ID to filter by") @QueryParam("workflow_id") Long workflowId) {
-        return reports.dailyRuns(caller.principal(), date(date), zone(timezone), workflowId)
+        return listDailyReportRuns.dailyRuns(caller.principal(), date(date), zone(timezone), workflowId)
                 .map(list -> list.stream().map(r -> new WorkflowRunDetail(r.phoneNumber(), r.disposition(),
                         r.durationSeconds(), r.workflowId(), r.runId(), r.workflowName(),
                         r.createdAt().toString())).toList());

@@ -1,27 +1,20 @@
 package dev.voiceagent.adapters.rest.telephony;
 
+import dev.voiceagent.application.telephony.GetTelephonyConfigWarningsUseCase;
 import dev.voiceagent.adapters.rest.auth.Caller;
 import dev.voiceagent.adapters.rest.shared.RequestValidationException;
 import dev.voiceagent.adapters.rest.shared.ValidationError;
-import dev.voiceagent.application.telephony.AddPhoneNumberCommand;
-import dev.voiceagent.application.telephony.AddPhoneNumberUseCase;
 import dev.voiceagent.application.telephony.CreateTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.DeleteTelephonyConfigurationUseCase;
-import dev.voiceagent.application.telephony.GetPhoneNumberUseCase;
 import dev.voiceagent.application.telephony.GetTelephonyConfigurationUseCase;
 import dev.voiceagent.application.telephony.ListDispositionCodesUseCase;
-import dev.voiceagent.application.telephony.ListPhoneNumbersUseCase;
 import dev.voiceagent.application.telephony.ListTelephonyConfigurationsUseCase;
 import dev.voiceagent.application.telephony.ReactivateTelephonyConfigurationUseCase;
-import dev.voiceagent.application.telephony.RemovePhoneNumberUseCase;
-import dev.voiceagent.application.telephony.SetDefaultCallerUseCase;
 import dev.voiceagent.application.telephony.SetDefaultOutboundUseCase;
 import dev.voiceagent.application.telephony.PhoneNumberView;
 import dev.voiceagent.application.telephony.TelephonyConfigurationDetails;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.telephony.TrunkView;
-import dev.voiceagent.application.telephony.UpdatePhoneNumberCommand;
-import dev.voiceagent.application.telephony.UpdatePhoneNumberUseCase;
 import dev.voiceagent.application.telephony.UpdateTelephonyConfigurationUseCase;
 import dev.voiceagent.domain.telephony.DispositionCodes;
 import dev.voiceagent.domain.telephony.OutboundReadinessPolicy;
@@ -48,7 +41,10 @@ import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** Telephony configurations and their phone numbers, provider metadata, warnings and disposition codes. */
+/**
+ * Telephony configurations, provider metadata, warnings and disposition codes; a configuration's phone numbers and
+ * trunks are {@link PhoneNumberResource} and {@link TrunkResource}.
+ */
 @Path("/api/v1/organizations")
 public class TelephonyConfigurationResource {
 
@@ -252,11 +248,31 @@ public class TelephonyConfigurationResource {
     }
 
     private final Caller caller;
-    private final TelephonyUseCases useCases;
+    private final ListTelephonyConfigurationsUseCase list;
+    private final CreateTelephonyConfigurationUseCase create;
+    private final GetTelephonyConfigurationUseCase get;
+    private final UpdateTelephonyConfigurationUseCase update;
+    private final DeleteTelephonyConfigurationUseCase delete;
+    private final SetDefaultOutboundUseCase setDefault;
+    private final ReactivateTelephonyConfigurationUseCase reactivate;
+    private final ListDispositionCodesUseCase dispositionCodes;
+    private final GetTelephonyConfigWarningsUseCase warnings;
 
-    public TelephonyConfigurationResource(Caller caller, TelephonyUseCases useCases) {
+    public TelephonyConfigurationResource(Caller caller, ListTelephonyConfigurationsUseCase list,
+            CreateTelephonyConfigurationUseCase create, GetTelephonyConfigurationUseCase get,
+            UpdateTelephonyConfigurationUseCase update, DeleteTelephonyConfigurationUseCase delete,
+            SetDefaultOutboundUseCase setDefault, ReactivateTelephonyConfigurationUseCase reactivate,
+            ListDispositionCodesUseCase dispositionCodes, GetTelephonyConfigWarningsUseCase warnings) {
         this.caller = caller;
-        this.useCases = useCases;
+        this.list = list;
+        this.create = create;
+        this.get = get;
+        this.update = update;
+        this.delete = delete;
+        this.setDefault = setDefault;
+        this.reactivate = reactivate;
+        this.dispositionCodes = dispositionCodes;
+        this.warnings = warnings;
     }
 
     private static final TelephonyProvidersMetadataResponse METADATA = new TelephonyProvidersMetadataResponse(
@@ -277,7 +293,7 @@ public class TelephonyConfigurationResource {
     @GET
     @Path("/telephony-config-warnings")
     public Uni<TelephonyConfigWarningsResponse> warnings() {
-        return useCases.warnings().warnings(caller.principal()).map(w -> new TelephonyConfigWarningsResponse(
+        return warnings.warnings(caller.principal()).map(w -> new TelephonyConfigWarningsResponse(
                 w.telnyxMissingWebhookPublicKey(), w.vonageMissingSignatureSecret(), w.warnings().stream()
                         .map(x -> new TelephonyConfigWarningResponse(x.configurationId(), x.configurationName(),
                                 x.phoneNumberId(), x.message())).toList()));
@@ -286,14 +302,14 @@ public class TelephonyConfigurationResource {
     @GET
     @Path("/disposition-codes")
     public Uni<DispositionCodesResponse> dispositionCodes() {
-        return useCases.dispositionCodes().codes(caller.principal())
+        return dispositionCodes.codes(caller.principal())
                 .map(codes -> new DispositionCodesResponse(codes, DispositionCodes.END_TASK_REASONS));
     }
 
     @GET
     @Path("/telephony-configs")
     public Uni<TelephonyConfigurationListResponse> list() {
-        return useCases.list().list(caller.principal()).map(views -> new TelephonyConfigurationListResponse(
+        return list.list(caller.principal()).map(views -> new TelephonyConfigurationListResponse(
                 views.stream().map(TelephonyConfigurationListItem::of).toList()));
     }
 
@@ -301,14 +317,14 @@ public class TelephonyConfigurationResource {
     @Path("/telephony-configs")
     public Uni<TelephonyConfigurationResponse> create(@NotNull @Valid TelephonyConfigurationCreateRequest body) {
         Provider provider = provider(body.config(), true);
-        return useCases.create().create(caller.principal(), body.name(), provider, fields(body.config()),
+        return create.create(caller.principal(), body.name(), provider, fields(body.config()),
                 Boolean.TRUE.equals(body.isDefaultOutbound())).map(TelephonyConfigurationResponse::of);
     }
 
     @GET
     @Path("/telephony-configs/{config_id}")
     public Uni<TelephonyConfigurationResponse> get(@PathParam("config_id") long configId) {
-        return useCases.get().get(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
+        return get.get(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
     }
 
     @PUT
@@ -316,106 +332,27 @@ public class TelephonyConfigurationResource {
     public Uni<TelephonyConfigurationResponse> update(@PathParam("config_id") long configId,
             @NotNull @Valid TelephonyConfigurationUpdateRequest body) {
         Provider provider = body.config() == null ? null : provider(body.config(), false);
-        return useCases.update().update(caller.principal(), configId, body.name(), provider,
+        return update.update(caller.principal(), configId, body.name(), provider,
                 body.config() == null ? null : fields(body.config())).map(TelephonyConfigurationResponse::of);
     }
 
     @DELETE
     @Path("/telephony-configs/{config_id}")
     public Uni<DeletedResponse> delete(@PathParam("config_id") long configId) {
-        return useCases.delete().delete(caller.principal(), configId)
+        return delete.delete(caller.principal(), configId)
                 .replaceWith(new DeletedResponse(true, "Telephony configuration deleted"));
     }
 
     @POST
     @Path("/telephony-configs/{config_id}/set-default-outbound")
     public Uni<TelephonyConfigurationResponse> setDefault(@PathParam("config_id") long configId) {
-        return useCases.setDefault().setDefault(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
+        return setDefault.setDefault(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
     }
 
     @POST
     @Path("/telephony-configs/{config_id}/reactivate")
     public Uni<TelephonyConfigurationResponse> reactivate(@PathParam("config_id") long configId) {
-        return useCases.reactivate().reactivate(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
-    }
-
-    @GET
-    @Path("/telephony-configs/{config_id}/phone-numbers")
-    public Uni<PhoneNumberListResponse> numbers(@PathParam("config_id") long configId) {
-        return useCases.listNumbers().list(caller.principal(), configId)
-                .map(list -> new PhoneNumberListResponse(list.stream().map(PhoneNumberResponse::of).toList()));
-    }
-
-    @POST
-    @Path("/telephony-configs/{config_id}/phone-numbers")
-    public Uni<PhoneNumberResponse> addNumber(@PathParam("config_id") long configId,
-            @NotNull @Valid PhoneNumberCreateRequest body) {
-        return useCases.addNumber().add(new AddPhoneNumberCommand(caller.principal(), configId, body.address(),
-                body.countryCode(), body.label(), body.inboundWorkflowId(), body.telephonyTrunkId(),
-                !Boolean.FALSE.equals(body.isActive()),
-                Boolean.TRUE.equals(body.isDefaultCallerId()), body.extraMetadata())).map(PhoneNumberResponse::of);
-    }
-
-    @GET
-    @Path("/telephony-configs/{config_id}/phone-numbers/{phone_number_id}")
-    public Uni<PhoneNumberResponse> number(@PathParam("config_id") long configId,
-            @PathParam("phone_number_id") long numberId) {
-        return useCases.getNumber().get(caller.principal(), configId, numberId).map(PhoneNumberResponse::of);
-    }
-
-    @PUT
-    @Path("/telephony-configs/{config_id}/phone-numbers/{phone_number_id}")
-    public Uni<PhoneNumberResponse> updateNumber(@PathParam("config_id") long configId,
-            @PathParam("phone_number_id") long numberId, @NotNull @Valid PhoneNumberUpdateRequest body) {
-        return useCases.updateNumber().update(new UpdatePhoneNumberCommand(caller.principal(), configId, numberId,
-                body.label(), body.inboundWorkflowId(), Boolean.TRUE.equals(body.clearInboundWorkflow()),
-                body.telephonyTrunkId(), Boolean.TRUE.equals(body.clearTrunk()), body.isActive(),
-                body.countryCode(), body.extraMetadata())).map(PhoneNumberResponse::of);
-    }
-
-    @DELETE
-    @Path("/telephony-configs/{config_id}/phone-numbers/{phone_number_id}")
-    public Uni<DeletedResponse> removeNumber(@PathParam("config_id") long configId,
-            @PathParam("phone_number_id") long numberId) {
-        return useCases.removeNumber().remove(caller.principal(), configId, numberId)
-                .replaceWith(new DeletedResponse(true, "Phone number deleted"));
-    }
-
-    @POST
-    @Path("/telephony-configs/{config_id}/phone-numbers/{phone_number_id}/set-default-caller")
-    public Uni<PhoneNumberResponse> setDefaultCaller(@PathParam("config_id") long configId,
-            @PathParam("phone_number_id") long numberId) {
-        return useCases.setDefaultCaller().setDefaultCaller(caller.principal(), configId, numberId)
-                .map(PhoneNumberResponse::of);
-    }
-
-    @GET
-    @Path("/telephony-configs/{config_id}/trunks")
-    public Uni<TrunkListResponse> trunks(@PathParam("config_id") long configId) {
-        return useCases.listTrunks().list(caller.principal(), configId)
-                .map(list -> new TrunkListResponse(list.stream().map(TrunkResponse::of).toList()));
-    }
-
-    @POST
-    @Path("/telephony-configs/{config_id}/trunks")
-    public Uni<TrunkResponse> addTrunk(@PathParam("config_id") long configId, @NotNull @Valid TrunkCreateRequest body) {
-        return useCases.addTrunk().add(caller.principal(), configId, body.name(), !Boolean.FALSE.equals(body.enabled()),
-                body.settings()).map(TrunkResponse::of);
-    }
-
-    @PUT
-    @Path("/telephony-configs/{config_id}/trunks/{trunk_id}")
-    public Uni<TrunkResponse> changeTrunk(@PathParam("config_id") long configId, @PathParam("trunk_id") long trunkId,
-            @NotNull @Valid TrunkUpdateRequest body) {
-        return useCases.changeTrunk().change(caller.principal(), configId, trunkId, body.name(), body.enabled(),
-                body.settings()).map(TrunkResponse::of);
-    }
-
-    @DELETE
-    @Path("/telephony-configs/{config_id}/trunks/{trunk_id}")
-    public Uni<DeletedResponse> removeTrunk(@PathParam("config_id") long configId, @PathParam("trunk_id") long trunkId) {
-        return useCases.removeTrunk().remove(caller.principal(), configId, trunkId)
-                .replaceWith(new DeletedResponse(true, "Trunk deleted"));
+        return reactivate.reactivate(caller.principal(), configId).map(TelephonyConfigurationResponse::of);
     }
 
     /** config.provider names the provider; a missing or unknown one is a 422 at body.config.provider. */

@@ -51,7 +51,11 @@ public class UsageResource {
             + " are ignored.";
 
     private final Caller caller;
-    private final UsageUseCases usage;
+    private final UsageUseCases.GetCurrentUsageUseCase getCurrentUsage;
+    private final UsageUseCases.GetDailyUsageUseCase getDailyUsage;
+    private final UsageUseCases.ListUsageRunsUseCase listUsageRuns;
+    private final UsageUseCases.ExportUsageReportUseCase exportUsageReport;
+    private final UsageUseCases.ListCreditEntriesUseCase listCreditEntries;
     private final ObjectMapper json;
     private final PublicArtifactLinksUseCase links;
     private final PublicBaseUrl publicBaseUrl;
@@ -59,10 +63,18 @@ public class UsageResource {
     @Context
     HttpServerRequest request;
 
-    public UsageResource(Caller caller, UsageUseCases usage, ObjectMapper json, PublicArtifactLinksUseCase links,
+    public UsageResource(Caller caller, UsageUseCases.GetCurrentUsageUseCase getCurrentUsage,
+            UsageUseCases.GetDailyUsageUseCase getDailyUsage, UsageUseCases.ListUsageRunsUseCase listUsageRuns,
+            UsageUseCases.ExportUsageReportUseCase exportUsageReport,
+            UsageUseCases.ListCreditEntriesUseCase listCreditEntries, ObjectMapper json,
+            PublicArtifactLinksUseCase links,
             PublicBaseUrl publicBaseUrl) {
         this.caller = caller;
-        this.usage = usage;
+        this.getCurrentUsage = getCurrentUsage;
+        this.getDailyUsage = getDailyUsage;
+        this.listUsageRuns = listUsageRuns;
+        this.exportUsageReport = exportUsageReport;
+        this.listCreditEntries = listCreditEntries;
         this.json = json;
         this.links = links;
         this.publicBaseUrl = publicBaseUrl;
@@ -73,7 +85,7 @@ public class UsageResource {
     @Operation(summary = "Get Current Period Usage", description = "The calendar month in UTC: metered seconds,"
             + " tokens (cents) and, when a price is in force, the amount in USD")
     public Uni<CurrentUsageResponse> currentPeriod() {
-        return usage.currentPeriod(caller.principal()).map(CurrentUsageResponse::of);
+        return getCurrentUsage.currentPeriod(caller.principal()).map(CurrentUsageResponse::of);
     }
 
     @GET
@@ -83,7 +95,7 @@ public class UsageResource {
     public Uni<DailyUsageBreakdownResponse> dailyBreakdown(
             @Parameter(description = "Number of days to include") @QueryParam("days") @DefaultValue("7") @Min(1)
             @Max(30) int days) {
-        return usage.dailyBreakdown(caller.principal(), days).map(DailyUsageBreakdownResponse::of);
+        return getDailyUsage.dailyBreakdown(caller.principal(), days).map(DailyUsageBreakdownResponse::of);
     }
 
     @GET
@@ -102,7 +114,7 @@ public class UsageResource {
             @QueryParam("sort_order") @DefaultValue("desc") String sortOrder) {
         UsageRunQuery query = query(startDate, endDate, filters, sortBy, sortOrder, page, limit);
         String base = publicBaseUrl.of(request);
-        return usage.runs(caller.principal(), query).map(result -> new UsageHistoryResponse(
+        return listUsageRuns.runs(caller.principal(), query).map(result -> new UsageHistoryResponse(
                 result.runs().stream().map(u -> WorkflowRunUsageResponse.of(u, links.tokens(u.run()), base)).toList(),
                 BigDecimal.valueOf(result.totalChargeMinor()), result.totalSeconds(), result.totalCount(), page, limit,
                 (result.totalCount() + limit - 1) / limit));
@@ -118,7 +130,7 @@ public class UsageResource {
             @Parameter(description = FILTERS) @QueryParam("filters") String filters) {
         UsageRunQuery query = query(startDate, endDate, filters, null, "desc", 1, 1);
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        return ReportDownloads.csvAttachment(usage.report(caller.principal(), query), "usage_runs_" + stamp + ".csv");
+        return ReportDownloads.csvAttachment(exportUsageReport.report(caller.principal(), query), "usage_runs_" + stamp + ".csv");
     }
 
     @GET
@@ -127,7 +139,7 @@ public class UsageResource {
             + " ledger, newest entries first")
     public Uni<MPSBillingCreditsResponse> credits(@QueryParam("page") @DefaultValue("1") @Min(1) int page,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(100) int limit) {
-        return usage.credits(caller.principal(), page, limit).map(p -> MPSBillingCreditsResponse.of(p, page, limit));
+        return listCreditEntries.credits(caller.principal(), page, limit).map(p -> MPSBillingCreditsResponse.of(p, page, limit));
     }
 
     private UsageRunQuery query(String startDate, String endDate, String filters, String sortBy, String sortOrder,

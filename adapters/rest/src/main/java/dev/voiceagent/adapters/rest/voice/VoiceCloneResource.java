@@ -84,11 +84,30 @@ public class VoiceCloneResource {
     }
 
     private final Caller caller;
-    private final VoiceCloneUseCases clones;
+    private final VoiceCloneUseCases.GetVoiceCloneCapabilitiesUseCase getVoiceCloneCapabilities;
+    private final VoiceCloneUseCases.ListVoiceClonesUseCase listVoiceClones;
+    private final VoiceCloneUseCases.CreateVoiceCloneUseCase createVoiceClone;
+    private final VoiceCloneUseCases.PreviewVoiceCloneUseCase previewVoiceClone;
+    private final VoiceCloneUseCases.ListCloneVoicedAgentsUseCase listCloneVoicedAgents;
+    private final VoiceCloneUseCases.UseVoiceCloneInWorkflowUseCase useVoiceCloneInWorkflow;
+    private final VoiceCloneUseCases.DeleteVoiceCloneUseCase deleteVoiceClone;
 
-    public VoiceCloneResource(Caller caller, VoiceCloneUseCases clones) {
+    public VoiceCloneResource(Caller caller,
+            VoiceCloneUseCases.GetVoiceCloneCapabilitiesUseCase getVoiceCloneCapabilities,
+            VoiceCloneUseCases.ListVoiceClonesUseCase listVoiceClones,
+            VoiceCloneUseCases.CreateVoiceCloneUseCase createVoiceClone,
+            VoiceCloneUseCases.PreviewVoiceCloneUseCase previewVoiceClone,
+            VoiceCloneUseCases.ListCloneVoicedAgentsUseCase listCloneVoicedAgents,
+            VoiceCloneUseCases.UseVoiceCloneInWorkflowUseCase useVoiceCloneInWorkflow,
+            VoiceCloneUseCases.DeleteVoiceCloneUseCase deleteVoiceClone) {
         this.caller = caller;
-        this.clones = clones;
+        this.getVoiceCloneCapabilities = getVoiceCloneCapabilities;
+        this.listVoiceClones = listVoiceClones;
+        this.createVoiceClone = createVoiceClone;
+        this.previewVoiceClone = previewVoiceClone;
+        this.listCloneVoicedAgents = listCloneVoicedAgents;
+        this.useVoiceCloneInWorkflow = useVoiceCloneInWorkflow;
+        this.deleteVoiceClone = deleteVoiceClone;
     }
 
     @GET
@@ -96,7 +115,7 @@ public class VoiceCloneResource {
     @Operation(summary = "Voice Clone Capabilities", description = "Which text-to-speech providers can clone here"
             + " (ElevenLabs yes; the others no, with the reason) and whether the configured one can")
     public Uni<CapabilitiesResponse> capabilities() {
-        return clones.capabilities(caller.principal()).map(c -> new CapabilitiesResponse(c.configuredProvider(),
+        return getVoiceCloneCapabilities.capabilities(caller.principal()).map(c -> new CapabilitiesResponse(c.configuredProvider(),
                 c.canClone(), c.providers().stream().map(p -> new ProviderCapabilityResponse(p.provider(), p.canClone(),
                         p.reason(), p.configured())).toList()));
     }
@@ -104,14 +123,14 @@ public class VoiceCloneResource {
     @GET
     @Operation(summary = "List Voice Clones")
     public Uni<List<VoiceCloneResponse>> list() {
-        return clones.list(caller.principal()).map(all -> all.stream().map(VoiceCloneResponse::of).toList());
+        return listVoiceClones.list(caller.principal()).map(all -> all.stream().map(VoiceCloneResponse::of).toList());
     }
 
     @POST
     @Operation(summary = "Create Voice Clone", description = "Sends the recordings' audio to the provider"
             + " (ElevenLabs POST /v1/voices/add); a provider that fails is a 502")
     public Uni<VoiceCloneResponse> create(@NotNull @Valid CreateVoiceCloneRequest body) {
-        return clones.create(caller.principal(), body.name(), body.description(), body.recordingIds(), body.provider())
+        return createVoiceClone.create(caller.principal(), body.name(), body.description(), body.recordingIds(), body.provider())
                 .map(VoiceCloneResponse::of);
     }
 
@@ -120,7 +139,7 @@ public class VoiceCloneResource {
     @Operation(summary = "Agents And Their Voices", description = "The workflows whose draft or published"
             + " configuration sets a voice, and which clone")
     public Uni<List<AgentVoiceResponse>> agents() {
-        return clones.agents(caller.principal()).map(all -> all.stream().map(AgentVoiceResponse::of).toList());
+        return listCloneVoicedAgents.agents(caller.principal()).map(all -> all.stream().map(AgentVoiceResponse::of).toList());
     }
 
     @PUT
@@ -129,7 +148,7 @@ public class VoiceCloneResource {
             + " (configuration \"voice\"); publish to use it in calls")
     public Uni<UseVoiceCloneResponse> use(@PathParam("workflow_id") long workflowId,
             @NotNull @Valid UseVoiceCloneRequest body) {
-        return clones.useInWorkflow(caller.principal(), workflowId, body.cloneId())
+        return useVoiceCloneInWorkflow.useInWorkflow(caller.principal(), workflowId, body.cloneId())
                 .map(v -> new UseVoiceCloneResponse(workflowId, body.cloneId(), "draft"));
     }
 
@@ -138,7 +157,7 @@ public class VoiceCloneResource {
     @Operation(summary = "Preview Voice Clone", description = "Speaks the text (at most 500 characters) with the"
             + " clone, stores the audio and answers a signed link (one hour)")
     public Uni<PreviewResponse> preview(@PathParam("clone_id") long cloneId, @NotNull @Valid PreviewRequest body) {
-        return clones.preview(caller.principal(), cloneId, body.text())
+        return previewVoiceClone.preview(caller.principal(), cloneId, body.text())
                 .map(p -> new PreviewResponse(p.audioUrl(), p.storageKey(), p.expiresInSeconds()));
     }
 
@@ -147,6 +166,6 @@ public class VoiceCloneResource {
     @Operation(summary = "Delete Voice Clone", description = "Removes it at the provider, then here; 409 while a"
             + " published version speaks with it")
     public Uni<DeleteVoiceCloneResponse> delete(@PathParam("clone_id") long cloneId) {
-        return clones.delete(caller.principal(), cloneId).map(v -> new DeleteVoiceCloneResponse(true, cloneId));
+        return deleteVoiceClone.delete(caller.principal(), cloneId).map(v -> new DeleteVoiceCloneResponse(true, cloneId));
     }
 }

@@ -86,17 +86,38 @@ public class WebhookEndpointResource {
     }
 
     private final Caller caller;
-    private final WebhookUseCases webhooks;
+    private final WebhookUseCases.CreateWebhookEndpointUseCase createWebhookEndpoint;
+    private final WebhookUseCases.ListWebhookEndpointsUseCase listWebhookEndpoints;
+    private final WebhookUseCases.GetWebhookEndpointUseCase getWebhookEndpoint;
+    private final WebhookUseCases.UpdateWebhookEndpointUseCase updateWebhookEndpoint;
+    private final WebhookUseCases.DeleteWebhookEndpointUseCase deleteWebhookEndpoint;
+    private final WebhookUseCases.RotateWebhookSecretUseCase rotateWebhookSecret;
+    private final WebhookUseCases.ListWebhookDeliveriesUseCase listWebhookDeliveries;
+    private final WebhookUseCases.RedeliverWebhookUseCase redeliverWebhook;
 
-    public WebhookEndpointResource(Caller caller, WebhookUseCases webhooks) {
+    public WebhookEndpointResource(Caller caller, WebhookUseCases.CreateWebhookEndpointUseCase createWebhookEndpoint,
+            WebhookUseCases.ListWebhookEndpointsUseCase listWebhookEndpoints,
+            WebhookUseCases.GetWebhookEndpointUseCase getWebhookEndpoint,
+            WebhookUseCases.UpdateWebhookEndpointUseCase updateWebhookEndpoint,
+            WebhookUseCases.DeleteWebhookEndpointUseCase deleteWebhookEndpoint,
+            WebhookUseCases.RotateWebhookSecretUseCase rotateWebhookSecret,
+            WebhookUseCases.ListWebhookDeliveriesUseCase listWebhookDeliveries,
+            WebhookUseCases.RedeliverWebhookUseCase redeliverWebhook) {
         this.caller = caller;
-        this.webhooks = webhooks;
+        this.createWebhookEndpoint = createWebhookEndpoint;
+        this.listWebhookEndpoints = listWebhookEndpoints;
+        this.getWebhookEndpoint = getWebhookEndpoint;
+        this.updateWebhookEndpoint = updateWebhookEndpoint;
+        this.deleteWebhookEndpoint = deleteWebhookEndpoint;
+        this.rotateWebhookSecret = rotateWebhookSecret;
+        this.listWebhookDeliveries = listWebhookDeliveries;
+        this.redeliverWebhook = redeliverWebhook;
     }
 
     @GET
     @Operation(summary = "List Webhook Endpoints")
     public Uni<List<WebhookEndpointResponse>> list() {
-        return webhooks.list(caller.principal())
+        return listWebhookEndpoints.list(caller.principal())
                 .map(list -> list.stream().map(e -> WebhookEndpointResponse.of(e, null)).toList());
     }
 
@@ -104,7 +125,7 @@ public class WebhookEndpointResource {
     @Operation(summary = "Create Webhook Endpoint", description = "The signing secret (whsec_...) is in this answer"
             + " only")
     public Uni<WebhookEndpointResponse> create(@NotNull @Valid CreateWebhookEndpointRequest body) {
-        return webhooks.create(caller.principal(), body.url(), body.description(), body.eventTypes(), body.enabled())
+        return createWebhookEndpoint.create(caller.principal(), body.url(), body.description(), body.eventTypes(), body.enabled())
                 .map(w -> WebhookEndpointResponse.of(w.endpoint(), w.secret()));
     }
 
@@ -112,7 +133,7 @@ public class WebhookEndpointResource {
     @Path("/{endpoint_id}")
     @Operation(summary = "Get Webhook Endpoint")
     public Uni<WebhookEndpointResponse> get(@PathParam("endpoint_id") long id) {
-        return webhooks.get(caller.principal(), id).map(e -> WebhookEndpointResponse.of(e, null));
+        return getWebhookEndpoint.get(caller.principal(), id).map(e -> WebhookEndpointResponse.of(e, null));
     }
 
     @PATCH
@@ -120,7 +141,7 @@ public class WebhookEndpointResource {
     @Operation(summary = "Update Webhook Endpoint", description = "Fields left out keep their value")
     public Uni<WebhookEndpointResponse> update(@PathParam("endpoint_id") long id,
             @NotNull @Valid UpdateWebhookEndpointRequest body) {
-        return webhooks.update(caller.principal(), id, body.url(), body.description(), body.eventTypes(),
+        return updateWebhookEndpoint.update(caller.principal(), id, body.url(), body.description(), body.eventTypes(),
                 body.enabled()).map(e -> WebhookEndpointResponse.of(e, null));
     }
 
@@ -128,7 +149,7 @@ public class WebhookEndpointResource {
     @Path("/{endpoint_id}")
     @Operation(summary = "Delete Webhook Endpoint", description = "Its pending deliveries go with it")
     public Uni<DeletedResponse> delete(@PathParam("endpoint_id") long id) {
-        return webhooks.delete(caller.principal(), id).replaceWith(new DeletedResponse(true));
+        return deleteWebhookEndpoint.delete(caller.principal(), id).replaceWith(new DeletedResponse(true));
     }
 
     @POST
@@ -136,7 +157,7 @@ public class WebhookEndpointResource {
     @Operation(summary = "Rotate Webhook Secret", description = "A new secret, in this answer only; the previous one"
             + " also signs for 24 hours")
     public Uni<WebhookEndpointResponse> rotate(@PathParam("endpoint_id") long id) {
-        return webhooks.rotate(caller.principal(), id).map(w -> WebhookEndpointResponse.of(w.endpoint(), w.secret()));
+        return rotateWebhookSecret.rotate(caller.principal(), id).map(w -> WebhookEndpointResponse.of(w.endpoint(), w.secret()));
     }
 
     @GET
@@ -144,7 +165,7 @@ public class WebhookEndpointResource {
     @Operation(summary = "List Webhook Deliveries", description = "Newest first, each with its attempts")
     public Uni<List<WebhookDeliveryResponse>> deliveries(@PathParam("endpoint_id") long id,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(100) int limit) {
-        return webhooks.deliveries(caller.principal(), id, limit)
+        return listWebhookDeliveries.deliveries(caller.principal(), id, limit)
                 .map(list -> list.stream().map(WebhookDeliveryResponse::of).toList());
     }
 
@@ -153,7 +174,7 @@ public class WebhookEndpointResource {
     @Operation(summary = "Redeliver Webhook", description = "The delivery is sent again now (its attempts are kept)")
     public Uni<RedeliverResponse> redeliver(@PathParam("endpoint_id") long id,
             @PathParam("delivery_id") long deliveryId) {
-        return webhooks.redeliver(caller.principal(), id, deliveryId).replaceWith(new RedeliverResponse(true));
+        return redeliverWebhook.redeliver(caller.principal(), id, deliveryId).replaceWith(new RedeliverResponse(true));
     }
 
     private static String text(Instant instant) {
