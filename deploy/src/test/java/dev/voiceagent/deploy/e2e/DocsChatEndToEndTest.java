@@ -66,7 +66,7 @@ class DocsChatEndToEndTest {
         assertThat(answer.getInt("sources[0].number")).isEqualTo(1);
 
         JsonPath kb = ask(Map.of("message", "knowledge base hybrid search embeddings"));
-        assertThat(kb.getList("sources.source")).contains("README.md");
+        assertThat(kb.getList("sources.source")).contains("docs/api-tour.md");
         assertThat(kb.getList("sources.title", String.class)).anySatisfy(t -> assertThat(t).contains("Knowledge base"));
     }
 
