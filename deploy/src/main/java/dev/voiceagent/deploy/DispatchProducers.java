@@ -8,6 +8,7 @@ import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
 import dev.voiceagent.application.campaign.DispatchCampaignsService;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.campaign.DispatchSettings;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.workflow.WorkflowRepository;
@@ -32,9 +33,13 @@ public class DispatchProducers {
             dev.voiceagent.application.usage.CreditGate credits,
             dev.voiceagent.application.telephony.NumberTimeZones numberZones) {
         return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls, changes,
-                gateways.stream().toList(), clock, ThreadLocalRandom.current(), config.calls().defaultOrgLimit(),
-                config.calls().staleAfter(), config.dispatch().lease(), metrics, credits, numberZones,
-                CallingHoursProducers.parse(config.callingHours().window()));
+                gateways.stream().toList(), clock, ThreadLocalRandom.current(), dispatchSettings(config), metrics,
+                credits, numberZones);
+    }
+
+    static DispatchSettings dispatchSettings(VoiceAgentConfig config) {
+        return new DispatchSettings(config.calls().defaultOrgLimit(), config.calls().staleAfter(),
+                config.dispatch().lease(), CallingHoursProducers.parse(config.callingHours().window()));
     }
 
     @Produces

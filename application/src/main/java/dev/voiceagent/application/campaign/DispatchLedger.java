@@ -6,6 +6,7 @@ import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignTransition;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.webhook.WebhookEvent;
+import dev.voiceagent.domain.campaign.DueContact;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,11 +102,6 @@ public interface DispatchLedger {
     }
 
     record WindowCounts(long calls, long failures, List<String> recentFailures) {
-    }
-
-    /** A due contact; {@code doNotCall} when its number was on the organization's list at the claim. */
-    record DueContact(long id, int rowNumber, String phoneNumber, String timezone, Map<String, Object> context,
-            int attempts, String lastOutcome, boolean doNotCall) {
     }
 
     record ExpiredAttempt(long callId, long organizationId, long runId, Provider provider, Long configurationId,

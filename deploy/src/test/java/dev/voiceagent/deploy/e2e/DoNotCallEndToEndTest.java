@@ -238,8 +238,9 @@ class DoNotCallEndToEndTest {
         }
         var replicaB = new dev.voiceagent.application.campaign.DispatchCampaignsService(ledger, workflowRepository,
                 configurations, phoneNumbers, calls, changes, gateways.stream().toList(), java.time.Clock.systemUTC(),
-                new java.util.Random(), 10, Duration.ofHours(2), Duration.ofMinutes(2), metrics, credits, numberZones,
-                dev.voiceagent.domain.calling.CallingHours.parse("00:00", "24:00"));
+                new java.util.Random(), new dev.voiceagent.application.campaign.DispatchSettings(10, Duration.ofHours(2),
+                        Duration.ofMinutes(2), dev.voiceagent.domain.calling.CallingHours.parse("00:00", "24:00")),
+                metrics, credits, numberZones);
         as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
         Instant deadline = Instant.now().plusSeconds(40);
         while (!"completed".equals(as(key).get("/api/v1/campaign/" + campaign).then().extract().path("state"))) {

@@ -9,6 +9,7 @@ import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.domain.campaign.DueContact;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignTransition;
 import dev.voiceagent.domain.telephony.CallAttempt;
