@@ -18,15 +18,23 @@ final class Campaigns {
                 () -> new ResourceNotFoundException(GetCampaignService.NOT_FOUND)).campaign());
     }
 
-    /** Applies a transition (state and log entry in one transaction) and returns the campaign as stored. */
+    /**
+     * Reads the campaign, applies a transition (state, log entry and event in one transaction) and returns the
+     * campaign as stored.
+     */
     static Uni<CampaignView> transition(CampaignRepository campaigns, long org, long campaignId,
             Function<Campaign, CampaignTransition> change) {
-        return find(campaigns, org, campaignId).chain(before -> campaigns.applyTransition(before, change.apply(before))
-                .chain(applied -> {
-                    if (!applied) {
-                        throw new ConflictException("The campaign was changed by another request; please retry");
-                    }
-                    return campaigns.findView(org, campaignId).map(found -> found.orElseThrow());
-                }));
+        return find(campaigns, org, campaignId).chain(before -> transition(campaigns, before, change));
+    }
+
+    /** As above, from the campaign the caller has just read: a concurrent change since is a 409, nothing written. */
+    static Uni<CampaignView> transition(CampaignRepository campaigns, Campaign before,
+            Function<Campaign, CampaignTransition> change) {
+        return campaigns.applyTransition(before, change.apply(before)).chain(applied -> {
+            if (!applied) {
+                throw new ConflictException("The campaign was changed by another request; please retry");
+            }
+            return campaigns.findView(before.organizationId(), before.id()).map(found -> found.orElseThrow());
+        });
     }
 }

@@ -24,7 +24,7 @@ public class ResumeCampaignService implements ResumeCampaignUseCase {
     public Uni<CampaignView> resume(Principal principal, long campaignId) {
         long org = principal.organizationId();
         return Campaigns.find(campaigns, org, campaignId)
-                .chain(() -> StartCampaignService.requireTelephony(configurations, org))
-                .chain(() -> Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.resume(clock.instant())));
+                .call(() -> StartCampaignService.requireTelephony(configurations, org))
+                .chain(before -> Campaigns.transition(campaigns, before, campaign -> campaign.resume(clock.instant())));
     }
 }

@@ -33,14 +33,14 @@ public class StartCampaignService implements StartCampaignUseCase {
     public Uni<CampaignView> start(Principal principal, long campaignId) {
         long org = principal.organizationId();
         // ownership first: another organization's (or a missing) campaign is a 404 whatever its own set-up
-        return Campaigns.find(campaigns, org, campaignId).chain(() -> requireTelephony(configurations, org))
-                .chain(() -> Campaigns.transition(campaigns, org, campaignId, campaign -> campaign.start(clock.instant())));
+        return Campaigns.find(campaigns, org, campaignId).call(() -> requireTelephony(configurations, org))
+                .chain(before -> Campaigns.transition(campaigns, before, campaign -> campaign.start(clock.instant())));
     }
 
     /** The organization has at least one telephony configuration, else 400 {@link #NO_TELEPHONY}. */
     static Uni<Void> requireTelephony(TelephonyConfigurationRepository configurations, long org) {
-        return configurations.list(org).invoke(configs -> {
-            if (configs.isEmpty()) {
+        return configurations.exists(org).invoke(exists -> {
+            if (!exists) {
                 throw new DomainRuleViolation(NO_TELEPHONY);
             }
         }).replaceWithVoid();

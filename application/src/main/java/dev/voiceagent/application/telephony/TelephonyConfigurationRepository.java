@@ -14,6 +14,9 @@ public interface TelephonyConfigurationRepository {
     /** Oldest first, inactive ones included, each with its active number count. */
     Uni<List<TelephonyConfigurationView>> list(long organizationId);
 
+    /** Whether the organization has any telephony configuration (nothing is read, nothing decrypted). */
+    Uni<Boolean> exists(long organizationId);
+
     Uni<Optional<TelephonyConfigurationView>> find(long organizationId, long configurationId);
 
     /**

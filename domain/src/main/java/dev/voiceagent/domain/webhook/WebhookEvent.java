@@ -32,6 +32,15 @@ public sealed interface WebhookEvent {
 
     Map<String, Object> data();
 
+    /** An event's data in the order given: key, value, key, value, ... (null values kept, as receivers see them). */
+    private static Map<String, Object> fields(Object... keysAndValues) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            data.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return data;
+    }
+
     /**
      * campaign.started, .paused, .resumed, .circuit_open, .completed, .failed: a campaign changed state. Raised by the
      * campaign's own transitions (see {@code CampaignTransition}); a log event with no webhook (created, updated,
@@ -67,14 +76,8 @@ public sealed interface WebhookEvent {
 
         @Override
         public Map<String, Object> data() {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("campaign_id", campaignId);
-            data.put("name", name);
-            data.put("state", state);
-            data.put("previous_state", previousState);
-            data.put("message", message);
-            data.put("details", details);
-            return data;
+            return fields("campaign_id", campaignId, "name", name, "state", state, "previous_state", previousState,
+                    "message", message, "details", details);
         }
     }
 
@@ -92,13 +95,8 @@ public sealed interface WebhookEvent {
 
         @Override
         public Map<String, Object> data() {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("campaign_id", campaignId);
-            data.put("contact_id", contactId);
-            data.put("attempt", attempt);
-            data.put("workflow_run_id", runId);
-            data.put("outcome", outcome);
-            return data;
+            return fields("campaign_id", campaignId, "contact_id", contactId, "attempt", attempt, "workflow_run_id",
+                    runId, "outcome", outcome);
         }
     }
 
@@ -114,8 +112,7 @@ public sealed interface WebhookEvent {
 
         @Override
         public Map<String, Object> data() {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("campaign_id", campaignId);
+            Map<String, Object> data = fields("campaign_id", campaignId);
             if (details != null) {
                 data.putAll(details);
             }
@@ -136,13 +133,8 @@ public sealed interface WebhookEvent {
 
         @Override
         public Map<String, Object> data() {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("workflow_run_id", runId);
-            data.put("call_id", callId);
-            data.put("status", status);
-            data.put("previous_status", previousStatus);
-            data.put("duration_seconds", durationSeconds);
-            data.put("to_number", toNumber);
+            Map<String, Object> data = fields("workflow_run_id", runId, "call_id", callId, "status", status,
+                    "previous_status", previousStatus, "duration_seconds", durationSeconds, "to_number", toNumber);
             if (campaignId != null) {
                 data.put("campaign_id", campaignId);
             }

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.call;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
@@ -108,7 +109,7 @@ public class PostgresCallRepository implements CallRepository {
 
     @Override
     public Uni<Optional<CallRecord>> findByRun(long runId) {
-        String runColumns = PostgresWorkflowRunRepository.COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2");
+        String runColumns = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
         return pool.preparedQuery("SELECT " + CALL_COLUMNS + ", " + runColumns
                         + " FROM calls c JOIN workflow_runs r ON r.id = c.workflow_run_id WHERE c.workflow_run_id = $1")
                 .execute(Tuple.of(runId)).map(rows -> {

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.conversation;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
@@ -29,7 +30,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class PostgresTextChatRepository implements TextChatRepository {
 
-    private static final String RUN_COLUMNS = "r." + PostgresWorkflowRunRepository.COLUMNS.replace(", ", ", r.");
+    private static final String RUN_COLUMNS = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
     private static final String FIND = "SELECT " + RUN_COLUMNS + ", s.session_data, s.checkpoint, s.revision,"
             + " s.created_at, s.updated_at, (s.busy_token IS NOT NULL AND s.busy_until > now()) AS busy"
             + " FROM text_chat_sessions s JOIN workflow_runs r ON r.id = s.workflow_run_id"

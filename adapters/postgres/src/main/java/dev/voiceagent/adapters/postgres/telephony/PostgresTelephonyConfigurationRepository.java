@@ -51,6 +51,12 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     }
 
     @Override
+    public Uni<Boolean> exists(long organizationId) {
+        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM telephony_configurations WHERE organization_id = $1)")
+                .execute(Tuple.of(organizationId)).map(rows -> rows.iterator().next().getBoolean(0));
+    }
+
+    @Override
     public Uni<List<TelephonyConfigurationView>> list(long organizationId) {
         return pool.preparedQuery(SELECT + " ORDER BY c.created_at, c.id").execute(Tuple.of(organizationId))
                 .map(rows -> Rows.list(rows, this::view));

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.usage;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
@@ -11,7 +12,7 @@ import java.util.List;
 /** The organization's usage runs matching a query as parameterised SQL (values are always bound, never spliced). */
 final class UsageRunSql {
 
-    static final String RUN_COLUMNS = PostgresWorkflowRunRepository.COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2");
+    static final String RUN_COLUMNS = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
     static final int RUN_COLUMN_COUNT = PostgresWorkflowRunRepository.COLUMNS.split(",").length;
 
     final StringBuilder from = new StringBuilder(" FROM usage_records u JOIN workflow_runs r ON r.id = u.workflow_run_id"

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -230,7 +231,7 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
     private Multi<WorkflowRun> reportRuns(long organizationId, String scope, long scopeId, Instant from, Instant to) {
         AtomicReference<WorkflowRun> last = new AtomicReference<>();
-        String sql = "SELECT " + COLUMNS.replaceAll("(\\w+)(,|$)", "r.$1$2") + reportable(scope)
+        String sql = "SELECT " + Columns.prefixed("r", COLUMNS) + reportable(scope)
                 + " AND ($5::timestamptz IS NULL OR (r.created_at, r.id) < ($5, $6))"
                 + " ORDER BY r.created_at DESC, r.id DESC LIMIT " + REPORT_BATCH;
         return Multi.createBy().repeating()

@@ -1,0 +1,238 @@
+package dev.voiceagent.deploy.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.webhook.WebhookEndpointRepository;
+import dev.voiceagent.application.webhook.WebhookOutbox;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.Sql;
+import dev.voiceagent.domain.campaign.Campaign;
+import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import dev.voiceagent.domain.campaign.CampaignState;
+import dev.voiceagent.domain.campaign.DueContact;
+import dev.voiceagent.domain.campaign.LogLevel;
+import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.webhook.WebhookEvent;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the SQL-heavy ports promise, held against the Postgres adapters on a real PostgreSQL, with the background
+ * ticks off so that only the test claims: a guarded write that lost its race writes nothing (neither its log nor its
+ * events); events are written with the change that raised them; concurrent reservations never pass a limit; a
+ * claimed delivery belongs to one replica until its lease expires and only its holder settles it; the dispatch
+ * ledger's claims, skips, deferrals and records.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+@TestProfile(PostgresContractsTest.NoTicks.class)
+class PostgresContractsTest {
+
+    /** No scheduler: the dispatcher's and the outbox's own ticks would claim what the test claims. */
+    public static class NoTicks implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.scheduler.enabled", "false");
+        }
+    }
+
+    private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.MICROS);
+
+    @Inject
+    CampaignRepository campaigns;
+    @Inject
+    DispatchLedger ledger;
+    @Inject
+    CallRepository calls;
+    @Inject
+    WebhookOutbox outbox;
+    @Inject
+    WebhookEndpointRepository endpoints;
+    @Inject
+    AgroalDataSource dataSource;
+
+    private Sql sql;
+    private long org;
+    private long workflow;
+    private long definition;
+    private long user;
+
+    @BeforeEach
+    void organization() {
+        sql = new Sql(dataSource);
+        org = sql.organization();
+        user = sql.insertReturningId("INSERT INTO users (email, provider_id, selected_organization_id) VALUES (?, ?, ?)",
+                "u-" + org + "@contracts.example", "user-" + org, org);
+        workflow = sql.workflow(org, "Agent");
+        definition = sql.insertReturningId("INSERT INTO workflow_definitions (organization_id, workflow_id,"
+                + " version_number, status, workflow_json) VALUES (?, ?, 1, 'published', '{}')", org, workflow);
+    }
+
+    private static <T> T await(Uni<T> uni) {
+        return uni.await().atMost(Duration.ofSeconds(20));
+    }
+
+    private long subscribe(String... types) {
+        return await(endpoints.create(org, "https://crm.example.com/hooks", null, List.of(types), true,
+                "whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0")).id();
+    }
+
+    private long deliveries(String type) {
+        return sql.queryLong("SELECT count(*) FROM webhook_deliveries WHERE organization_id = ? AND event_type = ?",
+                org, type);
+    }
+
+    private Campaign runningCampaign() {
+        long config = sql.telephonyConfiguration(org, "Sim");
+        Campaign created = await(campaigns.insert(Campaign.create(org, user, "Promo", workflow, config,
+                "campaigns/" + org + "/x.csv", null, 5, null, null, NOW)));
+        Campaign syncing = created.start(NOW).campaign();
+        assertThat(await(campaigns.applyTransition(created, created.start(NOW)))).isTrue();
+        assertThat(await(campaigns.applyTransition(syncing, syncing.contactsLoaded(3, NOW)))).isTrue();
+        return await(campaigns.findView(org, created.id())).orElseThrow().campaign();
+    }
+
+    private long contact(long campaignId, int row, Instant due) {
+        return sql.insertReturningId("INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,"
+                + " phone_number, next_attempt_at) VALUES (?, ?, ?, ?, ?)", org, campaignId, row,
+                "+1415555" + String.format("%04d", row), java.sql.Timestamp.from(due));
+    }
+
+    @Test
+    void aTransitionWritesItsLogAndItsEventTogetherAndAStaleOneWritesNothing() {
+        subscribe("campaign.paused");
+        Campaign running = runningCampaign();
+        assertThat(running.state()).isEqualTo(CampaignState.RUNNING);
+        int logs = running.logs().size();
+
+        assertThat(await(campaigns.applyTransition(running, running.pause(NOW, null)))).isTrue();
+        assertThat(deliveries("campaign.paused")).isOne();
+        String payload = sql.queryString("SELECT payload::text FROM webhook_deliveries WHERE organization_id = ?"
+                + " AND event_type = 'campaign.paused'", org);
+        assertThat(payload).contains("\"previous_state\": \"running\"", "\"state\": \"paused\"");
+
+        // computed from the campaign as it was before the pause: the guard refuses it, and nothing is written
+        assertThat(await(campaigns.applyTransition(running, running.pause(NOW, "again")))).isFalse();
+        assertThat(deliveries("campaign.paused")).isOne();
+        assertThat(await(campaigns.findView(org, running.id())).orElseThrow().campaign().logs())
+                .hasSize(logs + 1);
+    }
+
+    @Test
+    void concurrentReservationsNeverPassTheLimit() {
+        long config = sql.telephonyConfiguration(org, "Sim");
+        List<Uni<Optional<CallRecord>>> reservations = IntStream.range(0, 8).mapToObj(i -> {
+            WorkflowRun run = new WorkflowRun(null, org, workflow, definition, "WR-" + i, "simulator", "outbound",
+                    "initialized", false, null, null, null, null, Map.of(), null, null, null, null, NOW);
+            CallRecord call = new CallRecord(CallAttempt.dialing(org, 0, NOW), run, Provider.SIMULATOR, config,
+                    "+14155550100", "+1415555020" + i);
+            return calls.reserve(org, 3, Duration.ofHours(2), run, call);
+        }).toList();
+        List<Optional<CallRecord>> results = await(Uni.join().all(reservations).andFailFast());
+        assertThat(results.stream().filter(Optional::isPresent)).hasSize(3);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls WHERE organization_id = ?", org)).isEqualTo(3);
+    }
+
+    @Test
+    void aCallReportAppliesOnlyFromTheStateItWasDecidedOnAndItsEventsGoWithIt() {
+        subscribe("call.status");
+        long config = sql.telephonyConfiguration(org, "Sim");
+        WorkflowRun run = new WorkflowRun(null, org, workflow, definition, "WR-1", "simulator", "outbound",
+                "initialized", false, null, null, null, null, Map.of(), null, null, null, null, NOW);
+        CallRecord reserved = await(calls.reserve(org, 10, Duration.ofHours(2), run, new CallRecord(
+                CallAttempt.dialing(org, 0, NOW), run, Provider.SIMULATOR, config, "+14155550100",
+                "+14155550101"))).orElseThrow();
+        CallRecord before = await(calls.findByRun(reserved.run().id())).orElseThrow();
+        CallAttempt ringing = before.attempt().report(CallStatus.RINGING, NOW.plusSeconds(1), null).attempt();
+        List<WebhookEvent> events = List.of(new WebhookEvent.CallStatusChanged(NOW, before.run().id(),
+                before.attempt().id(), "ringing", "initiated", null, before.toNumber(), null));
+
+        assertThat(await(calls.applyReport(before, ringing, before.run(), null, events))).isTrue();
+        assertThat(deliveries("call.status")).isOne();
+        // the same decision again (a duplicate that raced past the dedup check): the call moved on, nothing is written
+        assertThat(await(calls.applyReport(before, ringing, before.run(), null, events))).isFalse();
+        assertThat(deliveries("call.status")).isOne();
+        assertThat(await(calls.findByRun(before.run().id())).orElseThrow().attempt().status())
+                .isEqualTo(CallStatus.RINGING);
+    }
+
+    @Test
+    void aClaimedDeliveryIsOneReplicasUntilItsLeaseExpiresAndOnlyItsHolderSettlesIt() {
+        subscribe();
+        Campaign running = runningCampaign();
+        await(campaigns.applyTransition(running, running.pause(NOW, null)));
+        Instant now = Instant.now();
+        long mine = deliveries("campaign.paused") + deliveries("campaign.started");
+        List<WebhookOutbox.Due> a = new ArrayList<>(await(outbox.claim("replica-a", now, Duration.ofMinutes(2), 50)));
+        List<WebhookOutbox.Due> b = await(outbox.claim("replica-b", now, Duration.ofMinutes(2), 50));
+        Set<Long> ours = new HashSet<>();
+        a.stream().filter(d -> d.organizationId() == org).forEach(d -> ours.add(d.deliveryId()));
+        assertThat(ours).hasSize((int) mine);
+        assertThat(b).extracting(WebhookOutbox.Due::deliveryId).doesNotContainAnyElementsOf(ours);
+        WebhookOutbox.Due due = a.stream().filter(d -> d.organizationId() == org).findFirst().orElseThrow();
+        assertThat(due.secrets()).containsExactly("whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0");
+
+        WebhookOutbox.AttemptRecord failed = new WebhookOutbox.AttemptRecord(due.attempt(), 503, null, 10, "busy", now);
+        assertThat(await(outbox.settle(due.deliveryId(), "replica-b", failed, false, now.minusSeconds(1))))
+                .as("not the holder").isFalse();
+        assertThat(await(outbox.settle(due.deliveryId(), "replica-a", failed, false, now.minusSeconds(1)))).isTrue();
+        // due again at once: another replica claims it, as its next attempt
+        List<WebhookOutbox.Due> again = await(outbox.claim("replica-b", now, Duration.ofMinutes(2), 50));
+        assertThat(again).filteredOn(d -> d.deliveryId() == due.deliveryId()).singleElement()
+                .satisfies(d -> assertThat(d.attempt()).isEqualTo(due.attempt() + 1));
+        assertThat(sql.queryLong("SELECT count(*) FROM webhook_attempts WHERE delivery_id = ?", due.deliveryId()))
+                .isOne();
+    }
+
+    @Test
+    void theLedgerClaimsDueContactsAndWritesSkipsDeferralsAndAttempts() {
+        subscribe("contact.skipped");
+        Campaign running = runningCampaign();
+        long first = contact(running.id(), 2, NOW.minusSeconds(5));
+        long second = contact(running.id(), 3, NOW.minusSeconds(4));
+        long third = contact(running.id(), 4, NOW.minusSeconds(3));
+        contact(running.id(), 5, NOW.plusSeconds(600));
+
+        List<Long> claimed = await(ledger.underOrganizationLock(org, session -> session.claimDue(running.id(), NOW, 10)
+                .chain(due -> {
+                    DueContact skipped = due.get(1);
+                    CampaignLogEntry entry = new CampaignLogEntry(NOW, LogLevel.WARNING, "contact_skipped", "listed",
+                            Map.of("contact_id", skipped.id(), "reason", "do_not_call"));
+                    return session.skip(org, running.id(), Map.of(skipped.id(), entry), "skipped_do_not_call",
+                                    List.of(new WebhookEvent.ContactSkipped(NOW, running.id(), entry.details())))
+                            .chain(() -> session.defer(Map.of(third, NOW.plusSeconds(60))))
+                            .replaceWith(due.stream().map(DueContact::id).toList());
+                })));
+        assertThat(claimed).as("due ones only, in row order").containsExactly(first, second, third);
+        assertThat(sql.queryString("SELECT state FROM campaign_contacts WHERE id = ?", second)).isEqualTo("done");
+        assertThat(deliveries("contact.skipped")).isOne();
+
+        List<Long> next = await(ledger.underOrganizationLock(org, session -> session.claimDue(running.id(), NOW, 10)
+                .map(due -> due.stream().map(DueContact::id).toList())));
+        assertThat(next).as("the skipped one is final, the deferred one waits").containsExactly(first);
+    }
+}
