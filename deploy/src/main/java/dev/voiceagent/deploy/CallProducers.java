@@ -114,7 +114,8 @@ public class CallProducers {
 
     @Produces
     @Singleton
-    dev.voiceagent.application.call.InboundCallUseCase inboundCalls(PhoneNumberRepository numbers,
+    // bean types: InboundCallUseCase and FindCallRunUseCase
+    dev.voiceagent.application.call.InboundCallService inboundCalls(PhoneNumberRepository numbers,
             TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer,
             WorkflowRepository workflows, CallRepository calls, dev.voiceagent.application.call.VoiceRuntime runtime,
             Clock clock, VoiceAgentConfig config) {

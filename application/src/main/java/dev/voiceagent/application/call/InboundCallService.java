@@ -29,7 +29,7 @@ import java.util.random.RandomGenerator;
  * must have signed the webhook: fail closed), the workflow that answers it. A call that cannot be taken is
  * refused with the provider's own instruction, and why is logged; none of it is a 5xx the provider would retry.
  */
-public class InboundCallService implements InboundCallUseCase {
+public class InboundCallService implements InboundCallUseCase, FindCallRunUseCase {
 
     private static final System.Logger LOG = System.getLogger(InboundCallService.class.getName());
     static final String BAD_SIGNATURE = "Invalid signature";

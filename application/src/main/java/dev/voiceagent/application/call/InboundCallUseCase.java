@@ -27,7 +27,4 @@ public interface InboundCallUseCase {
     }
 
     Uni<Answer> answer(InboundCall call);
-
-    /** The run of a call the provider names by its id (later events of an inbound call); empty when unknown. */
-    Uni<java.util.Optional<Long>> runOfCall(Provider provider, String providerCallId);
 }

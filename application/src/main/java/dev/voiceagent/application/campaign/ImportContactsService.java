@@ -62,7 +62,7 @@ public class ImportContactsService implements ImportContactsUseCase {
                 : importContacts(claimed.get().organizationId(), claimed.get().campaignId()).replaceWith(true));
     }
 
-    @Override
+    /** Loads a syncing campaign's contacts and moves it on (running, or completed when empty); the row count. */
     public Uni<Integer> importContacts(long org, long campaignId) {
         return Campaigns.find(campaigns, org, campaignId).chain(campaign -> provider(campaign)
                 .map(provider -> new Sink(campaign, provider))

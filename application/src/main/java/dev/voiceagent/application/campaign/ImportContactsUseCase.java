@@ -2,10 +2,8 @@ package dev.voiceagent.application.campaign;
 
 import io.smallrye.mutiny.Uni;
 
+/** The import tick's use case: a started campaign's contacts loaded from its source. */
 public interface ImportContactsUseCase {
-
-    /** Loads a syncing campaign's contacts and moves it on (running, or completed when empty); the row count. */
-    Uni<Integer> importContacts(long organizationId, long campaignId);
 
     /**
      * Claims one campaign whose import is due (just started, or interrupted: its lease expired) and

@@ -6,6 +6,7 @@ import dev.voiceagent.adapters.telephony.telnyx.TelnyxEvents;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
 import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.FindCallRunUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase.Answer;
 import dev.voiceagent.application.call.InboundCallUseCase.InboundCall;
@@ -44,6 +45,7 @@ public class InboundCallResource {
     static final String RUN = "/api/v1/telephony/inbound/run";
 
     private final InboundCallUseCase inbound;
+    private final FindCallRunUseCase runs;
     private final ProcessCallReportUseCase reports;
     private final TelnyxCallGateway telnyx;
     private final CallbackSigner signer;
@@ -51,11 +53,13 @@ public class InboundCallResource {
     private final Clock clock;
     private final Duration tolerance;
 
-    public InboundCallResource(InboundCallUseCase inbound, ProcessCallReportUseCase reports, TelnyxCallGateway telnyx,
+    public InboundCallResource(InboundCallUseCase inbound, FindCallRunUseCase runs, ProcessCallReportUseCase reports,
+            TelnyxCallGateway telnyx,
             CallbackSigner signer, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBase,
             Clock clock,
             @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
         this.inbound = inbound;
+        this.runs = runs;
         this.reports = reports;
         this.telnyx = telnyx;
         this.signer = signer;
@@ -169,7 +173,7 @@ public class InboundCallResource {
             return Uni.createFrom().item(json(200, Map.of("status", "ignored: event not tracked")));
         }
         JsonObject event = data;
-        return inbound.runOfCall(Provider.TELNYX, callControlId).chain(run -> run.isEmpty()
+        return runs.runOfCall(Provider.TELNYX, callControlId).chain(run -> run.isEmpty()
                 ? Uni.createFrom().item(json(200, Map.of("status", "ignored: unknown call")))
                 : reports.process(new CallReport(Provider.TELNYX, run.get(), callControlId, status, null,
                         event.getString("id")), signed).map(result -> json(200, Map.of("status", result))));

@@ -2,13 +2,14 @@ package dev.voiceagent.adapters.postgres.call;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
-import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
@@ -27,7 +28,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -41,9 +41,30 @@ import java.util.Optional;
 public class PostgresCallRepository implements CallRepository {
 
     private static final String ACTIVE = "('initiated', 'ringing', 'in-progress')";
-    private static final String CALL_COLUMNS = "c.id, c.organization_id, c.workflow_run_id, c.provider_call_id, c.status,"
-            + " c.started_at, c.answered_at, c.ended_at, c.duration_seconds, c.provider, c.telephony_configuration_id,"
-            + " c.from_number, c.to_number, c.campaign_id, c.contact_id, c.attempt_number";
+    private static final String CALL_COLUMNS = "id, organization_id, workflow_run_id, provider_call_id, status,"
+            + " started_at, answered_at, ended_at, duration_seconds, provider, telephony_configuration_id,"
+            + " from_number, to_number, campaign_id, contact_id, attempt_number";
+    /** A call row: the call's columns, then its run's (RunRows), each read at the index its list gives it. */
+    private static final String FIND_BY_RUN = "SELECT " + Columns.prefixed("c", CALL_COLUMNS) + ", "
+            + Columns.prefixed("r", RunRows.COLUMNS)
+            + " FROM calls c JOIN workflow_runs r ON r.id = c.workflow_run_id WHERE c.workflow_run_id = $1";
+    private static final int RUN_AT = Columns.count(CALL_COLUMNS);
+    private static final int ID = index(CALL_COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(CALL_COLUMNS, "organization_id");
+    private static final int RUN_ID = index(CALL_COLUMNS, "workflow_run_id");
+    private static final int PROVIDER_CALL_ID = index(CALL_COLUMNS, "provider_call_id");
+    private static final int STATUS = index(CALL_COLUMNS, "status");
+    private static final int STARTED_AT = index(CALL_COLUMNS, "started_at");
+    private static final int ANSWERED_AT = index(CALL_COLUMNS, "answered_at");
+    private static final int ENDED_AT = index(CALL_COLUMNS, "ended_at");
+    private static final int DURATION = index(CALL_COLUMNS, "duration_seconds");
+    private static final int PROVIDER = index(CALL_COLUMNS, "provider");
+    private static final int CONFIGURATION_ID = index(CALL_COLUMNS, "telephony_configuration_id");
+    private static final int FROM = index(CALL_COLUMNS, "from_number");
+    private static final int TO = index(CALL_COLUMNS, "to_number");
+    private static final int CAMPAIGN_ID = index(CALL_COLUMNS, "campaign_id");
+    private static final int CONTACT_ID = index(CALL_COLUMNS, "contact_id");
+    private static final int ATTEMPT = index(CALL_COLUMNS, "attempt_number");
 
     private final Pool pool;
     private final ReplicaIdentity replica;
@@ -73,7 +94,7 @@ public class PostgresCallRepository implements CallRepository {
                         return Uni.createFrom().item(Optional.<CallRecord>empty());
                     }
                     Uni<WorkflowRun> stored = run.id() != null ? Uni.createFrom().item(run)
-                            : PostgresWorkflowRunRepository.insert(tx, run);
+                            : RunRows.insert(tx, run);
                     return stored.chain(storedRun -> tx.preparedQuery(
                                     "INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider,"
                                             + " status, from_number, to_number, started_at, placed_by)"
@@ -109,16 +130,13 @@ public class PostgresCallRepository implements CallRepository {
 
     @Override
     public Uni<Optional<CallRecord>> findByRun(long runId) {
-        String runColumns = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
-        return pool.preparedQuery("SELECT " + CALL_COLUMNS + ", " + runColumns
-                        + " FROM calls c JOIN workflow_runs r ON r.id = c.workflow_run_id WHERE c.workflow_run_id = $1")
-                .execute(Tuple.of(runId)).map(rows -> {
-                    if (rows.size() == 0) {
-                        return Optional.empty();
-                    }
-                    Row row = rows.iterator().next();
-                    return Optional.of(record(row, PostgresWorkflowRunRepository.run(row, 16)));
-                });
+        return pool.preparedQuery(FIND_BY_RUN).execute(Tuple.of(runId)).map(rows -> {
+            if (rows.size() == 0) {
+                return Optional.empty();
+            }
+            Row row = rows.iterator().next();
+            return Optional.of(record(row, RunRows.read(row, RUN_AT)));
+        });
     }
 
     @Override
@@ -181,14 +199,13 @@ public class PostgresCallRepository implements CallRepository {
     }
 
     private static CallRecord record(Row r, WorkflowRun run) {
-        CallAttempt attempt = new CallAttempt(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3),
-                CallStatus.fromWireName(r.getString(4)).orElseThrow(), instant(r.getOffsetDateTime(5)),
-                instant(r.getOffsetDateTime(6)), instant(r.getOffsetDateTime(7)), r.getInteger(8));
-        CampaignAttempt campaign = r.getLong(13) == null ? null
-                : new CampaignAttempt(r.getLong(13), r.getLong(14), r.getInteger(15));
-        return new CallRecord(attempt, run, Provider.fromWireName(r.getString(9)).orElseThrow(), r.getLong(10),
-                r.getString(11), r.getString(12), campaign);
+        CallAttempt attempt = new CallAttempt(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getLong(RUN_ID),
+                r.getString(PROVIDER_CALL_ID), CallStatus.fromWireName(r.getString(STATUS)).orElseThrow(),
+                instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(ANSWERED_AT)),
+                instant(r.getOffsetDateTime(ENDED_AT)), r.getInteger(DURATION));
+        CampaignAttempt campaign = r.getLong(CAMPAIGN_ID) == null ? null
+                : new CampaignAttempt(r.getLong(CAMPAIGN_ID), r.getLong(CONTACT_ID), r.getInteger(ATTEMPT));
+        return new CallRecord(attempt, run, Provider.fromWireName(r.getString(PROVIDER)).orElseThrow(),
+                r.getLong(CONFIGURATION_ID), r.getString(FROM), r.getString(TO), campaign);
     }
-
-
 }

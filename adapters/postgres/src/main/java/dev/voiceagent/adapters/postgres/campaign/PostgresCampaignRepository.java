@@ -1,8 +1,10 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.JsonText;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
@@ -61,8 +63,9 @@ public class PostgresCampaignRepository implements CampaignRepository {
      * Plain rows (no JSON built in the database): the cheapest way to ship a large log. JSON columns
      * come as text here and in the list, parsed by {@link JsonText} and {@link CampaignJson}.
      */
-    private static final String LOGS_SELECT = """
-            SELECT campaign_id, ts, level, event, message, details::text
+    private static final String LOG_COLUMNS = "campaign_id, ts, level, event, message, details::text";
+    private static final String LOGS_SELECT = "SELECT " + LOG_COLUMNS + """
+
               FROM campaign_log_entries
              WHERE organization_id = $1
             """;
@@ -260,13 +263,12 @@ public class PostgresCampaignRepository implements CampaignRepository {
         return CampaignLogs.tuple(organizationId, campaignId, entry);
     }
 
-    // Column positions of viewSelect and LOGS_SELECT: reading by index avoids a name lookup per cell.
-    private static final int ID = 0, ORGANIZATION_ID = 1, NAME = 2, WORKFLOW_ID = 3, CREATED_BY = 4, TELEPHONY_ID = 5,
-            SOURCE_TYPE = 6, SOURCE_ID = 7, STATE = 8, TOTAL_ROWS = 9, PROCESSED_ROWS = 10, FAILED_ROWS = 11,
-            RETRY = 12, MAX_CONCURRENCY = 13, SCHEDULE = 14, BREAKER = 15, PARENT_ID = 16, REDIALED_ID = 17,
-            CREATED_AT = 18, STARTED_AT = 19, COMPLETED_AT = 20, WORKFLOW_NAME = 21, TELEPHONY_NAME = 22,
-            EXECUTED = 23, QUEUED = 24;
-    private static final int LOG_CAMPAIGN_ID = 0, LOG_TS = 1, LOG_LEVEL = 2, LOG_EVENT = 3, LOG_MESSAGE = 4, LOG_DETAILS = 5;
+    private static final int LOG_CAMPAIGN_ID = index(LOG_COLUMNS, "campaign_id");
+    private static final int LOG_TS = index(LOG_COLUMNS, "ts");
+    private static final int LOG_LEVEL = index(LOG_COLUMNS, "level");
+    private static final int LOG_EVENT = index(LOG_COLUMNS, "event");
+    private static final int LOG_MESSAGE = index(LOG_COLUMNS, "message");
+    private static final int LOG_DETAILS = index(LOG_COLUMNS, "details::text");
 
     private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
         Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
@@ -295,6 +297,34 @@ public class PostgresCampaignRepository implements CampaignRepository {
             c.retry_config::text, c.max_concurrency, c.schedule_config::text, c.circuit_breaker::text,
             c.parent_campaign_id, c.redialed_campaign_id, c.created_at, c.started_at, c.completed_at""";
 
+    // Column positions, derived from the column lists (reading by index avoids a name lookup per cell): the
+    // campaign's own columns, then viewSelect's names and counts after them.
+    private static final int ID = index(CAMPAIGN_COLUMNS, "c.id");
+    private static final int ORGANIZATION_ID = index(CAMPAIGN_COLUMNS, "c.organization_id");
+    private static final int NAME = index(CAMPAIGN_COLUMNS, "c.name");
+    private static final int WORKFLOW_ID = index(CAMPAIGN_COLUMNS, "c.workflow_id");
+    private static final int CREATED_BY = index(CAMPAIGN_COLUMNS, "c.created_by");
+    private static final int TELEPHONY_ID = index(CAMPAIGN_COLUMNS, "c.telephony_configuration_id");
+    private static final int SOURCE_TYPE = index(CAMPAIGN_COLUMNS, "c.source_type");
+    private static final int SOURCE_ID = index(CAMPAIGN_COLUMNS, "c.source_id");
+    private static final int STATE = index(CAMPAIGN_COLUMNS, "c.state");
+    private static final int TOTAL_ROWS = index(CAMPAIGN_COLUMNS, "c.total_rows");
+    private static final int PROCESSED_ROWS = index(CAMPAIGN_COLUMNS, "c.processed_rows");
+    private static final int FAILED_ROWS = index(CAMPAIGN_COLUMNS, "c.failed_rows");
+    private static final int RETRY = index(CAMPAIGN_COLUMNS, "c.retry_config::text");
+    private static final int MAX_CONCURRENCY = index(CAMPAIGN_COLUMNS, "c.max_concurrency");
+    private static final int SCHEDULE = index(CAMPAIGN_COLUMNS, "c.schedule_config::text");
+    private static final int BREAKER = index(CAMPAIGN_COLUMNS, "c.circuit_breaker::text");
+    private static final int PARENT_ID = index(CAMPAIGN_COLUMNS, "c.parent_campaign_id");
+    private static final int REDIALED_ID = index(CAMPAIGN_COLUMNS, "c.redialed_campaign_id");
+    private static final int CREATED_AT = index(CAMPAIGN_COLUMNS, "c.created_at");
+    private static final int STARTED_AT = index(CAMPAIGN_COLUMNS, "c.started_at");
+    private static final int COMPLETED_AT = index(CAMPAIGN_COLUMNS, "c.completed_at");
+    private static final int WORKFLOW_NAME = Columns.count(CAMPAIGN_COLUMNS);
+    private static final int TELEPHONY_NAME = WORKFLOW_NAME + 1;
+    private static final int EXECUTED = WORKFLOW_NAME + 2;
+    private static final int QUEUED = WORKFLOW_NAME + 3;
+
     /** A campaign from the columns of {@link #CAMPAIGN_COLUMNS}, the first of its row. */
     static Campaign campaign(Row r, List<CampaignLogEntry> logs) {
         return new Campaign(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getLong(WORKFLOW_ID),
@@ -306,6 +336,5 @@ public class PostgresCampaignRepository implements CampaignRepository {
                 r.getLong(PARENT_ID), r.getLong(REDIALED_ID), instant(r.getOffsetDateTime(CREATED_AT)),
                 instant(r.getOffsetDateTime(STARTED_AT)), instant(r.getOffsetDateTime(COMPLETED_AT)), logs);
     }
-
 
 }

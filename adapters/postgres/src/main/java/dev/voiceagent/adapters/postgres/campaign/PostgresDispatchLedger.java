@@ -6,7 +6,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
-import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.campaign.DispatchLedger;
 import dev.voiceagent.domain.campaign.DueContact;
@@ -69,14 +69,14 @@ public class PostgresDispatchLedger implements DispatchLedger {
     @Override
     public Uni<List<Long>> organizationsWithRunningCampaigns() {
         return pool.query(BACKGROUND + "SELECT DISTINCT organization_id FROM campaigns WHERE state = 'running'").execute()
-                .map(rows -> longs(rows, 0));
+                .map(rows -> longs(rows, "organization_id"));
     }
 
     @Override
     public Uni<List<RunningCampaign>> runningCampaigns(long organizationId) {
         return pool.preparedQuery("SELECT " + PostgresCampaignRepository.CAMPAIGN_COLUMNS + ", c.breaker_window_from,"
-                        + " COALESCE(h.start_minute, o.calling_hours_start_minute),"
-                        + " COALESCE(h.end_minute, o.calling_hours_end_minute) FROM campaigns c"
+                        + " COALESCE(h.start_minute, o.calling_hours_start_minute) AS hours_start,"
+                        + " COALESCE(h.end_minute, o.calling_hours_end_minute) AS hours_end FROM campaigns c"
                         + " JOIN organizations o ON o.id = c.organization_id"
                         + " LEFT JOIN campaign_calling_hours h ON h.campaign_id = c.id"
                         + " WHERE c.organization_id = $1 AND c.state = 'running' ORDER BY c.id")
@@ -84,9 +84,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     List<RunningCampaign> running = new ArrayList<>(rows.size());
                     for (Row row : rows) {
                         running.add(new RunningCampaign(PostgresCampaignRepository.campaign(row, List.of()),
-                                instant(row.getOffsetDateTime(21)),
+                                instant(row.getOffsetDateTime("breaker_window_from")),
                                 dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository.hours(
-                                        row.getInteger(22), row.getInteger(23))));
+                                        row.getInteger("hours_start"), row.getInteger("hours_end"))));
                     }
                     return running;
                 });
@@ -112,9 +112,10 @@ public class PostgresDispatchLedger implements DispatchLedger {
                 .execute(Tuple.of(utc(now), utc(now.plus(extension)), limit)).map(rows -> {
                     List<ExpiredAttempt> expired = new ArrayList<>(rows.size());
                     for (Row r : rows) {
-                        expired.add(new ExpiredAttempt(r.getLong(0), r.getLong(1), r.getLong(2),
-                                Provider.fromWireName(r.getString(3)).orElseThrow(), r.getLong(4), r.getString(5),
-                                instant(r.getOffsetDateTime(6))));
+                        expired.add(new ExpiredAttempt(r.getLong("id"), r.getLong("organization_id"),
+                                r.getLong("workflow_run_id"), Provider.fromWireName(r.getString("provider")).orElseThrow(),
+                                r.getLong("telephony_configuration_id"), r.getString("provider_call_id"),
+                                instant(r.getOffsetDateTime("started_at"))));
                     }
                     return expired;
                 });
@@ -131,7 +132,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
                         RETURNING organization_id, id""")
                 .execute(Tuple.of(utc(now), utc(leaseUntil)))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(
-                        new CampaignKey(rows.iterator().next().getLong(0), rows.iterator().next().getLong(1))));
+                        new CampaignKey(rows.iterator().next().getLong("organization_id"),
+                                rows.iterator().next().getLong("id"))));
     }
 
     @Override
@@ -141,19 +143,20 @@ public class PostgresDispatchLedger implements DispatchLedger {
     }
 
     static Uni<Long> activeCalls(SqlClient client, long organizationId, Instant staleBefore) {
-        return client.preparedQuery("SELECT count(*) FROM calls WHERE organization_id = $1 AND status IN " + ACTIVE
-                        + " AND started_at > $2").execute(Tuple.of(organizationId, utc(staleBefore)))
-                .map(rows -> rows.iterator().next().getLong(0));
+        return client.preparedQuery("SELECT count(*) AS active FROM calls WHERE organization_id = $1 AND status IN "
+                        + ACTIVE + " AND started_at > $2").execute(Tuple.of(organizationId, utc(staleBefore)))
+                .map(rows -> rows.iterator().next().getLong("active"));
     }
 
     @Override
     public Uni<CampaignActivity> activity(long organizationId, long campaignId, Instant staleBefore) {
         return pool.preparedQuery("SELECT (SELECT count(*) FROM calls a WHERE a.campaign_id = c.id AND a.status IN "
-                        + ACTIVE + " AND a.started_at > $3), c.breaker_window_from FROM campaigns c"
+                        + ACTIVE + " AND a.started_at > $3) AS active_calls, c.breaker_window_from FROM campaigns c"
                         + " WHERE c.organization_id = $1 AND c.id = $2")
                 .execute(Tuple.of(organizationId, campaignId, utc(staleBefore)))
                 .map(rows -> rows.size() == 0 ? new CampaignActivity(0, null) : new CampaignActivity(
-                        rows.iterator().next().getLong(0), instant(rows.iterator().next().getOffsetDateTime(1))));
+                        rows.iterator().next().getLong("active_calls"),
+                        instant(rows.iterator().next().getOffsetDateTime("breaker_window_from"))));
     }
 
     @Override
@@ -163,11 +166,11 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
     static Uni<WindowCounts> outcomesSince(SqlClient client, long campaignId, Instant since) {
         Tuple args = Tuple.of(campaignId, utc(since), FAILURES);
-        return client.preparedQuery("SELECT count(*), count(*) FILTER (WHERE status = ANY($3))"
+        return client.preparedQuery("SELECT count(*) AS calls, count(*) FILTER (WHERE status = ANY($3)) AS failures"
                 + " FROM calls WHERE campaign_id = $1 AND ended_at > $2").execute(args).chain(totals -> {
                     Row t = totals.iterator().next();
-                    long calls = t.getLong(0);
-                    long failures = t.getLong(1);
+                    long calls = t.getLong("calls");
+                    long failures = t.getLong("failures");
                     if (failures == 0) {
                         return Uni.createFrom().item(new WindowCounts(calls, 0, List.of()));
                     }
@@ -177,16 +180,17 @@ public class PostgresDispatchLedger implements DispatchLedger {
                             .map(rows -> {
                                 List<String> recent = new ArrayList<>();
                                 for (Row r : rows) {
-                                    recent.add("run " + r.getLong(0) + ": " + r.getString(1)
-                                            + (r.getString(2) == null ? "" : " (" + r.getString(2) + ")") + " at "
-                                            + r.getOffsetDateTime(3).toInstant());
+                                    String reason = r.getString("failure_reason");
+                                    recent.add("run " + r.getLong("workflow_run_id") + ": " + r.getString("status")
+                                            + (reason == null ? "" : " (" + reason + ")") + " at "
+                                            + r.getOffsetDateTime("ended_at").toInstant());
                                 }
                                 return new WindowCounts(calls, failures, recent);
                             });
                 });
     }
 
-    private static List<Long> longs(RowSet<Row> rows, int column) {
+    private static List<Long> longs(RowSet<Row> rows, String column) {
         List<Long> values = new ArrayList<>(rows.size());
         for (Row row : rows) {
             values.add(row.getLong(column));
@@ -202,9 +206,10 @@ public class PostgresDispatchLedger implements DispatchLedger {
             return tx.preparedQuery("""
                             SELECT c.id,
                                    (SELECT count(*) FROM calls a
-                                     WHERE a.campaign_id = c.id AND a.status IN %s AND a.started_at > $3),
+                                     WHERE a.campaign_id = c.id AND a.status IN %s AND a.started_at > $3) AS active_calls,
                                    EXISTS (SELECT 1 FROM campaign_contacts ct
                                             WHERE ct.campaign_id = c.id AND ct.state IN ('pending', 'waiting_retry', 'dialing'))
+                                          AS open_contacts
                               FROM campaigns c
                              WHERE c.organization_id = $1 AND c.id = ANY($2) AND c.state = 'running'
                                FOR SHARE OF c SKIP LOCKED""".formatted(ACTIVE))
@@ -212,7 +217,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     .map(rows -> {
                         Map<Long, CampaignLoad> loads = new HashMap<>();
                         for (Row r : rows) {
-                            loads.put(r.getLong(0), new CampaignLoad(r.getLong(1), r.getBoolean(2)));
+                            loads.put(r.getLong("id"), new CampaignLoad(r.getLong("active_calls"),
+                                    r.getBoolean("open_contacts")));
                         }
                         return loads;
                     });
@@ -244,9 +250,10 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     .execute(Tuple.of(campaignId, utc(now), limit)).map(rows -> {
                         List<DueContact> due = new ArrayList<>(rows.size());
                         for (Row r : rows) {
-                            due.add(new DueContact(r.getLong(0), r.getInteger(1), r.getString(2), r.getString(3),
-                                    JsonValues.toMap(r.getValue(4)), r.getInteger(5), r.getString(6),
-                                    Boolean.TRUE.equals(r.getBoolean(7))));
+                            due.add(new DueContact(r.getLong("id"), r.getInteger("row_number"),
+                                    r.getString("phone_number"), r.getString("timezone"),
+                                    JsonValues.toMap(r.getValue("context")), r.getInteger("attempts"),
+                                    r.getString("last_outcome"), Boolean.TRUE.equals(r.getBoolean("do_not_call"))));
                         }
                         return due;
                     });
@@ -281,9 +288,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
         @Override
         public Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil) {
-            return tx.preparedQuery(PostgresWorkflowRunRepository.INSERT)
-                    .executeBatch(attempts.stream().map(a -> PostgresWorkflowRunRepository.insertTuple(a.run())).toList())
-                    .map(PgSession::eachFirstRow).map(rows -> rows.stream().map(PostgresWorkflowRunRepository::run).toList())
+            return tx.preparedQuery(RunRows.INSERT)
+                    .executeBatch(attempts.stream().map(a -> RunRows.insertTuple(a.run())).toList())
+                    .map(PgSession::eachFirstRow).map(rows -> rows.stream().map(row -> RunRows.read(row, 0)).toList())
                     .chain(runs -> {
                         List<Tuple> calls = new ArrayList<>(attempts.size());
                         for (int i = 0; i < attempts.size(); i++) {
@@ -308,7 +315,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
                                             for (int i = 0; i < attempts.size(); i++) {
                                                 CallRecord a = attempts.get(i);
                                                 WorkflowRun run = runs.get(i);
-                                                CallAttempt attempt = new CallAttempt(ids.get(i).getLong(0),
+                                                CallAttempt attempt = new CallAttempt(ids.get(i).getLong("id"),
                                                         run.organizationId(), run.id(), null, a.attempt().status(),
                                                         a.attempt().startedAt(), null, null, null);
                                                 stored.add(new CallRecord(attempt, run, a.provider(), a.configurationId(),

@@ -1,10 +1,11 @@
 package dev.voiceagent.adapters.postgres.conversation;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
-import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.conversation.TextChatRecord;
 import dev.voiceagent.application.conversation.TextChatRepository;
 import dev.voiceagent.domain.conversation.TextChatSession;
@@ -30,12 +31,20 @@ import java.util.UUID;
 @ApplicationScoped
 public class PostgresTextChatRepository implements TextChatRepository {
 
-    private static final String RUN_COLUMNS = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
-    private static final String FIND = "SELECT " + RUN_COLUMNS + ", s.session_data, s.checkpoint, s.revision,"
-            + " s.created_at, s.updated_at, (s.busy_token IS NOT NULL AND s.busy_until > now()) AS busy"
+    private static final String RUN_COLUMNS = Columns.prefixed("r", RunRows.COLUMNS);
+    /** A chat's row: the run's columns (RunRows), then the session's, read at the indexes the lists give them. */
+    private static final String SESSION_COLUMNS = "s.session_data, s.checkpoint, s.revision, s.created_at,"
+            + " s.updated_at, (s.busy_token IS NOT NULL AND s.busy_until > now()) AS busy";
+    private static final String FIND = "SELECT " + RUN_COLUMNS + ", " + SESSION_COLUMNS
             + " FROM text_chat_sessions s JOIN workflow_runs r ON r.id = s.workflow_run_id"
             + " WHERE s.organization_id = $1 AND s.workflow_id = $2 AND s.workflow_run_id = $3";
-    private static final int RUN_COLUMN_COUNT = PostgresWorkflowRunRepository.COLUMNS.split(",").length;
+    private static final int SESSION_DATA = RunRows.COUNT + index(SESSION_COLUMNS, "s.session_data");
+    private static final int CHECKPOINT = RunRows.COUNT + index(SESSION_COLUMNS, "s.checkpoint");
+    private static final int REVISION = RunRows.COUNT + index(SESSION_COLUMNS, "s.revision");
+    private static final int CREATED_AT = RunRows.COUNT + index(SESSION_COLUMNS, "s.created_at");
+    private static final int UPDATED_AT = RunRows.COUNT + index(SESSION_COLUMNS, "s.updated_at");
+    private static final int BUSY = RunRows.COUNT
+            + index(SESSION_COLUMNS, "(s.busy_token IS NOT NULL AND s.busy_until > now()) AS busy");
     /** The workflow's inactivity timeout in seconds: its configured value when it is a number, kept in 60..10500. */
     private static final String TIMEOUT = "LEAST(10500, GREATEST(60, COALESCE(CASE WHEN jsonb_typeof("
             + "d.workflow_configurations->'text_chat_inactivity_timeout_seconds') = 'number' THEN"
@@ -51,7 +60,7 @@ public class PostgresTextChatRepository implements TextChatRepository {
     public Uni<TextChatRecord> create(WorkflowRun run, TextChatSession session, Map<String, Object> checkpoint,
             Instant now) {
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-        return pool.withTransaction(tx -> PostgresWorkflowRunRepository.insert(tx, run).chain(stored -> tx
+        return pool.withTransaction(tx -> RunRows.insert(tx, run).chain(stored -> tx
                 .preparedQuery("INSERT INTO text_chat_sessions (workflow_run_id, organization_id, workflow_id,"
                         + " session_data, checkpoint, completed, last_activity_at, created_at, updated_at)"
                         + " VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)")
@@ -68,11 +77,11 @@ public class PostgresTextChatRepository implements TextChatRepository {
     }
 
     private static TextChatRecord record(Row row) {
-        int o = RUN_COLUMN_COUNT;
-        WorkflowRun run = PostgresWorkflowRunRepository.run(row, 0);
-        return new TextChatRecord(run, TextChatSession.fromMap(JsonValues.toMap(row.getValue(o))),
-                JsonValues.toMap(row.getValue(o + 1)), row.getInteger(o + 2), instant(row.getOffsetDateTime(o + 3)),
-                instant(row.getOffsetDateTime(o + 4)), Boolean.TRUE.equals(row.getBoolean(o + 5)));
+        WorkflowRun run = RunRows.read(row, 0);
+        return new TextChatRecord(run, TextChatSession.fromMap(JsonValues.toMap(row.getValue(SESSION_DATA))),
+                JsonValues.toMap(row.getValue(CHECKPOINT)), row.getInteger(REVISION),
+                instant(row.getOffsetDateTime(CREATED_AT)), instant(row.getOffsetDateTime(UPDATED_AT)),
+                Boolean.TRUE.equals(row.getBoolean(BUSY)));
     }
 
     @Override
@@ -84,11 +93,11 @@ public class PostgresTextChatRepository implements TextChatRepository {
                         + " AND (busy_token IS NULL OR busy_until <= $5) RETURNING workflow_run_id")
                 .execute(Tuple.of(runId, revision, token, at.plus(lease), at))
                 .chain(rows -> rows.size() == 1 ? Uni.createFrom().item(new Claim(token, revision, false))
-                        : pool.preparedQuery("SELECT revision, busy_token IS NOT NULL AND busy_until > $2"
+                        : pool.preparedQuery("SELECT revision, busy_token IS NOT NULL AND busy_until > $2 AS busy"
                                         + " FROM text_chat_sessions WHERE workflow_run_id = $1")
                                 .execute(Tuple.of(runId, at)).map(current -> {
                                     Row r = current.iterator().next();
-                                    return new Claim(null, r.getInteger(0), Boolean.TRUE.equals(r.getBoolean(1)));
+                                    return new Claim(null, r.getInteger("revision"), Boolean.TRUE.equals(r.getBoolean("busy")));
                                 }));
     }
 
@@ -107,15 +116,15 @@ public class PostgresTextChatRepository implements TextChatRepository {
                     if (rows.size() == 0) {
                         return Uni.createFrom().item(Optional.<Integer>empty());
                     }
-                    int revision = rows.iterator().next().getInteger(0);
+                    int revision = rows.iterator().next().getInteger("revision");
                     return tx.preparedQuery("UPDATE workflow_runs r SET state = $2, is_completed = $3, usage_info = $4,"
                                     + " gathered_context = $5 FROM (SELECT is_completed FROM workflow_runs WHERE id = $1"
-                                    + " FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed")
+                                    + " FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed AS was_completed")
                             .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
                                     JsonValues.toJson(run.gatheredContext())))
                             .chain(updated -> {
                                 boolean wasCompleted = updated.size() == 1
-                                        && Boolean.TRUE.equals(updated.iterator().next().getBoolean(0));
+                                        && Boolean.TRUE.equals(updated.iterator().next().getBoolean("was_completed"));
                                 // a completion another path committed first was announced there
                                 return PostgresWebhookOutbox.enqueue(tx, run.organizationId(), events.stream()
                                         .filter(e -> !(wasCompleted && e instanceof WebhookEvent.RunCompleted))
@@ -147,7 +156,8 @@ public class PostgresTextChatRepository implements TextChatRepository {
                         + " ORDER BY s.last_activity_at LIMIT $2")
                 .execute(Tuple.of(now.atOffset(ZoneOffset.UTC), limit)).map(rows -> {
                     List<IdleChat> out = new ArrayList<>();
-                    rows.forEach(r -> out.add(new IdleChat(r.getLong(0), r.getLong(1), r.getLong(2))));
+                    rows.forEach(r -> out.add(new IdleChat(r.getLong("organization_id"), r.getLong("workflow_id"),
+                            r.getLong("workflow_run_id"))));
                     return out;
                 });
     }

@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.postgres.knowledge;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.knowledge.KnowledgeRepository;
@@ -27,9 +30,19 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     private static final String COLUMNS = "id, organization_id, uuid, filename, file_size_bytes, file_hash, mime_type,"
             + " status, processing_error, total_chunks, retrieval_mode, custom_metadata, extraction_metadata,"
-            + " storage_key, created_at, updated_at, created_by, is_active, submitted_at IS NOT NULL";
+            + " storage_key, created_at, updated_at, created_by, is_active, submitted_at IS NOT NULL AS submitted";
     private static final String FOUND = "c.id, c.document_id, c.chunk_text, c.contextualized_text, c.chunk_index,"
             + " c.chunk_metadata, d.filename, d.uuid";
+
+    private static final int CHUNK_ID = index(FOUND, "c.id");
+    private static final int DOCUMENT_ID = index(FOUND, "c.document_id");
+    private static final int CHUNK_TEXT = index(FOUND, "c.chunk_text");
+    private static final int CONTEXTUALIZED_TEXT = index(FOUND, "c.contextualized_text");
+    private static final int CHUNK_INDEX = index(FOUND, "c.chunk_index");
+    private static final int CHUNK_METADATA = index(FOUND, "c.chunk_metadata");
+    private static final int FILENAME = index(FOUND, "d.filename");
+    private static final int DOCUMENT_UUID = index(FOUND, "d.uuid");
+    private static final int SCORE = Columns.count(FOUND);
 
     private final Pool pool;
 
@@ -71,23 +84,23 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public Uni<Page> list(long organizationId, Status status, int limit, int offset) {
-        return pool.preparedQuery("SELECT " + COLUMNS + ", count(*) OVER () FROM knowledge_documents"
+        return pool.preparedQuery("SELECT " + COLUMNS + ", count(*) OVER () AS total FROM knowledge_documents"
                         + " WHERE organization_id = $1 AND is_active AND submitted_at IS NOT NULL"
                         + " AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4")
                 .execute(Tuple.of(organizationId, status == null ? null : status.wireName(), limit, offset))
                 .chain(rows -> {
                     List<KnowledgeDocument> page = Rows.list(rows, PostgresKnowledgeRepository::document);
                     if (rows.size() > 0) {
-                        return Uni.createFrom().item(new Page(page, rows.iterator().next().getLong(19)));
+                        return Uni.createFrom().item(new Page(page, rows.iterator().next().getLong("total")));
                     }
                     if (offset == 0) {
                         return Uni.createFrom().item(new Page(page, 0));
                     }
                     // past the end: the total still counts
-                    return pool.preparedQuery("SELECT count(*) FROM knowledge_documents WHERE organization_id = $1"
+                    return pool.preparedQuery("SELECT count(*) AS total FROM knowledge_documents WHERE organization_id = $1"
                                     + " AND is_active AND submitted_at IS NOT NULL AND ($2::text IS NULL OR status = $2)")
                             .execute(Tuple.of(organizationId, status == null ? null : status.wireName()))
-                            .map(count -> new Page(page, count.iterator().next().getLong(0)));
+                            .map(count -> new Page(page, count.iterator().next().getLong("total")));
                 });
     }
 
@@ -126,7 +139,8 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
         return pool.preparedQuery("SELECT filename FROM knowledge_documents WHERE organization_id = $1"
                         + " AND file_hash = $2 AND is_active AND status = 'completed' AND id <> $3 LIMIT 1")
                 .execute(Tuple.of(organizationId, fileHash, exceptId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString(0)));
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.of(rows.iterator().next().getString("filename")));
     }
 
     @Override
@@ -221,16 +235,21 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
         return Math.sqrt(sum);
     }
 
+    /** A found chunk: {@link #FOUND}'s columns, then its score (rank or similarity), read by position. */
     private static Found found(Row r) {
-        return new Found(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getInteger(4),
-                JsonValues.toMap(r.getValue(5)), r.getString(6), r.getString(7), r.getDouble(8));
+        return new Found(r.getLong(CHUNK_ID), r.getLong(DOCUMENT_ID), r.getString(CHUNK_TEXT),
+                r.getString(CONTEXTUALIZED_TEXT), r.getInteger(CHUNK_INDEX), JsonValues.toMap(r.getValue(CHUNK_METADATA)),
+                r.getString(FILENAME), r.getString(DOCUMENT_UUID), r.getDouble(SCORE));
     }
 
     private static KnowledgeDocument document(Row r) {
-        return new KnowledgeDocument(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getLong(4),
-                r.getString(5), r.getString(6), Status.byWireName(r.getString(7)).orElseThrow(), r.getString(8),
-                r.getInteger(9), RetrievalMode.byWireName(r.getString(10)), JsonValues.toMap(r.getValue(11)),
-                JsonValues.toMap(r.getValue(12)), r.getString(13), r.getOffsetDateTime(14).toInstant(),
-                r.getOffsetDateTime(15).toInstant(), r.getLong(16), r.getBoolean(17), r.getBoolean(18));
+        return new KnowledgeDocument(r.getLong("id"), r.getLong("organization_id"), r.getString("uuid"),
+                r.getString("filename"), r.getLong("file_size_bytes"), r.getString("file_hash"), r.getString("mime_type"),
+                Status.byWireName(r.getString("status")).orElseThrow(), r.getString("processing_error"),
+                r.getInteger("total_chunks"), RetrievalMode.byWireName(r.getString("retrieval_mode")),
+                JsonValues.toMap(r.getValue("custom_metadata")), JsonValues.toMap(r.getValue("extraction_metadata")),
+                r.getString("storage_key"), r.getOffsetDateTime("created_at").toInstant(),
+                r.getOffsetDateTime("updated_at").toInstant(), r.getLong("created_by"), r.getBoolean("is_active"),
+                r.getBoolean("submitted"));
     }
 }

@@ -20,9 +20,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,8 +49,9 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<Boolean> exists(long organizationId) {
-        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM telephony_configurations WHERE organization_id = $1)")
-                .execute(Tuple.of(organizationId)).map(rows -> rows.iterator().next().getBoolean(0));
+        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM telephony_configurations WHERE organization_id = $1)"
+                        + " AS configured").execute(Tuple.of(organizationId))
+                .map(rows -> rows.iterator().next().getBoolean("configured"));
     }
 
     @Override
@@ -71,17 +69,17 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     @Override
     public Uni<TelephonyConfiguration> insert(TelephonyConfiguration c) {
         long org = c.organizationId();
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) FROM telephony_configurations"
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) AS defaults FROM telephony_configurations"
                         + " WHERE organization_id = $1 AND is_default_outbound").execute(Tuple.of(org))
                 .chain(rows -> {
-                    boolean makeDefault = c.defaultOutbound() || rows.iterator().next().getLong(0) == 0;
+                    boolean makeDefault = c.defaultOutbound() || rows.iterator().next().getLong("defaults") == 0;
                     Uni<Void> demoted = makeDefault ? demote(tx, org) : Uni.createFrom().voidItem();
                     return demoted.chain(() -> tx.preparedQuery("INSERT INTO telephony_configurations (organization_id,"
                                     + " name, provider, credentials, is_default_outbound, is_active, created_at, updated_at)"
                                     + " VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id")
                             .execute(Tuple.tuple().addLong(org).addString(c.name()).addString(c.provider().wireName())
                                     .addString(seal(c)).addBoolean(makeDefault).addOffsetDateTime(utc(c.createdAt()))))
-                            .map(inserted -> new TelephonyConfiguration(inserted.iterator().next().getLong(0), org,
+                            .map(inserted -> new TelephonyConfiguration(inserted.iterator().next().getLong("id"), org,
                                     c.name(), c.configuration(), makeDefault, true, null, null, c.createdAt(),
                                     c.updatedAt()));
                 }))
@@ -103,10 +101,11 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<Void> delete(long organizationId, long configurationId) {
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) FROM campaigns WHERE organization_id = $1"
-                        + " AND telephony_configuration_id = $2").execute(Tuple.of(organizationId, configurationId))
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) AS campaigns FROM campaigns"
+                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2")
+                .execute(Tuple.of(organizationId, configurationId))
                 .chain(rows -> {
-                    long campaigns = rows.iterator().next().getLong(0);
+                    long campaigns = rows.iterator().next().getLong("campaigns");
                     if (campaigns > 0) {
                         throw new ConflictException("The configuration is used by " + campaigns
                                 + " campaign(s) and cannot be deleted");
@@ -114,7 +113,7 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
                     return tx.preparedQuery("DELETE FROM telephony_configurations WHERE organization_id = $1 AND id = $2"
                             + " RETURNING is_default_outbound").execute(Tuple.of(organizationId, configurationId));
                 })
-                .chain(deleted -> deleted.size() > 0 && deleted.iterator().next().getBoolean(0)
+                .chain(deleted -> deleted.size() > 0 && deleted.iterator().next().getBoolean("is_default_outbound")
                         ? tx.preparedQuery("UPDATE telephony_configurations SET is_default_outbound = true WHERE id ="
                                 + " (SELECT id FROM telephony_configurations WHERE organization_id = $1 AND is_active"
                                 + " AND credentials IS NOT NULL ORDER BY created_at, id LIMIT 1)")
@@ -137,11 +136,11 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<List<String>> dispositionCodesSeen(long organizationId) {
-        return pool.preparedQuery("SELECT DISTINCT gathered_context->>'mapped_call_disposition' FROM workflow_runs"
+        return pool.preparedQuery("SELECT DISTINCT gathered_context->>'mapped_call_disposition' AS code FROM workflow_runs"
                         + " WHERE organization_id = $1 AND gathered_context ? 'mapped_call_disposition'")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     List<String> codes = new ArrayList<>();
-                    rows.forEach(r -> codes.add(r.getString(0)));
+                    rows.forEach(r -> codes.add(r.getString("code")));
                     return codes;
                 });
     }
@@ -151,16 +150,17 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     }
 
     private TelephonyConfigurationView view(Row r) {
-        long org = r.getLong(1);
-        Provider provider = Provider.fromWireName(r.getString(3)).orElseThrow(
-                () -> new IllegalStateException("unknown provider " + r.getString(3)));
-        var fields = JsonValues.toMap(new JsonObject(cipher.open(r.getString(4), owner(org))));
-        TelephonyConfiguration configuration = new TelephonyConfiguration(r.getLong(0), org, r.getString(2),
-                ProviderConfigurations.parse(provider, fields), r.getBoolean(5), r.getBoolean(6),
-                instant(r.getOffsetDateTime(7)), r.getString(8), instant(r.getOffsetDateTime(9)),
-                instant(r.getOffsetDateTime(10)));
-        return TelephonyConfigurationView.of(configuration, r.getLong(11).intValue());
+        long org = r.getLong("organization_id");
+        String wireName = r.getString("provider");
+        Provider provider = Provider.fromWireName(wireName).orElseThrow(
+                () -> new IllegalStateException("unknown provider " + wireName));
+        var fields = JsonValues.toMap(new JsonObject(cipher.open(r.getString("credentials"), owner(org))));
+        TelephonyConfiguration configuration = new TelephonyConfiguration(r.getLong("id"), org, r.getString("name"),
+                ProviderConfigurations.parse(provider, fields), r.getBoolean("is_default_outbound"),
+                r.getBoolean("is_active"), instant(r.getOffsetDateTime("inactive_since")),
+                r.getString("inactive_reason"), instant(r.getOffsetDateTime("created_at")),
+                instant(r.getOffsetDateTime("updated_at")));
+        return TelephonyConfigurationView.of(configuration, r.getLong("active_numbers").intValue());
     }
-
 
 }

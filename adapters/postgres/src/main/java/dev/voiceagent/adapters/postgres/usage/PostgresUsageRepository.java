@@ -3,8 +3,9 @@ package dev.voiceagent.adapters.postgres.usage;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
-import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.usage.UsageRepository;
 import dev.voiceagent.domain.usage.Price;
 import dev.voiceagent.domain.usage.UsageDay;
@@ -30,6 +31,10 @@ import java.util.function.Function;
 @ApplicationScoped
 public class PostgresUsageRepository implements UsageRepository {
 
+    /** The run page's totals, before each run's columns (RunRows) in its rows. */
+    private static final String TOTALS = "t.n, t.s, t.c";
+    private static final int RUN_AT = Columns.count(TOTALS);
+
     static final int REPORT_BATCH = 500;
 
     private final Pool pool;
@@ -42,8 +47,8 @@ public class PostgresUsageRepository implements UsageRepository {
     public Uni<Integer> meter(int limit, Function<List<UnmeteredRun>, List<Metered>> pricing) {
         return pool.withTransaction(tx -> tx.preparedQuery("/* background tick */ SELECT r.id, r.organization_id,"
                         + " r.workflow_id, r.mode, r.created_at, c.duration_seconds, r.usage_info, o.price_per_second,"
-                        + " r.gathered_context->>'mapped_call_disposition', CASE WHEN r.call_type = 'inbound'"
-                        + " THEN c.from_number ELSE c.to_number END, o.dnc_disposition_codes"
+                        + " r.gathered_context->>'mapped_call_disposition' AS disposition, CASE WHEN r.call_type = 'inbound'"
+                        + " THEN c.from_number ELSE c.to_number END AS callee, o.dnc_disposition_codes"
                         + " FROM workflow_runs r JOIN organizations o ON o.id = r.organization_id"
                         + " LEFT JOIN calls c ON c.workflow_run_id = r.id"
                         + " WHERE r.is_completed AND NOT r.metered ORDER BY r.id LIMIT $1 FOR UPDATE OF r SKIP LOCKED")
@@ -51,10 +56,11 @@ public class PostgresUsageRepository implements UsageRepository {
                 .chain(rows -> {
                     List<UnmeteredRun> runs = new ArrayList<>();
                     for (Row r : rows) {
-                        runs.add(new UnmeteredRun(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3),
-                                instant(r.getOffsetDateTime(4)), r.getInteger(5), JsonValues.toMap(r.getValue(6)),
-                                r.getBigDecimal(7), r.getString(8), r.getString(9),
-                                java.util.Arrays.asList(r.getArrayOfStrings(10))));
+                        runs.add(new UnmeteredRun(r.getLong("id"), r.getLong("organization_id"),
+                                r.getLong("workflow_id"), r.getString("mode"), instant(r.getOffsetDateTime("created_at")),
+                                r.getInteger("duration_seconds"), JsonValues.toMap(r.getValue("usage_info")),
+                                r.getBigDecimal("price_per_second"), r.getString("disposition"), r.getString("callee"),
+                                java.util.Arrays.asList(r.getArrayOfStrings("dnc_disposition_codes"))));
                     }
                     return runs.isEmpty() ? Uni.createFrom().item(0) : record(tx, pricing.apply(runs));
                 }));
@@ -140,8 +146,8 @@ public class PostgresUsageRepository implements UsageRepository {
                     int recorded = 0;
                     for (Row r : rows) {
                         recorded++;
-                        if (r.getLong(4) > 0) {
-                            charged.computeIfAbsent(r.getLong(0), k -> new ArrayList<>()).add(r);
+                        if (r.getLong("charge") > 0) {
+                            charged.computeIfAbsent(r.getLong("org"), k -> new ArrayList<>()).add(r);
                         }
                     }
                     int count = recorded;
@@ -155,10 +161,10 @@ public class PostgresUsageRepository implements UsageRepository {
 
     /** The organization's usage debits, each with its running balance, and the account moved by their sum. */
     private static Uni<Void> debit(SqlClient tx, long org, List<Row> charged) {
-        Long[] run = charged.stream().map(r -> r.getLong(1)).toArray(Long[]::new);
-        Long[] workflow = charged.stream().map(r -> r.getLong(2)).toArray(Long[]::new);
-        Long[] seconds = charged.stream().map(r -> r.getLong(3)).toArray(Long[]::new);
-        Long[] charge = charged.stream().map(r -> r.getLong(4)).toArray(Long[]::new);
+        Long[] run = charged.stream().map(r -> r.getLong("run_id")).toArray(Long[]::new);
+        Long[] workflow = charged.stream().map(r -> r.getLong("workflow")).toArray(Long[]::new);
+        Long[] seconds = charged.stream().map(r -> r.getLong("seconds")).toArray(Long[]::new);
+        Long[] charge = charged.stream().map(r -> r.getLong("charge")).toArray(Long[]::new);
         return PostgresCreditLedger.open(tx, org, "/* background tick */ ").chain(() -> tx.preparedQuery("""
                         /* background tick */ WITH account AS (
                             SELECT balance FROM credit_accounts WHERE organization_id = $1 FOR UPDATE),
@@ -195,25 +201,27 @@ public class PostgresUsageRepository implements UsageRepository {
      */
     @Override
     public Uni<Totals> totals(long organizationId, Instant from, Instant to) {
-        return pool.preparedQuery("SELECT COALESCE(sum(call_seconds), 0), COALESCE(sum(charge_minor), 0),"
-                        + " COALESCE(sum(runs), 0) FROM usage_quarter_hours WHERE organization_id = $1"
+        return pool.preparedQuery("SELECT COALESCE(sum(call_seconds), 0) AS seconds, COALESCE(sum(charge_minor), 0)"
+                        + " AS charge, COALESCE(sum(runs), 0) AS runs FROM usage_quarter_hours WHERE organization_id = $1"
                         + " AND quarter_start >= $2 AND quarter_start < $3")
                 .execute(Tuple.of(organizationId, utc(from), utc(to))).map(rows -> {
                     Row r = rows.iterator().next();
-                    return new Totals(r.getLong(0), r.getLong(1), r.getLong(2));
+                    return new Totals(r.getLong("seconds"), r.getLong("charge"), r.getLong("runs"));
                 });
     }
 
     /** The day of a quarter hour is its start in the zone, as PostgreSQL's time zone database says. */
     @Override
     public Uni<List<UsageDay>> days(long organizationId, ZoneId zone, Instant from, Instant to) {
-        return pool.preparedQuery("SELECT (quarter_start AT TIME ZONE $4)::date AS day, sum(call_seconds),"
-                        + " sum(charge_minor), sum(calls) FROM usage_quarter_hours WHERE organization_id = $1"
+        return pool.preparedQuery("SELECT (quarter_start AT TIME ZONE $4)::date AS day, sum(call_seconds) AS seconds,"
+                        + " sum(charge_minor) AS charge, sum(calls) AS calls FROM usage_quarter_hours"
+                        + " WHERE organization_id = $1"
                         + " AND quarter_start >= $2 AND quarter_start < $3 GROUP BY 1")
                 .execute(Tuple.of(organizationId, utc(from), utc(to), zone.getId())).map(rows -> {
                     List<UsageDay> out = new ArrayList<>();
                     for (Row r : rows) {
-                        out.add(new UsageDay(r.getLocalDate(0), r.getLong(1), r.getLong(2), r.getLong(3)));
+                        out.add(new UsageDay(r.getLocalDate("day"), r.getLong("seconds"), r.getLong("charge"),
+                                r.getLong("calls")));
                     }
                     return out;
                 });
@@ -230,22 +238,21 @@ public class PostgresUsageRepository implements UsageRepository {
                 + " u.charge_minor, u.price_per_second IS NOT NULL AS priced, u.run_created_at, u.workflow_run_id"
                 + q.from + "), t AS (SELECT count(*) AS n, COALESCE(sum(call_seconds), 0) AS s,"
                 + " COALESCE(sum(charge_minor), 0) AS c FROM f)"
-                + " SELECT t.n, t.s, t.c, p.* FROM t LEFT JOIN LATERAL (SELECT * FROM f u ORDER BY "
+                + " SELECT " + TOTALS + ", p.* FROM t LEFT JOIN LATERAL (SELECT * FROM f u ORDER BY "
                 + UsageRunSql.order(query) + " LIMIT $" + (args.size() - 1) + " OFFSET $" + args.size() + ") p ON true";
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<UsageRun> runs = new ArrayList<>();
             long total = 0;
             long seconds = 0;
             long charge = 0;
-            int o = 3;
             for (Row r : rows) {
-                total = r.getLong(0);
-                seconds = r.getLong(1);
-                charge = r.getLong(2);
-                if (r.getLong(o) != null) {
-                    int extra = o + UsageRunSql.RUN_COLUMN_COUNT;
-                    runs.add(new UsageRun(PostgresWorkflowRunRepository.run(r, o), r.getString(extra),
-                            r.getLong(extra + 1), r.getLong(extra + 2), Boolean.TRUE.equals(r.getBoolean(extra + 3))));
+                total = r.getLong("n");
+                seconds = r.getLong("s");
+                charge = r.getLong("c");
+                if (r.getLong(RUN_AT) != null) { // the page's run, after the totals; none past the end
+                    runs.add(new UsageRun(RunRows.read(r, RUN_AT), r.getString("workflow_name"),
+                            r.getLong("call_seconds"), r.getLong("charge_minor"),
+                            Boolean.TRUE.equals(r.getBoolean("priced"))));
                 }
             }
             return new UsageRunPage(runs, total, seconds, charge);
@@ -263,7 +270,7 @@ public class PostgresUsageRepository implements UsageRepository {
                 .execute(Tuple.from(q.args))
                 .map(rows -> {
                     List<String> keys = new ArrayList<>();
-                    rows.forEach(r -> keys.add(r.getString(0)));
+                    rows.forEach(r -> keys.add(r.getString("key")));
                     return keys;
                 });
     }
@@ -284,7 +291,7 @@ public class PostgresUsageRepository implements UsageRepository {
                     args.add(previous == null ? null : previous.id());
                     return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
                         List<WorkflowRun> batch = new ArrayList<>();
-                        rows.forEach(r -> batch.add(PostgresWorkflowRunRepository.run(r, 0)));
+                        rows.forEach(r -> batch.add(RunRows.read(r, 0)));
                         if (!batch.isEmpty()) {
                             last.set(batch.getLast());
                         }

@@ -3,7 +3,7 @@ package dev.voiceagent.adapters.postgres.usage;
 import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
-import dev.voiceagent.adapters.postgres.workflow.PostgresWorkflowRunRepository;
+import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.usage.UsageRepository.UsageRunQuery;
 import dev.voiceagent.domain.usage.UsageRunFilter;
 import java.util.ArrayList;
@@ -12,8 +12,7 @@ import java.util.List;
 /** The organization's usage runs matching a query as parameterised SQL (values are always bound, never spliced). */
 final class UsageRunSql {
 
-    static final String RUN_COLUMNS = Columns.prefixed("r", PostgresWorkflowRunRepository.COLUMNS);
-    static final int RUN_COLUMN_COUNT = PostgresWorkflowRunRepository.COLUMNS.split(",").length;
+    static final String RUN_COLUMNS = Columns.prefixed("r", RunRows.COLUMNS);
 
     final StringBuilder from = new StringBuilder(" FROM usage_records u JOIN workflow_runs r ON r.id = u.workflow_run_id"
             + " JOIN workflows w ON w.id = r.workflow_id WHERE u.organization_id = $1");

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.webhook;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
@@ -78,6 +79,23 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
         return Tuple.of(organizationId, event.type(), JsonValues.toJson(payload));
     }
 
+    /** What a claim returns of a delivery, in order; the reader's indexes are derived from it. */
+    private static final String PREVIOUS_SECRET_WHILE_VALID =
+            "CASE WHEN e.previous_secret_expires_at > $2 THEN e.previous_secret END";
+    private static final String CLAIMED = "c.id, c.organization_id, e.url, c.message_id, c.event_type, c.body, c.attempts,"
+            + " e.secret, " + PREVIOUS_SECRET_WHILE_VALID + ", c.workflow_run_id, c.node_id";
+    private static final int ID = index(CLAIMED, "c.id");
+    private static final int ORGANIZATION_ID = index(CLAIMED, "c.organization_id");
+    private static final int URL = index(CLAIMED, "e.url");
+    private static final int MESSAGE_ID = index(CLAIMED, "c.message_id");
+    private static final int EVENT_TYPE = index(CLAIMED, "c.event_type");
+    private static final int BODY = index(CLAIMED, "c.body");
+    private static final int ATTEMPTS = index(CLAIMED, "c.attempts");
+    private static final int SECRET = index(CLAIMED, "e.secret");
+    private static final int PREVIOUS_SECRET = index(CLAIMED, PREVIOUS_SECRET_WHILE_VALID);
+    private static final int RUN_ID = index(CLAIMED, "c.workflow_run_id");
+    private static final int NODE_ID = index(CLAIMED, "c.node_id");
+
     @Override
     public Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit) {
         return pool.preparedQuery("""
@@ -89,22 +107,22 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
                                              ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
                             RETURNING d.id, d.organization_id, d.endpoint_id, d.message_id, d.event_type,
                                       d.payload::text AS body, d.attempts, d.workflow_run_id, d.node_id)
-                        SELECT c.id, c.organization_id, e.url, c.message_id, c.event_type, c.body, c.attempts,
-                               e.secret, CASE WHEN e.previous_secret_expires_at > $2 THEN e.previous_secret END,
-                               c.workflow_run_id, c.node_id
-                          FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id""")
+                        SELECT %s
+                          FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id"""
+                        .formatted(CLAIMED))
                 .execute(Tuple.of(owner, utc(now), utc(now.plus(lease)), limit)).map(rows -> {
                     List<Due> due = new ArrayList<>();
                     for (Row r : rows) {
-                        long org = r.getLong(1);
+                        long org = r.getLong(ORGANIZATION_ID);
                         List<String> secrets = new ArrayList<>();
-                        for (int i = 7; i <= 8; i++) {
+                        for (int i : new int[] {SECRET, PREVIOUS_SECRET}) {
                             if (r.getString(i) != null) {
                                 secrets.add(cipher.open(r.getString(i), PostgresWebhookEndpointRepository.owner(org)));
                             }
                         }
-                        due.add(new Due(r.getLong(0), org, r.getString(2), r.getString(3), r.getString(4),
-                                r.getString(5), r.getInteger(6), secrets, r.getLong(9), r.getString(10)));
+                        due.add(new Due(r.getLong(ID), org, r.getString(URL), r.getString(MESSAGE_ID),
+                                r.getString(EVENT_TYPE), r.getString(BODY), r.getInteger(ATTEMPTS), secrets,
+                                r.getLong(RUN_ID), r.getString(NODE_ID)));
                     }
                     return due;
                 });

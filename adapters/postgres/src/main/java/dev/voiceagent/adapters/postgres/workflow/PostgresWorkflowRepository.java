@@ -2,8 +2,10 @@ package dev.voiceagent.adapters.postgres.workflow;
 
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
@@ -24,9 +26,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,10 +40,29 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     private static final String VERSION_COLUMNS = "d.id, d.version_number, d.status, d.workflow_json, "
             + "d.workflow_configurations, d.template_context_variables, d.created_at, d.published_at";
 
-    private static final String FIND = "SELECT w.id, w.organization_id, w.workflow_uuid, w.created_by, w.name, w.status,"
-            + " w.folder_id, w.created_at, " + VERSION_COLUMNS
+    private static final String WORKFLOW_COLUMNS = "w.id, w.organization_id, w.workflow_uuid, w.created_by, w.name,"
+            + " w.status, w.folder_id, w.created_at";
+    /** A workflow's row with one of its versions: the workflow's columns, then the version's, at derived indexes. */
+    private static final String FIND = "SELECT " + WORKFLOW_COLUMNS + ", " + VERSION_COLUMNS
             + " FROM workflows w JOIN workflow_definitions d ON d.workflow_id = w.id AND d.status IN ('published', 'draft')"
             + " WHERE w.organization_id = $1 AND w.id = $2";
+    private static final int W_ID = index(WORKFLOW_COLUMNS, "w.id");
+    private static final int W_ORGANIZATION_ID = index(WORKFLOW_COLUMNS, "w.organization_id");
+    private static final int W_UUID = index(WORKFLOW_COLUMNS, "w.workflow_uuid");
+    private static final int W_CREATED_BY = index(WORKFLOW_COLUMNS, "w.created_by");
+    private static final int W_NAME = index(WORKFLOW_COLUMNS, "w.name");
+    private static final int W_STATUS = index(WORKFLOW_COLUMNS, "w.status");
+    private static final int W_FOLDER_ID = index(WORKFLOW_COLUMNS, "w.folder_id");
+    private static final int W_CREATED_AT = index(WORKFLOW_COLUMNS, "w.created_at");
+    private static final int VERSION_AT = Columns.count(WORKFLOW_COLUMNS);
+    private static final int V_ID = index(VERSION_COLUMNS, "d.id");
+    private static final int V_NUMBER = index(VERSION_COLUMNS, "d.version_number");
+    private static final int V_STATUS = index(VERSION_COLUMNS, "d.status");
+    private static final int V_JSON = index(VERSION_COLUMNS, "d.workflow_json");
+    private static final int V_CONFIGURATIONS = index(VERSION_COLUMNS, "d.workflow_configurations");
+    private static final int V_TEMPLATE = index(VERSION_COLUMNS, "d.template_context_variables");
+    private static final int V_CREATED_AT = index(VERSION_COLUMNS, "d.created_at");
+    private static final int V_PUBLISHED_AT = index(VERSION_COLUMNS, "d.published_at");
 
     private static final String INSERT_WORKFLOW = "INSERT INTO workflows (organization_id, name, status, workflow_uuid,"
             + " created_by, folder_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id";
@@ -55,7 +73,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     private static final String LIST = "SELECT w.id, w.name, w.status, w.created_at, w.folder_id, w.workflow_uuid,"
             + " (SELECT count(*) FROM workflow_runs r WHERE r.organization_id = w.organization_id AND r.workflow_id = w.id)"
-            + " FROM workflows w WHERE w.organization_id = $1 AND (cardinality($2::text[]) = 0 OR w.status = ANY($2))"
+            + " AS total_runs FROM workflows w WHERE w.organization_id = $1 AND (cardinality($2::text[]) = 0 OR w.status = ANY($2))"
             + " ORDER BY w.created_at DESC, w.id DESC";
 
     private final Pool pool;
@@ -71,7 +89,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
                         .execute(Tuple.tuple().addLong(org).addString(w.name()).addString(w.status().wireName())
                                 .addUUID(w.workflowUuid()).addLong(w.createdBy()).addLong(w.folderId())
                                 .addOffsetDateTime(utc(w.createdAt())))
-                        .map(rows -> rows.iterator().next().getLong(0))
+                        .map(rows -> rows.iterator().next().getLong("id"))
                         .chain(id -> insertVersion(tx, org, id, w.published()).chain(published ->
                                 (w.draft() == null ? Uni.createFrom().<WorkflowVersion>nullItem()
                                         : insertVersion(tx, org, id, w.draft()))
@@ -94,7 +112,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
                         .addValue(JsonValues.toJson(v.definition().tree())).addValue(JsonValues.toJson(v.configurations()))
                         .addValue(JsonValues.toJson(v.templateContextVariables())).addOffsetDateTime(utc(v.createdAt()))
                         .addOffsetDateTime(utc(v.publishedAt())))
-                .map(rows -> withId(v, rows.iterator().next().getLong(0)));
+                .map(rows -> withId(v, rows.iterator().next().getLong("id")));
     }
 
     private static WorkflowVersion withId(WorkflowVersion v, Long id) {
@@ -110,7 +128,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
             WorkflowVersion draft = null;
             for (Row row : rows) {
                 first = row;
-                WorkflowVersion version = version(row, 8);
+                WorkflowVersion version = version(row, VERSION_AT);
                 if (version.status() == VersionStatus.PUBLISHED) {
                     published = version;
                 } else {
@@ -120,18 +138,21 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
             if (first == null || published == null) {
                 return Optional.empty();
             }
-            return Optional.of(new Workflow(first.getLong(0), first.getLong(1), first.getUUID(2), first.getLong(3),
-                    first.getString(4), WorkflowStatus.fromWireName(first.getString(5)).orElseThrow(), first.getLong(6),
-                    instant(first.getOffsetDateTime(7)), published, draft));
+            return Optional.of(new Workflow(first.getLong(W_ID), first.getLong(W_ORGANIZATION_ID), first.getUUID(W_UUID),
+                    first.getLong(W_CREATED_BY), first.getString(W_NAME),
+                    WorkflowStatus.fromWireName(first.getString(W_STATUS)).orElseThrow(), first.getLong(W_FOLDER_ID),
+                    instant(first.getOffsetDateTime(W_CREATED_AT)), published, draft));
         });
     }
 
+    /** A version whose {@link #VERSION_COLUMNS} start at {@code offset} in the row. */
     private static WorkflowVersion version(Row row, int offset) {
-        return new WorkflowVersion(row.getLong(offset), row.getInteger(offset + 1),
-                VersionStatus.fromWireName(row.getString(offset + 2)),
-                WorkflowDefinition.of(JsonValues.toMap(row.getValue(offset + 3))), JsonValues.toMap(row.getValue(offset + 4)),
-                JsonValues.toMap(row.getValue(offset + 5)), instant(row.getOffsetDateTime(offset + 6)),
-                instant(row.getOffsetDateTime(offset + 7)));
+        return new WorkflowVersion(row.getLong(offset + V_ID), row.getInteger(offset + V_NUMBER),
+                VersionStatus.fromWireName(row.getString(offset + V_STATUS)),
+                WorkflowDefinition.of(JsonValues.toMap(row.getValue(offset + V_JSON))),
+                JsonValues.toMap(row.getValue(offset + V_CONFIGURATIONS)),
+                JsonValues.toMap(row.getValue(offset + V_TEMPLATE)), instant(row.getOffsetDateTime(offset + V_CREATED_AT)),
+                instant(row.getOffsetDateTime(offset + V_PUBLISHED_AT)));
     }
 
     @Override
@@ -199,8 +220,9 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     @Override
     public Uni<Integer> nextVersionNumber(long workflowId) {
-        return pool.preparedQuery("SELECT coalesce(max(version_number), 0) + 1 FROM workflow_definitions WHERE workflow_id = $1")
-                .execute(Tuple.of(workflowId)).map(rows -> rows.iterator().next().getInteger(0));
+        return pool.preparedQuery("SELECT coalesce(max(version_number), 0) + 1 AS next FROM workflow_definitions"
+                        + " WHERE workflow_id = $1")
+                .execute(Tuple.of(workflowId)).map(rows -> rows.iterator().next().getInteger("next"));
     }
 
     @Override
@@ -209,9 +231,10 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
         return pool.preparedQuery(LIST).execute(Tuple.of(organizationId, wanted)).map(rows -> {
             List<WorkflowListItem> items = new ArrayList<>(rows.size());
             for (Row r : rows) {
-                items.add(new WorkflowListItem(r.getLong(0), r.getString(1),
-                        WorkflowStatus.fromWireName(r.getString(2)).orElseThrow(), instant(r.getOffsetDateTime(3)),
-                        r.getLong(6), r.getLong(4), r.getUUID(5)));
+                items.add(new WorkflowListItem(r.getLong("id"), r.getString("name"),
+                        WorkflowStatus.fromWireName(r.getString("status")).orElseThrow(),
+                        instant(r.getOffsetDateTime("created_at")), r.getLong("total_runs"), r.getLong("folder_id"),
+                        r.getUUID("workflow_uuid")));
             }
             return items;
         });
@@ -219,18 +242,20 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     @Override
     public Uni<WorkflowCounts> count(long organizationId) {
-        return pool.preparedQuery("SELECT count(*), count(*) FILTER (WHERE status = 'active'),"
-                        + " count(*) FILTER (WHERE status = 'archived') FROM workflows WHERE organization_id = $1")
+        return pool.preparedQuery("SELECT count(*) AS total, count(*) FILTER (WHERE status = 'active') AS active,"
+                        + " count(*) FILTER (WHERE status = 'archived') AS archived FROM workflows"
+                        + " WHERE organization_id = $1")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     Row r = rows.iterator().next();
-                    return new WorkflowCounts(r.getLong(0), r.getLong(1), r.getLong(2));
+                    return new WorkflowCounts(r.getLong("total"), r.getLong("active"), r.getLong("archived"));
                 });
     }
 
     @Override
     public Uni<Long> totalRuns(long organizationId, long workflowId) {
-        return pool.preparedQuery("SELECT count(*) FROM workflow_runs WHERE organization_id = $1 AND workflow_id = $2")
-                .execute(Tuple.of(organizationId, workflowId)).map(rows -> rows.iterator().next().getLong(0));
+        return pool.preparedQuery("SELECT count(*) AS runs FROM workflow_runs WHERE organization_id = $1"
+                        + " AND workflow_id = $2")
+                .execute(Tuple.of(organizationId, workflowId)).map(rows -> rows.iterator().next().getLong("runs"));
     }
 
     @Override
@@ -239,7 +264,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
                         + " AND ($2::bigint IS NULL OR workflow_id <> $2)")
                 .execute(Tuple.of(organizationId, exceptWorkflowId)).map(rows -> {
                     Set<String> paths = new LinkedHashSet<>();
-                    rows.forEach(r -> paths.add(r.getString(0)));
+                    rows.forEach(r -> paths.add(r.getString("trigger_path")));
                     return paths;
                 });
     }
@@ -248,14 +273,15 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     public Uni<Optional<Long>> findIdByTriggerPath(long organizationId, String triggerPath) {
         return pool.preparedQuery("SELECT workflow_id FROM workflow_trigger_paths WHERE organization_id = $1"
                         + " AND trigger_path = $2").execute(Tuple.of(organizationId, triggerPath))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.of(rows.iterator().next().getLong("workflow_id")));
     }
 
     @Override
     public Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid) {
         return pool.preparedQuery("SELECT id FROM workflows WHERE organization_id = $1 AND workflow_uuid = $2")
                 .execute(Tuple.of(organizationId, workflowUuid))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong("id")));
     }
 
     @Override
@@ -272,6 +298,5 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
                         + " WHERE d.organization_id = $1 AND d.workflow_id = $2 ORDER BY d.version_number DESC LIMIT $3 OFFSET $4")
                 .execute(Tuple.of(organizationId, workflowId, limit, offset)).map(rows -> Rows.list(rows, r -> version(r, 0)));
     }
-
 
 }

@@ -4,7 +4,6 @@ import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
-import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import dev.voiceagent.application.workflow.RunPage;
 import dev.voiceagent.application.workflow.RunPageQuery;
@@ -17,11 +16,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,9 +32,7 @@ import java.util.function.Function;
 @ApplicationScoped
 public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
-    public static final String COLUMNS = "id, organization_id, workflow_id, definition_id, name, mode, call_type, state,"
-            + " is_completed, recording_url, transcript_url, usage_info, cost_info, initial_context, gathered_context,"
-            + " logs, annotations, campaign_id, created_at";
+    private static final String COLUMNS = RunRows.COLUMNS;
     private static final String DURATION = "(CASE WHEN jsonb_typeof(usage_info->'call_duration_seconds') = 'number'"
             + " THEN (usage_info->>'call_duration_seconds')::float8 END)";
     private static final String TOKENS = "(CASE WHEN jsonb_typeof(cost_info->'dograh_token_usage') = 'number'"
@@ -52,28 +47,7 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 
     @Override
     public Uni<WorkflowRun> insert(WorkflowRun r) {
-        return insert(pool, r);
-    }
-
-    /** Inserts a run and returns it as stored (all columns); one tuple per run, so it batches. */
-    public static final String INSERT = "INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
-            + " call_type, state, is_completed, recording_url, transcript_url, usage_info, cost_info,"
-            + " initial_context, gathered_context, logs, annotations, campaign_id, created_at) VALUES"
-            + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING " + COLUMNS;
-
-    /** Inserts within the caller's transaction (a call reservation stores its run with the call). */
-    public static Uni<WorkflowRun> insert(SqlClient client, WorkflowRun r) {
-        return client.preparedQuery(INSERT).execute(insertTuple(r)).map(rows -> run(rows.iterator().next()));
-    }
-
-    public static Tuple insertTuple(WorkflowRun r) {
-        return Tuple.tuple().addLong(r.organizationId()).addLong(r.workflowId()).addLong(r.definitionId())
-                .addString(r.name()).addString(r.mode()).addString(r.callType()).addString(r.state())
-                .addBoolean(r.completed()).addString(r.recordingUrl()).addString(r.transcriptUrl())
-                .addValue(JsonValues.toJson(r.usageInfo())).addValue(JsonValues.toJson(r.costInfo()))
-                .addValue(JsonValues.toJson(r.initialContext())).addValue(JsonValues.toJson(r.gatheredContext()))
-                .addValue(JsonValues.toJson(r.logs())).addValue(JsonValues.toJson(r.annotations()))
-                .addLong(r.campaignId()).addOffsetDateTime(r.createdAt().atOffset(ZoneOffset.UTC));
+        return RunRows.insert(pool, r);
     }
 
     @Override
@@ -254,17 +228,7 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
         return Rows.list(rows, PostgresWorkflowRunRepository::run);
     }
 
-    public static WorkflowRun run(Row r) {
-        return run(r, 0);
+    private static WorkflowRun run(Row r) {
+        return RunRows.read(r, 0);
     }
-
-    /** A run whose columns (COLUMNS order) start at {@code o}. */
-    public static WorkflowRun run(Row r, int o) {
-        return new WorkflowRun(r.getLong(o + 0), r.getLong(o + 1), r.getLong(o + 2), r.getLong(o + 3), r.getString(o + 4), r.getString(o + 5),
-                r.getString(o + 6), r.getString(o + 7), r.getBoolean(o + 8), r.getString(o + 9), r.getString(o + 10),
-                JsonValues.toMap(r.getValue(o + 11)), JsonValues.toMap(r.getValue(o + 12)), JsonValues.toMap(r.getValue(o + 13)),
-                JsonValues.toMap(r.getValue(o + 14)), JsonValues.toMap(r.getValue(o + 15)), JsonValues.toMap(r.getValue(o + 16)),
-                r.getLong(o + 17), r.getOffsetDateTime(o + 18).toInstant());
-    }
-
 }
