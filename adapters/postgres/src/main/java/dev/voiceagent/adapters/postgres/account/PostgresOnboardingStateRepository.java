@@ -28,18 +28,19 @@ public class PostgresOnboardingStateRepository implements OnboardingStateReposit
     public Uni<OnboardingState> get(long userId) {
         return pool.preparedQuery("SELECT state FROM onboarding_states WHERE user_id = $1").execute(Tuple.of(userId))
                 .map(rows -> rows.size() == 0 ? OnboardingState.NEW
-                        : state(JsonValues.toMap(rows.iterator().next().getValue(0))));
+                        : state(JsonValues.toMap(rows.iterator().next().getValue("state"))));
     }
 
     @Override
     public Uni<OnboardingState> update(long organizationId, long userId, UnaryOperator<OnboardingState> change) {
-        return pool.withTransaction(tx -> tx.preparedQuery("INSERT INTO onboarding_states (user_id, organization_id,"
-                        + " state) VALUES ($1, $2, '{}'::jsonb) ON CONFLICT (user_id) DO NOTHING")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        INSERT INTO onboarding_states (user_id, organization_id,
+                        state) VALUES ($1, $2, '{}'::jsonb) ON CONFLICT (user_id) DO NOTHING""")
                 .execute(Tuple.of(userId, organizationId))
                 .chain(() -> tx.preparedQuery("SELECT state FROM onboarding_states WHERE user_id = $1 FOR UPDATE")
                         .execute(Tuple.of(userId)))
                 .chain(rows -> {
-                    OnboardingState updated = change.apply(state(JsonValues.toMap(rows.iterator().next().getValue(0))));
+                    OnboardingState updated = change.apply(state(JsonValues.toMap(rows.iterator().next().getValue("state"))));
                     return tx.preparedQuery("UPDATE onboarding_states SET state = $2, updated_at = now() WHERE user_id = $1")
                             .execute(Tuple.of(userId, json(updated))).replaceWith(updated);
                 }));

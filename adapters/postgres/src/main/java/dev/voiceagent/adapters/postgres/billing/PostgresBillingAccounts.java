@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.billing;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -19,6 +20,14 @@ public class PostgresBillingAccounts implements BillingAccounts {
 
     private static final String COLUMNS = "organization_id, provider, customer_id, subscription_id,"
             + " subscription_status, plan, current_period_end, cancel_at_period_end";
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int PROVIDER = index(COLUMNS, "provider");
+    private static final int CUSTOMER_ID = index(COLUMNS, "customer_id");
+    private static final int SUBSCRIPTION_ID = index(COLUMNS, "subscription_id");
+    private static final int SUBSCRIPTION_STATUS = index(COLUMNS, "subscription_status");
+    private static final int PLAN = index(COLUMNS, "plan");
+    private static final int CURRENT_PERIOD_END = index(COLUMNS, "current_period_end");
+    private static final int CANCEL_AT_PERIOD_END = index(COLUMNS, "cancel_at_period_end");
 
     private final Pool pool;
 
@@ -40,8 +49,9 @@ public class PostgresBillingAccounts implements BillingAccounts {
 
     @Override
     public Uni<Customer> remember(long organizationId, String provider, String customerId) {
-        return pool.preparedQuery("INSERT INTO billing_customers (organization_id, provider, customer_id)"
-                        + " VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO NOTHING")
+        return pool.preparedQuery("""
+                        INSERT INTO billing_customers (organization_id, provider, customer_id)
+                        VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO NOTHING""")
                 .execute(Tuple.of(organizationId, provider, customerId))
                 .chain(() -> find(organizationId)).map(Optional::orElseThrow);
     }
@@ -49,11 +59,12 @@ public class PostgresBillingAccounts implements BillingAccounts {
     @Override
     public Uni<Boolean> applySubscription(String provider, String customerId, String subscriptionId, String status,
             String plan, Instant currentPeriodEnd, boolean cancelAtPeriodEnd, Instant eventCreated) {
-        return pool.preparedQuery("UPDATE billing_customers SET subscription_id = COALESCE($3, subscription_id),"
-                        + " subscription_status = $4, plan = COALESCE($5, plan),"
-                        + " current_period_end = COALESCE($6, current_period_end), cancel_at_period_end = $7,"
-                        + " event_created_at = $8, updated_at = now() WHERE provider = $1 AND customer_id = $2"
-                        + " AND (event_created_at IS NULL OR event_created_at <= $8)")
+        return pool.preparedQuery("""
+                        UPDATE billing_customers SET subscription_id = COALESCE($3, subscription_id),
+                        subscription_status = $4, plan = COALESCE($5, plan),
+                        current_period_end = COALESCE($6, current_period_end), cancel_at_period_end = $7,
+                        event_created_at = $8, updated_at = now() WHERE provider = $1 AND customer_id = $2
+                        AND (event_created_at IS NULL OR event_created_at <= $8)""")
                 .execute(Tuple.tuple().addString(provider).addString(customerId).addString(subscriptionId)
                         .addString(status).addString(plan).addOffsetDateTime(utc(currentPeriodEnd))
                         .addBoolean(cancelAtPeriodEnd).addOffsetDateTime(utc(eventCreated)))
@@ -65,7 +76,7 @@ public class PostgresBillingAccounts implements BillingAccounts {
             return Optional.empty();
         }
         Row r = rows.iterator().next();
-        return Optional.of(new Customer(r.getLong(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-                r.getString(5), instant(r.getOffsetDateTime(6)), Boolean.TRUE.equals(r.getBoolean(7))));
+        return Optional.of(new Customer(r.getLong(ORGANIZATION_ID), r.getString(PROVIDER), r.getString(CUSTOMER_ID), r.getString(SUBSCRIPTION_ID), r.getString(SUBSCRIPTION_STATUS),
+                r.getString(PLAN), instant(r.getOffsetDateTime(CURRENT_PERIOD_END)), Boolean.TRUE.equals(r.getBoolean(CANCEL_AT_PERIOD_END))));
     }
 }

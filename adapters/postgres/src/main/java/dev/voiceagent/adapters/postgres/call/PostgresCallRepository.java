@@ -78,7 +78,8 @@ public class PostgresCallRepository implements CallRepository {
     public Uni<Optional<Integer>> organizationLimit(long organizationId) {
         return pool.preparedQuery("SELECT concurrent_call_limit FROM organizations WHERE id = $1")
                 .execute(Tuple.of(organizationId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.ofNullable(rows.iterator().next().getInteger(0)));
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.ofNullable(rows.iterator().next().getInteger("concurrent_call_limit")));
     }
 
     @Override
@@ -87,18 +88,20 @@ public class PostgresCallRepository implements CallRepository {
         OffsetDateTime since = call.attempt().startedAt().minus(stale).atOffset(ZoneOffset.UTC);
         return pool.withTransaction(tx -> tx.preparedQuery("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
                 .execute(Tuple.of("calls:" + organizationId))
-                .chain(() -> tx.preparedQuery("SELECT count(*) FROM calls WHERE organization_id = $1 AND status IN "
+                .chain(() -> tx.preparedQuery("SELECT count(*) AS live FROM calls WHERE organization_id = $1 AND status IN "
                         + ACTIVE + " AND started_at > $2").execute(Tuple.of(organizationId, since)))
                 .chain(rows -> {
-                    if (rows.iterator().next().getLong(0) >= limit) {
+                    if (rows.iterator().next().getLong("live") >= limit) {
                         return Uni.createFrom().item(Optional.<CallRecord>empty());
                     }
                     Uni<WorkflowRun> stored = run.id() != null ? Uni.createFrom().item(run)
                             : RunRows.insert(tx, run);
                     return stored.chain(storedRun -> tx.preparedQuery(
-                                    "INSERT INTO calls (organization_id, workflow_run_id, telephony_configuration_id, provider,"
-                                            + " status, from_number, to_number, started_at, placed_by)"
-                                            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id")
+                                    """
+                                            INSERT INTO calls (organization_id, workflow_run_id,
+                                            telephony_configuration_id, provider,
+                                            status, from_number, to_number, started_at, placed_by)
+                                            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id""")
                             .execute(Tuple.tuple().addLong(organizationId).addLong(storedRun.id())
                                     .addLong(call.configurationId()).addString(call.provider().wireName())
                                     .addString(call.attempt().status().wireName()).addString(call.fromNumber())
@@ -106,7 +109,7 @@ public class PostgresCallRepository implements CallRepository {
                                     .addString(replica.id()))
                             .map(ids -> {
                                 CallAttempt a = call.attempt();
-                                return Optional.of(new CallRecord(new CallAttempt(ids.iterator().next().getLong(0),
+                                return Optional.of(new CallRecord(new CallAttempt(ids.iterator().next().getLong("id"),
                                         organizationId, storedRun.id(), null, a.status(), a.startedAt(), null, null, null),
                                         storedRun, call.provider(), call.configurationId(), call.fromNumber(), call.toNumber()));
                             }));
@@ -125,7 +128,8 @@ public class PostgresCallRepository implements CallRepository {
     public Uni<Optional<Long>> runIdOfProviderCall(Provider provider, String providerCallId) {
         return pool.preparedQuery("SELECT workflow_run_id FROM calls WHERE provider = $1 AND provider_call_id = $2")
                 .execute(Tuple.of(provider.wireName(), providerCallId))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong(0)));
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.of(rows.iterator().next().getLong("workflow_run_id")));
     }
 
     @Override
@@ -142,16 +146,18 @@ public class PostgresCallRepository implements CallRepository {
     @Override
     public Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect,
             List<WebhookEvent> events) {
-        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE calls SET status = $1, answered_at = $2, ended_at = $3,"
-                        + " duration_seconds = $4, failure_reason = COALESCE($7, failure_reason), updated_at = now()"
-                        + " WHERE id = $5 AND status = $6")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        UPDATE calls SET status = $1, answered_at = $2, ended_at = $3,
+                        duration_seconds = $4, failure_reason = COALESCE($7, failure_reason), updated_at = now()
+                        WHERE id = $5 AND status = $6""")
                 .execute(Tuple.tuple().addString(after.status().wireName()).addOffsetDateTime(utc(after.answeredAt()))
                         .addOffsetDateTime(utc(after.endedAt())).addInteger(after.durationSeconds())
                         .addLong(before.attempt().id()).addString(before.attempt().status().wireName())
                         .addString(effect == null ? null : effect.failureReason()))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
-                        : tx.preparedQuery("UPDATE workflow_runs SET state = $1, is_completed = $2, usage_info = $3,"
-                                        + " gathered_context = $4 WHERE id = $5")
+                        : tx.preparedQuery("""
+                                        UPDATE workflow_runs SET state = $1, is_completed = $2, usage_info = $3,
+                                        gathered_context = $4 WHERE id = $5""")
                                 .execute(Tuple.tuple().addString(runAfter.state()).addBoolean(runAfter.completed())
                                         .addValue(JsonValues.toJson(runAfter.usageInfo()))
                                         .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
@@ -194,8 +200,9 @@ public class PostgresCallRepository implements CallRepository {
 
     @Override
     public Uni<Void> markApplied(String provider, String dedupKey, long callId) {
-        return pool.preparedQuery("INSERT INTO call_callbacks (provider, dedup_key, call_id) VALUES ($1, $2, $3)"
-                + " ON CONFLICT DO NOTHING").execute(Tuple.of(provider, dedupKey, callId)).replaceWithVoid();
+        return pool.preparedQuery("""
+                INSERT INTO call_callbacks (provider, dedup_key, call_id) VALUES ($1, $2, $3)
+                ON CONFLICT DO NOTHING""").execute(Tuple.of(provider, dedupKey, callId)).replaceWithVoid();
     }
 
     private static CallRecord record(Row r, WorkflowRun run) {

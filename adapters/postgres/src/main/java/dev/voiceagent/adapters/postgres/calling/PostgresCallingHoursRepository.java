@@ -39,43 +39,49 @@ public class PostgresCallingHoursRepository implements CallingHoursRepository {
 
     @Override
     public Uni<Optional<CallingHours>> organization(long organizationId) {
-        return pool.preparedQuery("SELECT calling_hours_start_minute, calling_hours_end_minute FROM organizations"
-                        + " WHERE id = $1").execute(Tuple.of(organizationId))
+        return pool.preparedQuery("""
+                        SELECT calling_hours_start_minute, calling_hours_end_minute FROM organizations
+                        WHERE id = $1""").execute(Tuple.of(organizationId))
                 .map(rows -> {
                     if (rows.size() == 0) {
                         return Optional.empty();
                     }
                     Row r = rows.iterator().next();
-                    return Optional.ofNullable(hours(r.getInteger(0), r.getInteger(1)));
+                    return Optional.ofNullable(hours(r.getInteger("calling_hours_start_minute"),
+                            r.getInteger("calling_hours_end_minute")));
                 });
     }
 
     @Override
     public Uni<Void> setOrganization(long organizationId, CallingHours hours) {
-        return pool.preparedQuery("UPDATE organizations SET calling_hours_start_minute = $2,"
-                        + " calling_hours_end_minute = $3 WHERE id = $1")
+        return pool.preparedQuery("""
+                        UPDATE organizations SET calling_hours_start_minute = $2,
+                        calling_hours_end_minute = $3 WHERE id = $1""")
                 .execute(Tuple.of(organizationId, startMinute(hours), endMinute(hours))).replaceWithVoid();
     }
 
     @Override
     public Uni<Optional<CampaignHours>> campaign(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT start_minute, end_minute, override_reason FROM campaign_calling_hours"
-                        + " WHERE organization_id = $1 AND campaign_id = $2").execute(Tuple.of(organizationId, campaignId))
+        return pool.preparedQuery("""
+                        SELECT start_minute, end_minute, override_reason FROM campaign_calling_hours
+                        WHERE organization_id = $1 AND campaign_id = $2""").execute(Tuple.of(organizationId, campaignId))
                 .map(rows -> {
                     if (rows.size() == 0) {
                         return Optional.empty();
                     }
                     Row r = rows.iterator().next();
-                    return Optional.of(new CampaignHours(hours(r.getInteger(0), r.getInteger(1)), r.getString(2)));
+                    return Optional.of(new CampaignHours(hours(r.getInteger("start_minute"), r.getInteger("end_minute")),
+                            r.getString("override_reason")));
                 });
     }
 
     @Override
     public Uni<Void> setCampaign(long organizationId, long campaignId, CampaignHours hours) {
-        return pool.preparedQuery("INSERT INTO campaign_calling_hours (campaign_id, organization_id, start_minute,"
-                        + " end_minute, override_reason) VALUES ($2, $1, $3, $4, $5) ON CONFLICT (campaign_id) DO UPDATE"
-                        + " SET start_minute = EXCLUDED.start_minute, end_minute = EXCLUDED.end_minute,"
-                        + " override_reason = EXCLUDED.override_reason, updated_at = now()")
+        return pool.preparedQuery("""
+                        INSERT INTO campaign_calling_hours (campaign_id, organization_id, start_minute,
+                        end_minute, override_reason) VALUES ($2, $1, $3, $4, $5) ON CONFLICT (campaign_id) DO UPDATE
+                        SET start_minute = EXCLUDED.start_minute, end_minute = EXCLUDED.end_minute,
+                        override_reason = EXCLUDED.override_reason, updated_at = now()""")
                 .execute(Tuple.of(organizationId, campaignId, startMinute(hours.hours()), endMinute(hours.hours()),
                         hours.overrideReason()))
                 .replaceWithVoid();

@@ -115,23 +115,27 @@ public class PostgresCampaignRepository implements CampaignRepository {
     @Override
     public Uni<Optional<Campaign>> insertRedial(Campaign parent, Campaign child, List<String> outcomes) {
         long org = parent.organizationId();
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT id FROM campaigns WHERE organization_id = $1"
-                        + " AND id = $2 AND state = 'completed' AND redialed_campaign_id IS NULL FOR UPDATE")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        SELECT id FROM campaigns WHERE organization_id = $1
+                        AND id = $2 AND state = 'completed' AND redialed_campaign_id IS NULL FOR UPDATE""")
                 .execute(Tuple.of(org, parent.id()))
                 .chain(locked -> locked.size() == 0 ? Uni.createFrom().item(Optional.<Campaign>empty())
                         : insert(tx, child).chain(saved -> tx.preparedQuery("""
-                                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number,
+                                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,
+                                        phone_number,
                                                timezone, context)
                                         SELECT organization_id, $3, row_number, phone_number, timezone, context
                                           FROM campaign_contacts
                                          WHERE organization_id = $1 AND campaign_id = $2 AND state = 'done'
                                            AND last_outcome = ANY($4)""")
                                 .execute(Tuple.of(org, parent.id(), saved.id(), outcomes.toArray(String[]::new)))
-                                .chain(copied -> tx.preparedQuery("UPDATE campaigns SET total_rows = $3"
-                                                + " WHERE organization_id = $1 AND id = $2")
+                                .chain(copied -> tx.preparedQuery("""
+                                                UPDATE campaigns SET total_rows = $3
+                                                WHERE organization_id = $1 AND id = $2""")
                                         .execute(Tuple.of(org, saved.id(), copied.rowCount())))
-                                .chain(() -> tx.preparedQuery("UPDATE campaigns SET redialed_campaign_id = $3,"
-                                                + " updated_at = now() WHERE organization_id = $1 AND id = $2")
+                                .chain(() -> tx.preparedQuery("""
+                                                UPDATE campaigns SET redialed_campaign_id = $3,
+                                                updated_at = now() WHERE organization_id = $1 AND id = $2""")
                                         .execute(Tuple.of(org, parent.id(), saved.id())))
                                 .replaceWith(Optional.of(saved)))));
     }
@@ -148,10 +152,11 @@ public class PostgresCampaignRepository implements CampaignRepository {
     public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before,
             dev.voiceagent.domain.campaign.CampaignTransition transition) {
         Campaign after = transition.campaign();
-        return tx.preparedQuery("UPDATE campaigns SET state = $1, started_at = $2, completed_at = $3, total_rows = $4,"
-                        + " breaker_window_from = CASE WHEN $7 = 'paused' AND $1 = 'running' THEN $8"
-                        + " ELSE breaker_window_from END, updated_at = now()"
-                        + " WHERE organization_id = $5 AND id = $6 AND state = $7")
+        return tx.preparedQuery("""
+                        UPDATE campaigns SET state = $1, started_at = $2, completed_at = $3, total_rows = $4,
+                        breaker_window_from = CASE WHEN $7 = 'paused' AND $1 = 'running' THEN $8
+                        ELSE breaker_window_from END, updated_at = now()
+                        WHERE organization_id = $5 AND id = $6 AND state = $7""")
                 .execute(Tuple.tuple().addString(after.state().wireName()).addOffsetDateTime(utc(after.startedAt()))
                         .addOffsetDateTime(utc(after.completedAt())).addInteger(after.totalRows())
                         .addLong(after.organizationId()).addLong(after.id()).addString(before.state().wireName())
@@ -212,10 +217,11 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     @Override
     public Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT retry_config::text FROM campaigns WHERE organization_id = $1 AND id = $2")
+        return pool.preparedQuery("SELECT retry_config::text AS retry FROM campaigns WHERE organization_id = $1"
+                        + " AND id = $2")
                 .execute(Tuple.of(organizationId, campaignId))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
-                        : Optional.of(CampaignJson.retry(rows.iterator().next().getString(0))));
+                        : Optional.of(CampaignJson.retry(rows.iterator().next().getString("retry"))));
     }
 
     /**
@@ -239,16 +245,17 @@ public class PostgresCampaignRepository implements CampaignRepository {
                               FROM gone GROUP BY campaign_id
                             HAVING sum(calls) <> 0 OR sum(executed_calls) <> 0 OR sum(open_contacts) <> 0
                         )
-                        SELECT count(DISTINCT campaign_id) FROM gone
-                        """).execute(Tuple.of(limit)).map(rows -> rows.iterator().next().getLong(0).intValue());
+                        SELECT count(DISTINCT campaign_id) AS folded FROM gone
+                        """).execute(Tuple.of(limit)).map(rows -> rows.iterator().next().getLong("folded").intValue());
     }
 
     @Override
     public Uni<Optional<CampaignView>> latest(long organizationId) {
-        return pool.preparedQuery("SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY created_at DESC, id DESC"
-                        + " LIMIT 1").execute(Tuple.of(organizationId))
+        return pool.preparedQuery("""
+                        SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY created_at DESC, id DESC
+                        LIMIT 1""").execute(Tuple.of(organizationId))
                 .chain(rows -> rows.size() == 0 ? Uni.createFrom().item(Optional.<CampaignView>empty())
-                        : findView(organizationId, rows.iterator().next().getLong(0)));
+                        : findView(organizationId, rows.iterator().next().getLong("id")));
     }
 
     @Override

@@ -41,7 +41,8 @@ public class PostgresContactRepository implements ContactRepository {
         }
         Contact first = contacts.getFirst();
         return pool.preparedQuery("""
-                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number, timezone, context)
+                        INSERT INTO campaign_contacts (organization_id, campaign_id, row_number, phone_number,
+                        timezone, context)
                         SELECT $1, $2, u.r, u.p, u.t, u.c::jsonb
                           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u(r, p, t, c)
                         ON CONFLICT DO NOTHING""")
@@ -51,21 +52,23 @@ public class PostgresContactRepository implements ContactRepository {
 
     @Override
     public Uni<Long> count(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT count(*) FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2")
-                .execute(Tuple.of(organizationId, campaignId)).map(rows -> rows.iterator().next().getLong(0));
+        return pool.preparedQuery("SELECT count(*) AS contacts FROM campaign_contacts WHERE organization_id = $1"
+                        + " AND campaign_id = $2")
+                .execute(Tuple.of(organizationId, campaignId)).map(rows -> rows.iterator().next().getLong("contacts"));
     }
 
     @Override
     public Uni<Breakdown> breakdown(long organizationId, long campaignId) {
-        return pool.preparedQuery("SELECT state, last_outcome, count(*) FROM campaign_contacts"
-                        + " WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome")
+        return pool.preparedQuery("""
+                        SELECT state, last_outcome, count(*) AS contacts FROM campaign_contacts
+                        WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome""")
                 .execute(Tuple.of(organizationId, campaignId)).map(rows -> {
                     java.util.Map<String, Long> byState = new java.util.TreeMap<>();
                     java.util.Map<String, Long> outcomes = new java.util.TreeMap<>();
                     for (var row : rows) {
-                        byState.merge(row.getString(0), row.getLong(2), Long::sum);
-                        if (row.getString(0).equals("done") && row.getString(1) != null) {
-                            outcomes.merge(row.getString(1), row.getLong(2), Long::sum);
+                        byState.merge(row.getString("state"), row.getLong("contacts"), Long::sum);
+                        if (row.getString("state").equals("done") && row.getString("last_outcome") != null) {
+                            outcomes.merge(row.getString("last_outcome"), row.getLong("contacts"), Long::sum);
                         }
                     }
                     return new Breakdown(byState, outcomes);
@@ -74,9 +77,10 @@ public class PostgresContactRepository implements ContactRepository {
 
     @Override
     public Uni<Long> countFinishedWith(long organizationId, long campaignId, List<String> outcomes) {
-        return pool.preparedQuery("SELECT count(*) FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2"
-                        + " AND state = 'done' AND last_outcome = ANY($3)")
+        return pool.preparedQuery("""
+                        SELECT count(*) AS contacts FROM campaign_contacts WHERE organization_id = $1 AND campaign_id = $2
+                        AND state = 'done' AND last_outcome = ANY($3)""")
                 .execute(Tuple.of(organizationId, campaignId, outcomes.toArray(String[]::new)))
-                .map(rows -> rows.iterator().next().getLong(0));
+                .map(rows -> rows.iterator().next().getLong("contacts"));
     }
 }

@@ -106,7 +106,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
                          WHERE id IN (SELECT id FROM calls
                                        WHERE status IN %s AND lease_expires_at < $1
                                        ORDER BY lease_expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                        RETURNING id, organization_id, workflow_run_id, provider, telephony_configuration_id, provider_call_id,
+                        RETURNING id, organization_id, workflow_run_id, provider, telephony_configuration_id,
+                        provider_call_id,
                                   started_at
                         """.formatted(ACTIVE))
                 .execute(Tuple.of(utc(now), utc(now.plus(extension)), limit)).map(rows -> {
@@ -126,7 +127,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
         return pool.preparedQuery(BACKGROUND + """
                         UPDATE campaigns SET import_lease_until = $2
                          WHERE id = (SELECT id FROM campaigns
-                                      WHERE total_rows IS NULL AND state IN ('syncing', 'paused') AND started_at IS NOT NULL
+                                      WHERE total_rows IS NULL AND state IN ('syncing', 'paused') AND started_at IS
+                                      NOT NULL
                                         AND (import_lease_until IS NULL OR import_lease_until < $1)
                                       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                         RETURNING organization_id, id""")
@@ -166,17 +168,19 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
     static Uni<WindowCounts> outcomesSince(SqlClient client, long campaignId, Instant since) {
         Tuple args = Tuple.of(campaignId, utc(since), FAILURES);
-        return client.preparedQuery("SELECT count(*) AS calls, count(*) FILTER (WHERE status = ANY($3)) AS failures"
-                + " FROM calls WHERE campaign_id = $1 AND ended_at > $2").execute(args).chain(totals -> {
+        return client.preparedQuery("""
+                SELECT count(*) AS calls, count(*) FILTER (WHERE status = ANY($3)) AS failures
+                FROM calls WHERE campaign_id = $1 AND ended_at > $2""").execute(args).chain(totals -> {
                     Row t = totals.iterator().next();
                     long calls = t.getLong("calls");
                     long failures = t.getLong("failures");
                     if (failures == 0) {
                         return Uni.createFrom().item(new WindowCounts(calls, 0, List.of()));
                     }
-                    return client.preparedQuery("SELECT workflow_run_id, status, failure_reason, ended_at FROM calls"
-                                    + " WHERE campaign_id = $1 AND ended_at > $2 AND status = ANY($3)"
-                                    + " ORDER BY ended_at DESC, id DESC LIMIT 5").execute(args)
+                    return client.preparedQuery("""
+                                    SELECT workflow_run_id, status, failure_reason, ended_at FROM calls
+                                    WHERE campaign_id = $1 AND ended_at > $2 AND status = ANY($3)
+                                    ORDER BY ended_at DESC, id DESC LIMIT 5""").execute(args)
                             .map(rows -> {
                                 List<String> recent = new ArrayList<>();
                                 for (Row r : rows) {
@@ -206,9 +210,11 @@ public class PostgresDispatchLedger implements DispatchLedger {
             return tx.preparedQuery("""
                             SELECT c.id,
                                    (SELECT count(*) FROM calls a
-                                     WHERE a.campaign_id = c.id AND a.status IN %s AND a.started_at > $3) AS active_calls,
+                                     WHERE a.campaign_id = c.id AND a.status IN %s AND a.started_at > $3) AS
+                                     active_calls,
                                    EXISTS (SELECT 1 FROM campaign_contacts ct
-                                            WHERE ct.campaign_id = c.id AND ct.state IN ('pending', 'waiting_retry', 'dialing'))
+                                            WHERE ct.campaign_id = c.id AND ct.state IN ('pending', 'waiting_retry',
+                                            'dialing'))
                                           AS open_contacts
                               FROM campaigns c
                              WHERE c.organization_id = $1 AND c.id = ANY($2) AND c.state = 'running'
@@ -237,7 +243,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
         @Override
         public Uni<List<DueContact>> claimDue(long campaignId, Instant now, int limit) {
             return tx.preparedQuery("""
-                            SELECT ct.id, ct.row_number, ct.phone_number, ct.timezone, ct.context, ct.attempts, ct.last_outcome,
+                            SELECT ct.id, ct.row_number, ct.phone_number, ct.timezone, ct.context, ct.attempts,
+                            ct.last_outcome,
                                    EXISTS (SELECT 1 FROM dnc_numbers d WHERE d.organization_id = ct.organization_id
                                            AND d.phone_number = ct.phone_number) AS do_not_call
                               FROM campaign_contacts ct
@@ -281,8 +288,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
         public Uni<Void> defer(Map<Long, Instant> until) {
             Long[] ids = until.keySet().toArray(Long[]::new);
             OffsetDateTime[] times = until.values().stream().map(i -> utc(i)).toArray(OffsetDateTime[]::new);
-            return tx.preparedQuery("UPDATE campaign_contacts ct SET next_attempt_at = u.at"
-                            + " FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE ct.id = u.id")
+            return tx.preparedQuery("""
+                            UPDATE campaign_contacts ct SET next_attempt_at = u.at
+                            FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE ct.id = u.id""")
                     .execute(Tuple.of(ids, times)).replaceWithVoid();
         }
 
@@ -305,9 +313,10 @@ public class PostgresDispatchLedger implements DispatchLedger {
                         }
                         return tx.preparedQuery(INSERT_ATTEMPT).executeBatch(calls)
                                 .map(PgSession::eachFirstRow)
-                                .chain(ids -> tx.preparedQuery("UPDATE campaign_contacts SET state = 'dialing',"
-                                                + " attempts = $2 WHERE id = $1 AND attempts = $2 - 1"
-                                                + " AND state IN ('pending', 'waiting_retry')")
+                                .chain(ids -> tx.preparedQuery("""
+                                                UPDATE campaign_contacts SET state = 'dialing',
+                                                attempts = $2 WHERE id = $1 AND attempts = $2 - 1
+                                                AND state IN ('pending', 'waiting_retry')""")
                                         .executeBatch(attempts.stream().map(a -> Tuple.of(a.campaign().contactId(),
                                                 a.campaign().attemptNumber())).toList())
                                         .map(ignored -> {

@@ -61,9 +61,10 @@ public class PostgresTextChatRepository implements TextChatRepository {
             Instant now) {
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
         return pool.withTransaction(tx -> RunRows.insert(tx, run).chain(stored -> tx
-                .preparedQuery("INSERT INTO text_chat_sessions (workflow_run_id, organization_id, workflow_id,"
-                        + " session_data, checkpoint, completed, last_activity_at, created_at, updated_at)"
-                        + " VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)")
+                .preparedQuery("""
+                        INSERT INTO text_chat_sessions (workflow_run_id, organization_id, workflow_id,
+                        session_data, checkpoint, completed, last_activity_at, created_at, updated_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)""")
                 .execute(Tuple.tuple().addLong(stored.id()).addLong(stored.organizationId())
                         .addLong(stored.workflowId()).addValue(JsonValues.toJson(session.toMap()))
                         .addValue(JsonValues.toJson(checkpoint)).addBoolean(session.completed()).addOffsetDateTime(at))
@@ -88,13 +89,15 @@ public class PostgresTextChatRepository implements TextChatRepository {
     public Uni<Claim> claim(long runId, int revision, Duration lease, Instant now) {
         String token = UUID.randomUUID().toString();
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-        return pool.preparedQuery("UPDATE text_chat_sessions SET busy_token = $3, busy_until = $4 WHERE"
-                        + " workflow_run_id = $1 AND revision = $2 AND NOT completed"
-                        + " AND (busy_token IS NULL OR busy_until <= $5) RETURNING workflow_run_id")
+        return pool.preparedQuery("""
+                        UPDATE text_chat_sessions SET busy_token = $3, busy_until = $4 WHERE
+                        workflow_run_id = $1 AND revision = $2 AND NOT completed
+                        AND (busy_token IS NULL OR busy_until <= $5) RETURNING workflow_run_id""")
                 .execute(Tuple.of(runId, revision, token, at.plus(lease), at))
                 .chain(rows -> rows.size() == 1 ? Uni.createFrom().item(new Claim(token, revision, false))
-                        : pool.preparedQuery("SELECT revision, busy_token IS NOT NULL AND busy_until > $2 AS busy"
-                                        + " FROM text_chat_sessions WHERE workflow_run_id = $1")
+                        : pool.preparedQuery("""
+                                        SELECT revision, busy_token IS NOT NULL AND busy_until > $2 AS busy
+                                        FROM text_chat_sessions WHERE workflow_run_id = $1""")
                                 .execute(Tuple.of(runId, at)).map(current -> {
                                     Row r = current.iterator().next();
                                     return new Claim(null, r.getInteger("revision"), Boolean.TRUE.equals(r.getBoolean("busy")));
@@ -105,10 +108,11 @@ public class PostgresTextChatRepository implements TextChatRepository {
     public Uni<Optional<Integer>> save(long runId, int expectedRevision, String token, TextChatSession session,
             Map<String, Object> checkpoint, WorkflowRun run, Instant now, List<WebhookEvent> events) {
         OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE text_chat_sessions SET revision = revision + 1,"
-                        + " session_data = $3, checkpoint = $4, completed = $5, busy_token = NULL, busy_until = NULL,"
-                        + " last_activity_at = $6, updated_at = $6 WHERE workflow_run_id = $1 AND revision = $2"
-                        + " AND (busy_token IS NULL OR busy_token = $7 OR busy_until <= $6) RETURNING revision")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        UPDATE text_chat_sessions SET revision = revision + 1,
+                        session_data = $3, checkpoint = $4, completed = $5, busy_token = NULL, busy_until = NULL,
+                        last_activity_at = $6, updated_at = $6 WHERE workflow_run_id = $1 AND revision = $2
+                        AND (busy_token IS NULL OR busy_token = $7 OR busy_until <= $6) RETURNING revision""")
                 .execute(Tuple.tuple().addLong(runId).addInteger(expectedRevision)
                         .addValue(JsonValues.toJson(session.toMap())).addValue(JsonValues.toJson(checkpoint))
                         .addBoolean(session.completed() || run.completed()).addOffsetDateTime(at).addString(token))
@@ -117,9 +121,10 @@ public class PostgresTextChatRepository implements TextChatRepository {
                         return Uni.createFrom().item(Optional.<Integer>empty());
                     }
                     int revision = rows.iterator().next().getInteger("revision");
-                    return tx.preparedQuery("UPDATE workflow_runs r SET state = $2, is_completed = $3, usage_info = $4,"
-                                    + " gathered_context = $5 FROM (SELECT is_completed FROM workflow_runs WHERE id = $1"
-                                    + " FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed AS was_completed")
+                    return tx.preparedQuery("""
+                                    UPDATE workflow_runs r SET state = $2, is_completed = $3, usage_info = $4,
+                                    gathered_context = $5 FROM (SELECT is_completed FROM workflow_runs WHERE id = $1
+                                    FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed AS was_completed""")
                             .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
                                     JsonValues.toJson(run.gatheredContext())))
                             .chain(updated -> {
@@ -142,17 +147,19 @@ public class PostgresTextChatRepository implements TextChatRepository {
 
     @Override
     public Uni<Void> release(long runId, String token) {
-        return pool.preparedQuery("UPDATE text_chat_sessions SET busy_token = NULL, busy_until = NULL"
-                + " WHERE workflow_run_id = $1 AND busy_token = $2").execute(Tuple.of(runId, token)).replaceWithVoid();
+        return pool.preparedQuery("""
+                UPDATE text_chat_sessions SET busy_token = NULL, busy_until = NULL
+                WHERE workflow_run_id = $1 AND busy_token = $2""").execute(Tuple.of(runId, token)).replaceWithVoid();
     }
 
     @Override
     public Uni<List<IdleChat>> idle(Instant now, int limit) {
-        return pool.preparedQuery("SELECT s.organization_id, s.workflow_id, s.workflow_run_id FROM text_chat_sessions s"
-                        + " JOIN workflow_runs r ON r.id = s.workflow_run_id"
-                        + " JOIN workflow_definitions d ON d.id = r.definition_id"
-                        + " WHERE NOT s.completed AND (s.busy_token IS NULL OR s.busy_until <= $1)"
-                        + " AND s.last_activity_at + make_interval(secs => " + TIMEOUT + ") <= $1"
+        return pool.preparedQuery("""
+                        SELECT s.organization_id, s.workflow_id, s.workflow_run_id FROM text_chat_sessions s
+                        JOIN workflow_runs r ON r.id = s.workflow_run_id
+                        JOIN workflow_definitions d ON d.id = r.definition_id
+                        WHERE NOT s.completed AND (s.busy_token IS NULL OR s.busy_until <= $1)
+                        AND s.last_activity_at + make_interval(secs =>\s""" + TIMEOUT + ") <= $1"
                         + " ORDER BY s.last_activity_at LIMIT $2")
                 .execute(Tuple.of(now.atOffset(ZoneOffset.UTC), limit)).map(rows -> {
                     List<IdleChat> out = new ArrayList<>();

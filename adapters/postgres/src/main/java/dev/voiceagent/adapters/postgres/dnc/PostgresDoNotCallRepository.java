@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.dnc;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.application.dnc.DoNotCallRepository;
@@ -19,6 +20,13 @@ import java.util.Optional;
 public class PostgresDoNotCallRepository implements DoNotCallRepository {
 
     private static final String COLUMNS = "phone_number, source, reason, workflow_run_id, created_at";
+    private static final int PHONE_NUMBER = index(COLUMNS, "phone_number");
+    private static final int SOURCE = index(COLUMNS, "source");
+    private static final int REASON = index(COLUMNS, "reason");
+    private static final int RUN_ID = index(COLUMNS, "workflow_run_id");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    /** A page's row: the total, then an entry's columns. */
+    private static final int ENTRY_AT = 1;
 
     private final Pool pool;
 
@@ -32,16 +40,16 @@ public class PostgresDoNotCallRepository implements DoNotCallRepository {
                         WITH f AS (SELECT %s FROM dnc_numbers WHERE organization_id = $1
                                       AND ($2::text IS NULL OR strpos(phone_number, $2) > 0
                                            OR strpos(lower(coalesce(reason, '')), lower($2)) > 0))
-                        SELECT (SELECT count(*) FROM f), p.* FROM (SELECT 1) one
+                        SELECT (SELECT count(*) FROM f) AS total, p.* FROM (SELECT 1) one
                           LEFT JOIN LATERAL (SELECT * FROM f ORDER BY created_at DESC, phone_number
                                               LIMIT $3 OFFSET $4) p ON true""".formatted(COLUMNS))
                 .execute(Tuple.of(organizationId, search, limit, (long) (page - 1) * limit)).map(rows -> {
                     List<DoNotCallEntry> entries = new ArrayList<>();
                     long total = 0;
                     for (Row r : rows) {
-                        total = r.getLong(0);
-                        if (r.getString(1) != null) {
-                            entries.add(entry(r, 1));
+                        total = r.getLong("total");
+                        if (r.getString(ENTRY_AT + PHONE_NUMBER) != null) {
+                            entries.add(entry(r, ENTRY_AT));
                         }
                     }
                     return new Page(entries, total);
@@ -70,9 +78,10 @@ public class PostgresDoNotCallRepository implements DoNotCallRepository {
         }
         String[] numbers = entries.stream().map(DoNotCallEntry::phoneNumber).toArray(String[]::new);
         DoNotCallEntry first = entries.getFirst();
-        return pool.preparedQuery("INSERT INTO dnc_numbers (organization_id, phone_number, source, reason)"
-                        + " SELECT $1, n, $3, $4 FROM unnest($2::text[]) AS n ORDER BY n"
-                        + " ON CONFLICT (organization_id, phone_number) DO NOTHING")
+        return pool.preparedQuery("""
+                        INSERT INTO dnc_numbers (organization_id, phone_number, source, reason)
+                        SELECT $1, n, $3, $4 FROM unnest($2::text[]) AS n ORDER BY n
+                        ON CONFLICT (organization_id, phone_number) DO NOTHING""")
                 .execute(Tuple.of(organizationId, numbers, first.source().wireName(), first.reason()))
                 .map(rows -> rows.rowCount());
     }
@@ -94,18 +103,20 @@ public class PostgresDoNotCallRepository implements DoNotCallRepository {
     public Uni<List<String>> dispositionCodes(long organizationId) {
         return pool.preparedQuery("SELECT dnc_disposition_codes FROM organizations WHERE id = $1")
                 .execute(Tuple.of(organizationId))
-                .map(rows -> rows.size() == 0 ? List.of() : Arrays.asList(rows.iterator().next().getArrayOfStrings(0)));
+                .map(rows -> rows.size() == 0 ? List.of()
+                        : Arrays.asList(rows.iterator().next().getArrayOfStrings("dnc_disposition_codes")));
     }
 
     @Override
     public Uni<List<String>> setDispositionCodes(long organizationId, List<String> codes) {
-        return pool.preparedQuery("UPDATE organizations SET dnc_disposition_codes = $2 WHERE id = $1"
-                        + " RETURNING dnc_disposition_codes").execute(Tuple.of(organizationId, codes.toArray(String[]::new)))
-                .map(rows -> Arrays.asList(rows.iterator().next().getArrayOfStrings(0)));
+        return pool.preparedQuery("""
+                        UPDATE organizations SET dnc_disposition_codes = $2 WHERE id = $1
+                        RETURNING dnc_disposition_codes""").execute(Tuple.of(organizationId, codes.toArray(String[]::new)))
+                .map(rows -> Arrays.asList(rows.iterator().next().getArrayOfStrings("dnc_disposition_codes")));
     }
 
     private static DoNotCallEntry entry(Row r, int o) {
-        return new DoNotCallEntry(r.getString(o), DoNotCallEntry.Source.fromWireName(r.getString(o + 1)),
-                r.getString(o + 2), r.getLong(o + 3), instant(r.getOffsetDateTime(o + 4)));
+        return new DoNotCallEntry(r.getString(o + PHONE_NUMBER), DoNotCallEntry.Source.fromWireName(r.getString(o + SOURCE)),
+                r.getString(o + REASON), r.getLong(o + RUN_ID), instant(r.getOffsetDateTime(o + CREATED_AT)));
     }
 }

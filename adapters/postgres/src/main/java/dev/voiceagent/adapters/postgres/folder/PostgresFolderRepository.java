@@ -28,21 +28,24 @@ public class PostgresFolderRepository implements FolderRepository {
 
     @Override
     public Uni<List<Folder>> list(long organizationId) {
-        return pool.preparedQuery("SELECT id, organization_id, name, created_at FROM folders WHERE organization_id = $1"
-                + " ORDER BY lower(name), id").execute(Tuple.of(organizationId)).map(rows -> Rows.list(rows, PostgresFolderRepository::folder));
+        return pool.preparedQuery("""
+                SELECT id, organization_id, name, created_at FROM folders WHERE organization_id = $1
+                ORDER BY lower(name), id""").execute(Tuple.of(organizationId)).map(rows -> Rows.list(rows, PostgresFolderRepository::folder));
     }
 
     @Override
     public Uni<Optional<Folder>> find(long organizationId, long folderId) {
-        return pool.preparedQuery("SELECT id, organization_id, name, created_at FROM folders WHERE organization_id = $1"
-                + " AND id = $2").execute(Tuple.of(organizationId, folderId))
+        return pool.preparedQuery("""
+                SELECT id, organization_id, name, created_at FROM folders WHERE organization_id = $1
+                AND id = $2""").execute(Tuple.of(organizationId, folderId))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(folder(rows.iterator().next())));
     }
 
     @Override
     public Uni<Folder> insert(Folder folder) {
-        return pool.preparedQuery("INSERT INTO folders (organization_id, name, created_at) VALUES ($1, $2, $3)"
-                        + " RETURNING id, organization_id, name, created_at")
+        return pool.preparedQuery("""
+                        INSERT INTO folders (organization_id, name, created_at) VALUES ($1, $2, $3)
+                        RETURNING id, organization_id, name, created_at""")
                 .execute(Tuple.of(folder.organizationId(), folder.name(), folder.createdAt().atOffset(ZoneOffset.UTC)))
                 .map(rows -> folder(rows.iterator().next()))
                 .onFailure(f -> UniqueViolation.of(f, UNIQUE_NAME)).transform(f -> new ConflictException(NAME_TAKEN));
@@ -50,8 +53,9 @@ public class PostgresFolderRepository implements FolderRepository {
 
     @Override
     public Uni<Folder> update(Folder folder) {
-        return pool.preparedQuery("UPDATE folders SET name = $1 WHERE organization_id = $2 AND id = $3"
-                        + " RETURNING id, organization_id, name, created_at")
+        return pool.preparedQuery("""
+                        UPDATE folders SET name = $1 WHERE organization_id = $2 AND id = $3
+                        RETURNING id, organization_id, name, created_at""")
                 .execute(Tuple.of(folder.name(), folder.organizationId(), folder.id()))
                 .map(rows -> folder(rows.iterator().next()))
                 .onFailure(f -> UniqueViolation.of(f, UNIQUE_NAME)).transform(f -> new ConflictException(NAME_TAKEN));
@@ -65,6 +69,7 @@ public class PostgresFolderRepository implements FolderRepository {
     }
 
     private static Folder folder(Row r) {
-        return new Folder(r.getLong(0), r.getLong(1), r.getString(2), r.getOffsetDateTime(3).toInstant());
+        return new Folder(r.getLong("id"), r.getLong("organization_id"), r.getString("name"),
+                r.getOffsetDateTime("created_at").toInstant());
     }
 }

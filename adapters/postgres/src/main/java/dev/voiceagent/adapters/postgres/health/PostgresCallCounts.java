@@ -26,15 +26,15 @@ public class PostgresCallCounts implements CallCounts {
 
     @Override
     public Uni<Long> fleetActive(Instant staleBefore) {
-        return pool.preparedQuery("/* background tick */ SELECT count(*) FROM calls WHERE " + ACTIVE
+        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM calls WHERE " + ACTIVE
                         + " AND started_at > $1").execute(Tuple.of(utc(staleBefore)))
-                .map(rows -> rows.iterator().next().getLong(0));
+                .map(rows -> rows.iterator().next().getLong("live"));
     }
 
     @Override
     public Uni<Long> thisReplicaActive(Instant staleBefore) {
-        return pool.preparedQuery("/* background tick */ SELECT count(*) FROM calls WHERE placed_by = $1 AND " + ACTIVE
-                        + " AND started_at > $2").execute(Tuple.of(replica.id(), utc(staleBefore)))
-                .map(rows -> rows.iterator().next().getLong(0));
+        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM calls WHERE placed_by = $1 AND "
+                        + ACTIVE + " AND started_at > $2").execute(Tuple.of(replica.id(), utc(staleBefore)))
+                .map(rows -> rows.iterator().next().getLong("live"));
     }
 }

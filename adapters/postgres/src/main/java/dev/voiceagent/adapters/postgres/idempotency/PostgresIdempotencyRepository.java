@@ -35,7 +35,8 @@ public class PostgresIdempotencyRepository implements IdempotencyRepository {
     private Uni<Optional<Stored>> claim(long org, String key, String fingerprint, Instant now, Instant expiredBefore,
             Instant abandonedBefore, int attemptsLeft) {
         return pool.preparedQuery("""
-                        INSERT INTO idempotency_keys (organization_id, key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
+                        INSERT INTO idempotency_keys (organization_id, key, fingerprint, created_at) VALUES ($1, $2,
+                        $3, $4)
                         ON CONFLICT (organization_id, key) DO UPDATE
                            SET fingerprint = EXCLUDED.fingerprint, response = NULL, created_at = EXCLUDED.created_at
                          WHERE idempotency_keys.created_at < $5
@@ -43,13 +44,14 @@ public class PostgresIdempotencyRepository implements IdempotencyRepository {
                         RETURNING 1""")
                 .execute(Tuple.of(org, key, fingerprint, utc(now), utc(expiredBefore), utc(abandonedBefore)))
                 .chain(claimed -> claimed.size() > 0 ? Uni.createFrom().item(Optional.<Stored>empty())
-                        : pool.preparedQuery("SELECT fingerprint, response FROM idempotency_keys"
-                                        + " WHERE organization_id = $1 AND key = $2").execute(Tuple.of(org, key))
+                        : pool.preparedQuery("""
+                                        SELECT fingerprint, response FROM idempotency_keys
+                                        WHERE organization_id = $1 AND key = $2""").execute(Tuple.of(org, key))
                                 .chain(rows -> {
                                     if (rows.size() > 0) {
                                         var row = rows.iterator().next();
-                                        return Uni.createFrom().item(Optional.of(new Stored(row.getString(0),
-                                                row.getString(1))));
+                                        return Uni.createFrom().item(Optional.of(new Stored(row.getString("fingerprint"),
+                                                row.getString("response"))));
                                     }
                                     if (attemptsLeft <= 1) { // released between the two statements, again and again
                                         return Uni.createFrom().failure(new ConflictException(
@@ -74,8 +76,9 @@ public class PostgresIdempotencyRepository implements IdempotencyRepository {
 
     @Override
     public Uni<Void> release(long organizationId, String key) {
-        return pool.preparedQuery("DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2"
-                        + " AND response IS NULL")
+        return pool.preparedQuery("""
+                        DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2
+                        AND response IS NULL""")
                 .execute(Tuple.of(organizationId, key)).replaceWithVoid();
     }
 }

@@ -52,9 +52,10 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public Uni<KnowledgeDocument> insert(KnowledgeDocument d) {
-        return pool.preparedQuery("INSERT INTO knowledge_documents (organization_id, uuid, filename, storage_key,"
-                        + " mime_type, status, retrieval_mode, custom_metadata, created_by, created_at, updated_at)"
-                        + " VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $9) RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        INSERT INTO knowledge_documents (organization_id, uuid, filename, storage_key,
+                        mime_type, status, retrieval_mode, custom_metadata, created_by, created_at, updated_at)
+                        VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $9) RETURNING\s""" + COLUMNS)
                 .execute(Tuple.tuple().addLong(d.organizationId()).addString(d.uuid()).addString(d.filename())
                         .addString(d.storageKey()).addString(d.mimeType()).addString(d.retrievalMode().wireName())
                         .addValue(JsonValues.toJson(d.customMetadata())).addLong(d.createdBy())
@@ -66,10 +67,11 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
     public Uni<KnowledgeDocument> submit(KnowledgeDocument d) {
         return pool.withTransaction(tx -> tx.preparedQuery("DELETE FROM knowledge_chunks WHERE document_id = $1")
                 .execute(Tuple.of(d.id()))
-                .chain(() -> tx.preparedQuery("UPDATE knowledge_documents SET status = 'pending', processing_error = NULL,"
-                                + " total_chunks = 0, retrieval_mode = $3, file_size_bytes = $4, updated_at = $5,"
-                                + " submitted_at = $5, attempts = 0, lease_owner = NULL, lease_until = NULL"
-                                + " WHERE organization_id = $1 AND id = $2 RETURNING " + COLUMNS)
+                .chain(() -> tx.preparedQuery("""
+                                UPDATE knowledge_documents SET status = 'pending', processing_error = NULL,
+                                total_chunks = 0, retrieval_mode = $3, file_size_bytes = $4, updated_at = $5,
+                                submitted_at = $5, attempts = 0, lease_owner = NULL, lease_until = NULL
+                                WHERE organization_id = $1 AND id = $2 RETURNING\s""" + COLUMNS)
                         .execute(Tuple.of(d.organizationId(), d.id(), d.retrievalMode().wireName(), d.fileSizeBytes(),
                                 d.updatedAt().atOffset(ZoneOffset.UTC)))))
                 .map(rows -> document(rows.iterator().next()));
@@ -97,8 +99,9 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
                         return Uni.createFrom().item(new Page(page, 0));
                     }
                     // past the end: the total still counts
-                    return pool.preparedQuery("SELECT count(*) AS total FROM knowledge_documents WHERE organization_id = $1"
-                                    + " AND is_active AND submitted_at IS NOT NULL AND ($2::text IS NULL OR status = $2)")
+                    return pool.preparedQuery("""
+                                    SELECT count(*) AS total FROM knowledge_documents WHERE organization_id = $1
+                                    AND is_active AND submitted_at IS NOT NULL AND ($2::text IS NULL OR status = $2)""")
                             .execute(Tuple.of(organizationId, status == null ? null : status.wireName()))
                             .map(count -> new Page(page, count.iterator().next().getLong("total")));
                 });
@@ -106,38 +109,43 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public Uni<Boolean> deactivate(long organizationId, String uuid) {
-        return pool.preparedQuery("UPDATE knowledge_documents SET is_active = false, updated_at = now()"
-                        + " WHERE organization_id = $1 AND uuid = $2 AND is_active AND submitted_at IS NOT NULL")
+        return pool.preparedQuery("""
+                        UPDATE knowledge_documents SET is_active = false, updated_at = now()
+                        WHERE organization_id = $1 AND uuid = $2 AND is_active AND submitted_at IS NOT NULL""")
                 .execute(Tuple.of(organizationId, uuid)).map(rows -> rows.rowCount() > 0);
     }
 
     @Override
     public Uni<Optional<KnowledgeDocument>> claim(String owner, Duration lease) {
-        return pool.preparedQuery("UPDATE knowledge_documents SET status = 'failed', processing_error ="
-                        + " 'Processing did not finish after ' || attempts || ' attempts', lease_owner = NULL,"
-                        + " lease_until = NULL, updated_at = now() WHERE is_active AND submitted_at IS NOT NULL"
-                        + " AND status = 'processing' AND lease_until < now() AND attempts >= $1")
+        return pool.preparedQuery("""
+                        UPDATE knowledge_documents SET status = 'failed', processing_error =
+                        'Processing did not finish after ' || attempts || ' attempts', lease_owner = NULL,
+                        lease_until = NULL, updated_at = now() WHERE is_active AND submitted_at IS NOT NULL
+                        AND status = 'processing' AND lease_until < now() AND attempts >= $1""")
                 .execute(Tuple.of(KnowledgeDocument.MAX_ATTEMPTS))
-                .chain(() -> pool.preparedQuery("UPDATE knowledge_documents SET status = 'processing',"
-                        + " lease_owner = $1, lease_until = now() + make_interval(secs => $2), attempts = attempts + 1,"
-                        + " updated_at = now() WHERE id = (SELECT id FROM knowledge_documents WHERE is_active"
-                        + " AND submitted_at IS NOT NULL AND (status = 'pending' OR (status = 'processing'"
-                        + " AND lease_until < now())) ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)"
-                        + " RETURNING " + COLUMNS).execute(Tuple.of(owner, (double) lease.toMillis() / 1000)))
+                .chain(() -> pool.preparedQuery("""
+                        UPDATE knowledge_documents SET status = 'processing',
+                        lease_owner = $1, lease_until = now() + make_interval(secs => $2), attempts = attempts + 1,
+                        updated_at = now() WHERE id = (SELECT id FROM knowledge_documents WHERE is_active
+                        AND submitted_at IS NOT NULL AND (status = 'pending' OR (status = 'processing'
+                        AND lease_until < now())) ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+                        RETURNING\s""" + COLUMNS).execute(Tuple.of(owner, (double) lease.toMillis() / 1000)))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(document(rows.iterator().next())));
     }
 
     @Override
     public Uni<Integer> deleteUnsubmitted(Duration olderThan) {
-        return pool.preparedQuery("DELETE FROM knowledge_documents WHERE submitted_at IS NULL"
-                        + " AND created_at < now() - make_interval(secs => $1)")
+        return pool.preparedQuery("""
+                        DELETE FROM knowledge_documents WHERE submitted_at IS NULL
+                        AND created_at < now() - make_interval(secs => $1)""")
                 .execute(Tuple.of((double) olderThan.toSeconds())).map(rows -> rows.rowCount());
     }
 
     @Override
     public Uni<Optional<String>> duplicateOf(long organizationId, String fileHash, long exceptId) {
-        return pool.preparedQuery("SELECT filename FROM knowledge_documents WHERE organization_id = $1"
-                        + " AND file_hash = $2 AND is_active AND status = 'completed' AND id <> $3 LIMIT 1")
+        return pool.preparedQuery("""
+                        SELECT filename FROM knowledge_documents WHERE organization_id = $1
+                        AND file_hash = $2 AND is_active AND status = 'completed' AND id <> $3 LIMIT 1""")
                 .execute(Tuple.of(organizationId, fileHash, exceptId))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
                         : Optional.of(rows.iterator().next().getString("filename")));
@@ -146,8 +154,9 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
     @Override
     public Uni<Boolean> complete(KnowledgeDocument d, String owner, List<StoredChunk> chunks, long sizeBytes,
             String fileHash, Map<String, Object> extractionMetadata) {
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT id FROM knowledge_documents WHERE id = $1"
-                        + " AND lease_owner = $2 AND status = 'processing' FOR UPDATE").execute(Tuple.of(d.id(), owner))
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        SELECT id FROM knowledge_documents WHERE id = $1
+                        AND lease_owner = $2 AND status = 'processing' FOR UPDATE""").execute(Tuple.of(d.id(), owner))
                 .chain(held -> {
                     if (held.size() == 0) {
                         return Uni.createFrom().item(false);
@@ -163,15 +172,17 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
                                 .addFloat(norm));
                     }
                     Uni<?> inserted = batch.isEmpty() ? Uni.createFrom().voidItem()
-                            : tx.preparedQuery("INSERT INTO knowledge_chunks (organization_id, document_id, chunk_index,"
-                                    + " chunk_text, contextualized_text, chunk_metadata, embedding, embedding_norm)"
-                                    + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)").executeBatch(batch);
+                            : tx.preparedQuery("""
+                                    INSERT INTO knowledge_chunks (organization_id, document_id, chunk_index,
+                                    chunk_text, contextualized_text, chunk_metadata, embedding, embedding_norm)
+                                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""").executeBatch(batch);
                     return tx.preparedQuery("DELETE FROM knowledge_chunks WHERE document_id = $1").execute(Tuple.of(d.id()))
                             .chain(() -> inserted)
-                            .chain(() -> tx.preparedQuery("UPDATE knowledge_documents SET status = 'completed',"
-                                    + " processing_error = NULL, total_chunks = $2, file_size_bytes = $3, file_hash = $4,"
-                                    + " extraction_metadata = $5, lease_owner = NULL, lease_until = NULL,"
-                                    + " updated_at = now() WHERE id = $1").execute(Tuple.of(d.id(), chunks.size(),
+                            .chain(() -> tx.preparedQuery("""
+                                    UPDATE knowledge_documents SET status = 'completed',
+                                    processing_error = NULL, total_chunks = $2, file_size_bytes = $3, file_hash = $4,
+                                    extraction_metadata = $5, lease_owner = NULL, lease_until = NULL,
+                                    updated_at = now() WHERE id = $1""").execute(Tuple.of(d.id(), chunks.size(),
                                     sizeBytes, fileHash, JsonValues.toJson(extractionMetadata))))
                             .replaceWith(true);
                 }));
@@ -179,9 +190,10 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public Uni<Boolean> fail(KnowledgeDocument d, String owner, String reason, long sizeBytes, String fileHash) {
-        return pool.preparedQuery("UPDATE knowledge_documents SET status = 'failed', processing_error = $3,"
-                        + " file_size_bytes = $4, file_hash = $5, lease_owner = NULL, lease_until = NULL,"
-                        + " updated_at = now() WHERE id = $1 AND lease_owner = $2 AND status = 'processing'")
+        return pool.preparedQuery("""
+                        UPDATE knowledge_documents SET status = 'failed', processing_error = $3,
+                        file_size_bytes = $4, file_hash = $5, lease_owner = NULL, lease_until = NULL,
+                        updated_at = now() WHERE id = $1 AND lease_owner = $2 AND status = 'processing'""")
                 .execute(Tuple.of(d.id(), owner, reason.length() > 2000 ? reason.substring(0, 2000) : reason,
                         sizeBytes, fileHash == null ? "" : fileHash))
                 .map(rows -> rows.rowCount() > 0);

@@ -27,35 +27,41 @@ public class PostgresModelConfigurationRepository implements ModelConfigurationR
 
     @Override
     public Uni<Optional<Map<String, Object>>> organizationConfiguration(long organizationId) {
-        return pool.preparedQuery("SELECT sealed_configuration FROM organization_model_configurations"
-                + " WHERE organization_id = $1").execute(Tuple.of(organizationId))
+        return pool.preparedQuery("""
+                SELECT sealed_configuration FROM organization_model_configurations
+                WHERE organization_id = $1""").execute(Tuple.of(organizationId))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
-                        : Optional.of(open(rows.iterator().next().getString(0), organizationOwner(organizationId))));
+                        : Optional.of(open(rows.iterator().next().getString("sealed_configuration"),
+                                organizationOwner(organizationId))));
     }
 
     @Override
     public Uni<Void> saveOrganizationConfiguration(long organizationId, Map<String, Object> configuration, Instant at) {
-        return pool.preparedQuery("INSERT INTO organization_model_configurations (organization_id, sealed_configuration,"
-                        + " updated_at) VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO UPDATE SET"
-                        + " sealed_configuration = excluded.sealed_configuration, updated_at = excluded.updated_at")
+        return pool.preparedQuery("""
+                        INSERT INTO organization_model_configurations (organization_id, sealed_configuration,
+                        updated_at) VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO UPDATE SET
+                        sealed_configuration = excluded.sealed_configuration, updated_at = excluded.updated_at""")
                 .execute(Tuple.of(organizationId, seal(configuration, organizationOwner(organizationId)),
                         at.atOffset(ZoneOffset.UTC))).replaceWithVoid();
     }
 
     @Override
     public Uni<Optional<Map<String, Object>>> userConfiguration(long organizationId, long userId) {
-        return pool.preparedQuery("SELECT sealed_configuration FROM user_model_configurations"
-                        + " WHERE organization_id = $1 AND user_id = $2").execute(Tuple.of(organizationId, userId))
+        return pool.preparedQuery("""
+                        SELECT sealed_configuration FROM user_model_configurations
+                        WHERE organization_id = $1 AND user_id = $2""").execute(Tuple.of(organizationId, userId))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
-                        : Optional.of(open(rows.iterator().next().getString(0), userOwner(organizationId, userId))));
+                        : Optional.of(open(rows.iterator().next().getString("sealed_configuration"),
+                                userOwner(organizationId, userId))));
     }
 
     @Override
     public Uni<Void> saveUserConfiguration(long organizationId, long userId, Map<String, Object> configuration,
             Instant at) {
-        return pool.preparedQuery("INSERT INTO user_model_configurations (organization_id, user_id, sealed_configuration,"
-                        + " updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id, user_id) DO UPDATE SET"
-                        + " sealed_configuration = excluded.sealed_configuration, updated_at = excluded.updated_at")
+        return pool.preparedQuery("""
+                        INSERT INTO user_model_configurations (organization_id, user_id, sealed_configuration,
+                        updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id, user_id) DO UPDATE SET
+                        sealed_configuration = excluded.sealed_configuration, updated_at = excluded.updated_at""")
                 .execute(Tuple.of(organizationId, userId, seal(configuration, userOwner(organizationId, userId)),
                         at.atOffset(ZoneOffset.UTC))).replaceWithVoid();
     }

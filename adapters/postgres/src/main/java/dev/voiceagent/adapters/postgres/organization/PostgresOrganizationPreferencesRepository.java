@@ -21,7 +21,7 @@ public class PostgresOrganizationPreferencesRepository implements OrganizationPr
     public Uni<OrganizationPreferences> get(long organizationId) {
         return pool.preparedQuery("SELECT preferences FROM organizations WHERE id = $1").execute(Tuple.of(organizationId))
                 .map(rows -> rows.size() == 0 ? OrganizationPreferences.NONE
-                        : preferences((JsonObject) rows.iterator().next().getValue(0)));
+                        : preferences((JsonObject) rows.iterator().next().getValue("preferences")));
     }
 
     @Override

@@ -30,8 +30,8 @@ public class PostgresTracingCredentialsRepository implements TracingCredentialsR
                         return Optional.empty();
                     }
                     var row = rows.iterator().next();
-                    JsonObject c = new JsonObject(cipher.open(row.getString(1), owner(organizationId)));
-                    return Optional.of(new TracingCredentials(row.getString(0), c.getString("host"),
+                    JsonObject c = new JsonObject(cipher.open(row.getString("sealed_credentials"), owner(organizationId)));
+                    return Optional.of(new TracingCredentials(row.getString("provider"), c.getString("host"),
                             c.getString("public_key"), c.getString("secret_key"), c.getString("project_id")));
                 });
     }
@@ -41,9 +41,10 @@ public class PostgresTracingCredentialsRepository implements TracingCredentialsR
         String sealed = cipher.seal(new JsonObject().put("host", credentials.host())
                 .put("public_key", credentials.publicKey()).put("secret_key", credentials.secretKey())
                 .put("project_id", credentials.projectId()).encode(), owner(organizationId));
-        return pool.preparedQuery("INSERT INTO tracing_credentials (organization_id, provider, sealed_credentials)"
-                        + " VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO UPDATE SET provider = excluded.provider,"
-                        + " sealed_credentials = excluded.sealed_credentials, updated_at = now()")
+        return pool.preparedQuery("""
+                        INSERT INTO tracing_credentials (organization_id, provider, sealed_credentials)
+                        VALUES ($1, $2, $3) ON CONFLICT (organization_id) DO UPDATE SET provider = excluded.provider,
+                        sealed_credentials = excluded.sealed_credentials, updated_at = now()""")
                 .execute(Tuple.of(organizationId, credentials.provider(), sealed)).replaceWithVoid();
     }
 

@@ -32,7 +32,7 @@ public class PostgresRateLimitStore implements RateLimitStore {
                 INSERT INTO rate_limit_buckets (key_id, tokens, updated_at)
                 SELECT $1, available - granted, clock_timestamp() FROM taken
                 ON CONFLICT (key_id) DO UPDATE SET tokens = EXCLUDED.tokens, updated_at = EXCLUDED.updated_at)
-            SELECT granted, available - granted, rate, burst FROM taken""";
+            SELECT granted, available - granted AS remaining, rate, burst FROM taken""";
 
     private final Pool pool;
 
@@ -45,7 +45,8 @@ public class PostgresRateLimitStore implements RateLimitStore {
         return pool.preparedQuery(LEASE)
                 .execute(Tuple.of(keyId, organizationId, defaultPerSecond, defaultBurst, want)).map(rows -> {
                     Row r = rows.iterator().next();
-                    return new Lease(r.getInteger(0), r.getDouble(1), r.getDouble(2), r.getInteger(3));
+                    return new Lease(r.getInteger("granted"), r.getDouble("remaining"), r.getDouble("rate"),
+                            r.getInteger("burst"));
                 });
     }
 }

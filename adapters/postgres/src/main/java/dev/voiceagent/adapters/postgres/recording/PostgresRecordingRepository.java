@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.recording;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -22,6 +23,20 @@ public class PostgresRecordingRepository implements RecordingRepository {
     private static final String UNIQUE = "recordings_organization_recording_key";
     private static final String COLUMNS = "id, organization_id, recording_id, workflow_id, tts_provider, tts_model,"
             + " tts_voice_id, transcript, storage_key, storage_backend, metadata, created_by, created_at, is_active";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int RECORDING_ID = index(COLUMNS, "recording_id");
+    private static final int WORKFLOW_ID = index(COLUMNS, "workflow_id");
+    private static final int TTS_PROVIDER = index(COLUMNS, "tts_provider");
+    private static final int TTS_MODEL = index(COLUMNS, "tts_model");
+    private static final int TTS_VOICE_ID = index(COLUMNS, "tts_voice_id");
+    private static final int TRANSCRIPT = index(COLUMNS, "transcript");
+    private static final int STORAGE_KEY = index(COLUMNS, "storage_key");
+    private static final int STORAGE_BACKEND = index(COLUMNS, "storage_backend");
+    private static final int METADATA = index(COLUMNS, "metadata");
+    private static final int CREATED_BY = index(COLUMNS, "created_by");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    private static final int IS_ACTIVE = index(COLUMNS, "is_active");
 
     private final Pool pool;
 
@@ -63,10 +78,11 @@ public class PostgresRecordingRepository implements RecordingRepository {
                 JsonValues.toJson(r.metadata()), r.createdBy(), r.createdAt().atOffset(ZoneOffset.UTC)}));
         }
         // a batch is one statement: all rows or none
-        return pool.withTransaction(tx -> tx.preparedQuery("INSERT INTO recordings (organization_id, recording_id,"
-                        + " workflow_id, tts_provider, tts_model, tts_voice_id, transcript, storage_key, storage_backend,"
-                        + " metadata, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-                        + " RETURNING " + COLUMNS).executeBatch(batch))
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        INSERT INTO recordings (organization_id, recording_id,
+                        workflow_id, tts_provider, tts_model, tts_voice_id, transcript, storage_key, storage_backend,
+                        metadata, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                        RETURNING\s""" + COLUMNS).executeBatch(batch))
                 .map(rows -> {
                     List<Recording> out = new ArrayList<>();
                     for (var set = rows; set != null; set = set.next()) {
@@ -80,8 +96,9 @@ public class PostgresRecordingRepository implements RecordingRepository {
 
     @Override
     public Uni<Recording> rename(long organizationId, long id, String recordingId) {
-        return pool.preparedQuery("UPDATE recordings SET recording_id = $3 WHERE organization_id = $1 AND id = $2"
-                        + " AND is_active RETURNING " + COLUMNS).execute(Tuple.of(organizationId, id, recordingId))
+        return pool.preparedQuery("""
+                        UPDATE recordings SET recording_id = $3 WHERE organization_id = $1 AND id = $2
+                        AND is_active RETURNING\s""" + COLUMNS).execute(Tuple.of(organizationId, id, recordingId))
                 .map(rows -> {
                     if (rows.size() == 0) { // deleted meanwhile
                         throw new dev.voiceagent.application.shared.ResourceNotFoundException("Recording not found");
@@ -95,18 +112,20 @@ public class PostgresRecordingRepository implements RecordingRepository {
     @Override
     public Uni<List<String>> deactivateUnlessUsed(long organizationId, String recordingId) {
         // a published definition names the recording when any of its string values is the id
-        return pool.preparedQuery("WITH users AS (SELECT w.name FROM workflow_definitions d JOIN workflows w"
-                        + " ON w.id = d.workflow_id WHERE d.organization_id = $1 AND d.status = 'published'"
-                        + " AND jsonb_path_exists(d.workflow_json, '$.** ? (@ == $id)', jsonb_build_object('id', $2::text))),"
-                        + " gone AS (UPDATE recordings SET is_active = false WHERE organization_id = $1"
-                        + " AND recording_id = $2 AND is_active AND NOT EXISTS (SELECT 1 FROM users) RETURNING id)"
-                        + " SELECT name FROM users ORDER BY name")
-                .execute(Tuple.of(organizationId, recordingId)).map(rows -> Rows.list(rows, r -> r.getString(0)));
+        return pool.preparedQuery("""
+                        WITH users AS (SELECT w.name FROM workflow_definitions d JOIN workflows w
+                        ON w.id = d.workflow_id WHERE d.organization_id = $1 AND d.status = 'published'
+                        AND jsonb_path_exists(d.workflow_json, '$.** ? (@ == $id)', jsonb_build_object('id',
+                        $2::text))),
+                        gone AS (UPDATE recordings SET is_active = false WHERE organization_id = $1
+                        AND recording_id = $2 AND is_active AND NOT EXISTS (SELECT 1 FROM users) RETURNING id)
+                        SELECT name FROM users ORDER BY name""")
+                .execute(Tuple.of(organizationId, recordingId)).map(rows -> Rows.list(rows, r -> r.getString("name")));
     }
 
     private static Recording recording(Row r) {
-        return new Recording(r.getLong(0), r.getLong(1), r.getString(2), r.getLong(3), r.getString(4), r.getString(5),
-                r.getString(6), r.getString(7), r.getString(8), r.getString(9), JsonValues.toMap(r.getValue(10)),
-                r.getLong(11), r.getOffsetDateTime(12).toInstant(), r.getBoolean(13));
+        return new Recording(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(RECORDING_ID), r.getLong(WORKFLOW_ID), r.getString(TTS_PROVIDER), r.getString(TTS_MODEL),
+                r.getString(TTS_VOICE_ID), r.getString(TRANSCRIPT), r.getString(STORAGE_KEY), r.getString(STORAGE_BACKEND), JsonValues.toMap(r.getValue(METADATA)),
+                r.getLong(CREATED_BY), r.getOffsetDateTime(CREATED_AT).toInstant(), r.getBoolean(IS_ACTIVE));
     }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.servicekey;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.servicekey.ServiceKeyRepository;
 import dev.voiceagent.domain.servicekey.ServiceKey;
@@ -20,6 +21,17 @@ public class PostgresServiceKeyRepository implements ServiceKeyRepository {
 
     private static final String COLUMNS = "id, organization_id, name, key_prefix, key_hash, is_active, created_by,"
             + " created_at, last_used_at, expires_at, archived_at";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int NAME = index(COLUMNS, "name");
+    private static final int KEY_PREFIX = index(COLUMNS, "key_prefix");
+    private static final int KEY_HASH = index(COLUMNS, "key_hash");
+    private static final int IS_ACTIVE = index(COLUMNS, "is_active");
+    private static final int CREATED_BY = index(COLUMNS, "created_by");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    private static final int LAST_USED_AT = index(COLUMNS, "last_used_at");
+    private static final int EXPIRES_AT = index(COLUMNS, "expires_at");
+    private static final int ARCHIVED_AT = index(COLUMNS, "archived_at");
 
     private final Pool pool;
 
@@ -29,8 +41,9 @@ public class PostgresServiceKeyRepository implements ServiceKeyRepository {
 
     @Override
     public Uni<ServiceKey> insert(ServiceKey k) {
-        return pool.preparedQuery("INSERT INTO service_keys (organization_id, name, key_prefix, key_hash, is_active,"
-                        + " created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        INSERT INTO service_keys (organization_id, name, key_prefix, key_hash, is_active,
+                        created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING\s""" + COLUMNS)
                 .execute(Tuple.tuple().addLong(k.organizationId()).addString(k.name()).addString(k.keyPrefix())
                         .addString(k.keyHash()).addBoolean(k.active()).addLong(k.createdBy()).addOffsetDateTime(utc(k.createdAt()))
                         .addOffsetDateTime(utc(k.expiresAt())))
@@ -53,8 +66,9 @@ public class PostgresServiceKeyRepository implements ServiceKeyRepository {
 
     @Override
     public Uni<ServiceKey> update(ServiceKey k) {
-        return pool.preparedQuery("UPDATE service_keys SET is_active = $3, archived_at = $4 WHERE organization_id = $1"
-                        + " AND id = $2 RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        UPDATE service_keys SET is_active = $3, archived_at = $4 WHERE organization_id = $1
+                        AND id = $2 RETURNING\s""" + COLUMNS)
                 .execute(Tuple.tuple().addLong(k.organizationId()).addLong(k.id()).addBoolean(k.active())
                         .addOffsetDateTime(k.archivedAt() == null ? null : utc(k.archivedAt())))
                 .map(rows -> key(rows.iterator().next()));
@@ -70,8 +84,9 @@ public class PostgresServiceKeyRepository implements ServiceKeyRepository {
     @Override
     public Uni<Void> recordUse(long id, Instant usedAt) {
         // monotonic: a slower replica never moves it back
-        return pool.preparedQuery("UPDATE service_keys SET last_used_at = $2 WHERE id = $1"
-                        + " AND (last_used_at IS NULL OR last_used_at < $2)").execute(Tuple.of(id, utc(usedAt)))
+        return pool.preparedQuery("""
+                        UPDATE service_keys SET last_used_at = $2 WHERE id = $1
+                        AND (last_used_at IS NULL OR last_used_at < $2)""").execute(Tuple.of(id, utc(usedAt)))
                 .replaceWithVoid();
     }
 
@@ -85,7 +100,8 @@ public class PostgresServiceKeyRepository implements ServiceKeyRepository {
     }
 
     private static ServiceKey key(Row r) {
-        return new ServiceKey(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getString(4), r.getBoolean(5),
-                r.getLong(6), instant(r, 7), instant(r, 8), instant(r, 9), instant(r, 10));
+        return new ServiceKey(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getString(KEY_PREFIX), r.getString(KEY_HASH), r.getBoolean(IS_ACTIVE),
+                r.getLong(CREATED_BY), instant(r, CREATED_AT), instant(r, LAST_USED_AT), instant(r, EXPIRES_AT),
+                instant(r, ARCHIVED_AT));
     }
 }

@@ -26,8 +26,9 @@ public class PostgresInstanceSecretRepository implements InstanceSecretRepositor
             values[i] = candidates.get(names[i]);
         }
         // Insert-if-absent then read, two statements for every key: concurrent first starts agree on one value.
-        return pool.preparedQuery("INSERT INTO instance_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[])"
-                        + " ON CONFLICT (name) DO NOTHING").execute(Tuple.of(names, values))
+        return pool.preparedQuery("""
+                        INSERT INTO instance_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[])
+                        ON CONFLICT (name) DO NOTHING""").execute(Tuple.of(names, values))
                 .chain(() -> pool.preparedQuery("SELECT name, value FROM instance_secrets WHERE name = ANY($1)")
                         .execute(Tuple.of((Object) names)))
                 .map(rows -> {

@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -23,11 +25,27 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     private static final String COLUMNS = "id, organization_id, telephony_configuration_id, address, address_normalized,"
             + " country_code, label, inbound_workflow_id, is_active, is_default_caller_id, extra_metadata, created_at,"
             + " updated_at, telephony_trunk_id";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int TELEPHONY_CONFIGURATION_ID = index(COLUMNS, "telephony_configuration_id");
+    private static final int ADDRESS = index(COLUMNS, "address");
+    private static final int ADDRESS_NORMALIZED = index(COLUMNS, "address_normalized");
+    private static final int COUNTRY_CODE = index(COLUMNS, "country_code");
+    private static final int LABEL = index(COLUMNS, "label");
+    private static final int INBOUND_WORKFLOW_ID = index(COLUMNS, "inbound_workflow_id");
+    private static final int IS_ACTIVE = index(COLUMNS, "is_active");
+    private static final int IS_DEFAULT_CALLER_ID = index(COLUMNS, "is_default_caller_id");
+    private static final int EXTRA_METADATA = index(COLUMNS, "extra_metadata");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    private static final int UPDATED_AT = index(COLUMNS, "updated_at");
+    private static final int TELEPHONY_TRUNK_ID = index(COLUMNS, "telephony_trunk_id");
+    private static final int INBOUND_WORKFLOW_NAME = Columns.count(COLUMNS) + 0;
     /** The numbers in {@code n} with the name of their inbound workflow (same organization, by the composite key). */
-    private static final String VIEW = "SELECT n.id, n.organization_id, n.telephony_configuration_id, n.address,"
-            + " n.address_normalized, n.country_code, n.label, n.inbound_workflow_id, n.is_active, n.is_default_caller_id,"
-            + " n.extra_metadata, n.created_at, n.updated_at, n.telephony_trunk_id, w.name FROM n LEFT JOIN workflows w"
-            + " ON w.organization_id = n.organization_id AND w.id = n.inbound_workflow_id";
+    private static final String VIEW = """
+            SELECT n.id, n.organization_id, n.telephony_configuration_id, n.address,
+            n.address_normalized, n.country_code, n.label, n.inbound_workflow_id, n.is_active, n.is_default_caller_id,
+            n.extra_metadata, n.created_at, n.updated_at, n.telephony_trunk_id, w.name FROM n LEFT JOIN workflows w
+            ON w.organization_id = n.organization_id AND w.id = n.inbound_workflow_id""";
 
     private final Pool pool;
 
@@ -66,11 +84,12 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
 
     @Override
     public Uni<PhoneNumberView> insert(TelephonyNumber n) {
-        return pool.preparedQuery("WITH n AS (INSERT INTO phone_numbers (organization_id, telephony_configuration_id,"
-                        + " address, address_normalized, country_code, label, inbound_workflow_id, is_active,"
-                        + " is_default_caller_id, extra_metadata, telephony_trunk_id, created_at, updated_at)"
-                        + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-                        + " RETURNING " + COLUMNS + ") " + VIEW)
+        return pool.preparedQuery("""
+                        WITH n AS (INSERT INTO phone_numbers (organization_id, telephony_configuration_id,
+                        address, address_normalized, country_code, label, inbound_workflow_id, is_active,
+                        is_default_caller_id, extra_metadata, telephony_trunk_id, created_at, updated_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                        RETURNING\s""" + COLUMNS + ") " + VIEW)
                 .execute(values(n).addOffsetDateTime(n.createdAt().atOffset(ZoneOffset.UTC))
                         .addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)))
                 .map(rows -> view(rows.iterator().next()))
@@ -79,28 +98,32 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
 
     @Override
     public Uni<PhoneNumberView> update(TelephonyNumber n) {
-        return pool.preparedQuery("WITH n AS (UPDATE phone_numbers SET country_code = $5, label = $6,"
-                        + " inbound_workflow_id = $7, is_active = $8, is_default_caller_id = $9, extra_metadata = $10,"
-                        + " telephony_trunk_id = $11, updated_at = $12 WHERE organization_id = $1"
-                        + " AND telephony_configuration_id = $2 AND id = $13 AND address = $3 AND address_normalized = $4"
-                        + " RETURNING " + COLUMNS + ") " + VIEW)
+        return pool.preparedQuery("""
+                        WITH n AS (UPDATE phone_numbers SET country_code = $5, label = $6,
+                        inbound_workflow_id = $7, is_active = $8, is_default_caller_id = $9, extra_metadata = $10,
+                        telephony_trunk_id = $11, updated_at = $12 WHERE organization_id = $1
+                        AND telephony_configuration_id = $2 AND id = $13 AND address = $3 AND address_normalized = $4
+                        RETURNING\s""" + COLUMNS + ") " + VIEW)
                 .execute(values(n).addOffsetDateTime(n.updatedAt().atOffset(ZoneOffset.UTC)).addLong(n.id()))
                 .map(rows -> view(rows.iterator().next()));
     }
 
     @Override
     public Uni<Void> delete(long organizationId, long configurationId, long numberId) {
-        return pool.preparedQuery("DELETE FROM phone_numbers WHERE organization_id = $1 AND telephony_configuration_id = $2"
-                + " AND id = $3").execute(Tuple.of(organizationId, configurationId, numberId)).replaceWithVoid();
+        return pool.preparedQuery("""
+                DELETE FROM phone_numbers WHERE organization_id = $1 AND telephony_configuration_id = $2
+                AND id = $3""").execute(Tuple.of(organizationId, configurationId, numberId)).replaceWithVoid();
     }
 
     @Override
     public Uni<Void> makeDefaultCaller(long organizationId, long configurationId, long numberId) {
-        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE phone_numbers SET is_default_caller_id = false"
-                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND is_default_caller_id")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        UPDATE phone_numbers SET is_default_caller_id = false
+                        WHERE organization_id = $1 AND telephony_configuration_id = $2 AND is_default_caller_id""")
                 .execute(Tuple.of(organizationId, configurationId))
-                .chain(() -> tx.preparedQuery("UPDATE phone_numbers SET is_default_caller_id = true, updated_at = now()"
-                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $3")
+                .chain(() -> tx.preparedQuery("""
+                        UPDATE phone_numbers SET is_default_caller_id = true, updated_at = now()
+                        WHERE organization_id = $1 AND telephony_configuration_id = $2 AND id = $3""")
                         .execute(Tuple.of(organizationId, configurationId, numberId)))
                 .replaceWithVoid());
     }
@@ -113,12 +136,12 @@ public class PostgresPhoneNumberRepository implements PhoneNumberRepository {
     }
 
     private static PhoneNumberView view(Row r) {
-        return new PhoneNumberView(number(r), r.getString(14));
+        return new PhoneNumberView(number(r), r.getString(INBOUND_WORKFLOW_NAME));
     }
 
     private static TelephonyNumber number(Row r) {
-        return new TelephonyNumber(r.getLong(0), r.getLong(1), r.getLong(2), r.getString(3), r.getString(4),
-                r.getString(5), r.getString(6), r.getLong(7), r.getLong(13), r.getBoolean(8), r.getBoolean(9),
-                JsonValues.toMap(r.getValue(10)), r.getOffsetDateTime(11).toInstant(), r.getOffsetDateTime(12).toInstant());
+        return new TelephonyNumber(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getLong(TELEPHONY_CONFIGURATION_ID), r.getString(ADDRESS), r.getString(ADDRESS_NORMALIZED),
+                r.getString(COUNTRY_CODE), r.getString(LABEL), r.getLong(INBOUND_WORKFLOW_ID), r.getLong(TELEPHONY_TRUNK_ID), r.getBoolean(IS_ACTIVE), r.getBoolean(IS_DEFAULT_CALLER_ID),
+                JsonValues.toMap(r.getValue(EXTRA_METADATA)), r.getOffsetDateTime(CREATED_AT).toInstant(), r.getOffsetDateTime(UPDATED_AT).toInstant());
     }
 }

@@ -29,11 +29,12 @@ import java.util.Optional;
 public class PostgresTelephonyConfigurationRepository implements TelephonyConfigurationRepository {
 
     static final String NAME_TAKEN = "A telephony configuration with this name already exists";
-    private static final String SELECT = "SELECT c.id, c.organization_id, c.name, c.provider, c.credentials,"
-            + " c.is_default_outbound, c.is_active, c.inactive_since, c.inactive_reason, c.created_at, c.updated_at,"
-            + " (SELECT count(*) FROM phone_numbers n WHERE n.organization_id = c.organization_id"
-            + "  AND n.telephony_configuration_id = c.id AND n.is_active) AS active_numbers"
-            + " FROM telephony_configurations c WHERE c.organization_id = $1 AND c.credentials IS NOT NULL";
+    private static final String SELECT = """
+            SELECT c.id, c.organization_id, c.name, c.provider, c.credentials,
+            c.is_default_outbound, c.is_active, c.inactive_since, c.inactive_reason, c.created_at, c.updated_at,
+            (SELECT count(*) FROM phone_numbers n WHERE n.organization_id = c.organization_id
+            AND n.telephony_configuration_id = c.id AND n.is_active) AS active_numbers
+            FROM telephony_configurations c WHERE c.organization_id = $1 AND c.credentials IS NOT NULL""";
 
     private final Pool pool;
     private final CredentialCipher cipher;
@@ -49,8 +50,9 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<Boolean> exists(long organizationId) {
-        return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM telephony_configurations WHERE organization_id = $1)"
-                        + " AS configured").execute(Tuple.of(organizationId))
+        return pool.preparedQuery("""
+                        SELECT EXISTS (SELECT 1 FROM telephony_configurations WHERE organization_id = $1)
+                        AS configured""").execute(Tuple.of(organizationId))
                 .map(rows -> rows.iterator().next().getBoolean("configured"));
     }
 
@@ -69,14 +71,16 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     @Override
     public Uni<TelephonyConfiguration> insert(TelephonyConfiguration c) {
         long org = c.organizationId();
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) AS defaults FROM telephony_configurations"
-                        + " WHERE organization_id = $1 AND is_default_outbound").execute(Tuple.of(org))
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        SELECT count(*) AS defaults FROM telephony_configurations
+                        WHERE organization_id = $1 AND is_default_outbound""").execute(Tuple.of(org))
                 .chain(rows -> {
                     boolean makeDefault = c.defaultOutbound() || rows.iterator().next().getLong("defaults") == 0;
                     Uni<Void> demoted = makeDefault ? demote(tx, org) : Uni.createFrom().voidItem();
-                    return demoted.chain(() -> tx.preparedQuery("INSERT INTO telephony_configurations (organization_id,"
-                                    + " name, provider, credentials, is_default_outbound, is_active, created_at, updated_at)"
-                                    + " VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id")
+                    return demoted.chain(() -> tx.preparedQuery("""
+                                    INSERT INTO telephony_configurations (organization_id,
+                                    name, provider, credentials, is_default_outbound, is_active, created_at, updated_at)
+                                    VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id""")
                             .execute(Tuple.tuple().addLong(org).addString(c.name()).addString(c.provider().wireName())
                                     .addString(seal(c)).addBoolean(makeDefault).addOffsetDateTime(utc(c.createdAt()))))
                             .map(inserted -> new TelephonyConfiguration(inserted.iterator().next().getLong("id"), org,
@@ -89,8 +93,9 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<TelephonyConfiguration> update(TelephonyConfiguration c) {
-        return pool.preparedQuery("UPDATE telephony_configurations SET name = $1, credentials = $2, is_active = $3,"
-                        + " inactive_since = $4, inactive_reason = $5, updated_at = $6 WHERE organization_id = $7 AND id = $8")
+        return pool.preparedQuery("""
+                        UPDATE telephony_configurations SET name = $1, credentials = $2, is_active = $3,
+                        inactive_since = $4, inactive_reason = $5, updated_at = $6 WHERE organization_id = $7 AND id = $8""")
                 .execute(Tuple.tuple().addString(c.name()).addString(seal(c)).addBoolean(c.active())
                         .addOffsetDateTime(utc(c.inactiveSince())).addString(c.inactiveReason())
                         .addOffsetDateTime(utc(c.updatedAt())).addLong(c.organizationId()).addLong(c.id()))
@@ -101,8 +106,9 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
 
     @Override
     public Uni<Void> delete(long organizationId, long configurationId) {
-        return pool.withTransaction(tx -> tx.preparedQuery("SELECT count(*) AS campaigns FROM campaigns"
-                        + " WHERE organization_id = $1 AND telephony_configuration_id = $2")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        SELECT count(*) AS campaigns FROM campaigns
+                        WHERE organization_id = $1 AND telephony_configuration_id = $2""")
                 .execute(Tuple.of(organizationId, configurationId))
                 .chain(rows -> {
                     long campaigns = rows.iterator().next().getLong("campaigns");
@@ -110,13 +116,15 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
                         throw new ConflictException("The configuration is used by " + campaigns
                                 + " campaign(s) and cannot be deleted");
                     }
-                    return tx.preparedQuery("DELETE FROM telephony_configurations WHERE organization_id = $1 AND id = $2"
-                            + " RETURNING is_default_outbound").execute(Tuple.of(organizationId, configurationId));
+                    return tx.preparedQuery("""
+                            DELETE FROM telephony_configurations WHERE organization_id = $1 AND id = $2
+                            RETURNING is_default_outbound""").execute(Tuple.of(organizationId, configurationId));
                 })
                 .chain(deleted -> deleted.size() > 0 && deleted.iterator().next().getBoolean("is_default_outbound")
-                        ? tx.preparedQuery("UPDATE telephony_configurations SET is_default_outbound = true WHERE id ="
-                                + " (SELECT id FROM telephony_configurations WHERE organization_id = $1 AND is_active"
-                                + " AND credentials IS NOT NULL ORDER BY created_at, id LIMIT 1)")
+                        ? tx.preparedQuery("""
+                                UPDATE telephony_configurations SET is_default_outbound = true WHERE id =
+                                (SELECT id FROM telephony_configurations WHERE organization_id = $1 AND is_active
+                                AND credentials IS NOT NULL ORDER BY created_at, id LIMIT 1)""")
                                 .execute(Tuple.of(organizationId)).replaceWithVoid()
                         : Uni.createFrom().voidItem()));
     }
@@ -124,20 +132,23 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     @Override
     public Uni<Void> makeDefaultOutbound(long organizationId, long configurationId) {
         return pool.withTransaction(tx -> demote(tx, organizationId)
-                .chain(() -> tx.preparedQuery("UPDATE telephony_configurations SET is_default_outbound = true,"
-                        + " updated_at = now() WHERE organization_id = $1 AND id = $2")
+                .chain(() -> tx.preparedQuery("""
+                        UPDATE telephony_configurations SET is_default_outbound = true,
+                        updated_at = now() WHERE organization_id = $1 AND id = $2""")
                         .execute(Tuple.of(organizationId, configurationId))).replaceWithVoid());
     }
 
     private static Uni<Void> demote(SqlClient tx, long organizationId) {
-        return tx.preparedQuery("UPDATE telephony_configurations SET is_default_outbound = false"
-                + " WHERE organization_id = $1 AND is_default_outbound").execute(Tuple.of(organizationId)).replaceWithVoid();
+        return tx.preparedQuery("""
+                UPDATE telephony_configurations SET is_default_outbound = false
+                WHERE organization_id = $1 AND is_default_outbound""").execute(Tuple.of(organizationId)).replaceWithVoid();
     }
 
     @Override
     public Uni<List<String>> dispositionCodesSeen(long organizationId) {
-        return pool.preparedQuery("SELECT DISTINCT gathered_context->>'mapped_call_disposition' AS code FROM workflow_runs"
-                        + " WHERE organization_id = $1 AND gathered_context ? 'mapped_call_disposition'")
+        return pool.preparedQuery("""
+                        SELECT DISTINCT gathered_context->>'mapped_call_disposition' AS code FROM workflow_runs
+                        WHERE organization_id = $1 AND gathered_context ? 'mapped_call_disposition'""")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     List<String> codes = new ArrayList<>();
                     rows.forEach(r -> codes.add(r.getString("code")));

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.tool;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -31,6 +32,15 @@ public class PostgresCredentialRepository implements CredentialRepository {
     private static final String UNIQUE_NAME = "credentials_organization_name_key";
     private static final String COLUMNS = "id, organization_id, uuid, name, description, credential_type, sealed_data,"
             + " created_at, updated_at";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int UUID = index(COLUMNS, "uuid");
+    private static final int NAME = index(COLUMNS, "name");
+    private static final int DESCRIPTION = index(COLUMNS, "description");
+    private static final int CREDENTIAL_TYPE = index(COLUMNS, "credential_type");
+    private static final int SEALED_DATA = index(COLUMNS, "sealed_data");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    private static final int UPDATED_AT = index(COLUMNS, "updated_at");
 
     private final Pool pool;
     private final CredentialCipher cipher;
@@ -64,8 +74,9 @@ public class PostgresCredentialRepository implements CredentialRepository {
 
     @Override
     public Uni<Credential> insert(Credential c) {
-        return pool.preparedQuery("INSERT INTO credentials (organization_id, uuid, name, description, credential_type,"
-                        + " sealed_data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        INSERT INTO credentials (organization_id, uuid, name, description, credential_type,
+                        sealed_data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[] {c.organizationId(), c.uuid(), c.name(), c.description(),
                         c.type().wireName(), seal(c), c.createdAt().atOffset(ZoneOffset.UTC),
                         c.updatedAt().atOffset(ZoneOffset.UTC)}))
@@ -75,9 +86,10 @@ public class PostgresCredentialRepository implements CredentialRepository {
 
     @Override
     public Uni<Credential> update(Credential c) {
-        return pool.preparedQuery("UPDATE credentials SET name = $3, description = $4, credential_type = $5,"
-                        + " sealed_data = $6, updated_at = $7 WHERE organization_id = $1 AND uuid = $2"
-                        + " AND deleted_at IS NULL RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        UPDATE credentials SET name = $3, description = $4, credential_type = $5,
+                        sealed_data = $6, updated_at = $7 WHERE organization_id = $1 AND uuid = $2
+                        AND deleted_at IS NULL RETURNING\s""" + COLUMNS)
                 .execute(Tuple.from(new Object[] {c.organizationId(), c.uuid(), c.name(), c.description(),
                         c.type().wireName(), seal(c), c.updatedAt().atOffset(ZoneOffset.UTC)}))
                 .map(rows -> {
@@ -92,13 +104,14 @@ public class PostgresCredentialRepository implements CredentialRepository {
     @Override
     public Uni<List<String>> deleteUnlessUsed(long organizationId, String uuid) {
         // one statement: the tools still using it are read and the delete happens only when there are none
-        return pool.preparedQuery("WITH users AS (SELECT name FROM tools WHERE organization_id = $1"
-                        + " AND status <> 'archived' AND (definition -> 'config' ->> 'credential_uuid' = $2"
-                        + " OR definition -> 'config' -> 'resolver' ->> 'credential_uuid' = $2)),"
-                        + " gone AS (UPDATE credentials SET deleted_at = now() WHERE organization_id = $1 AND uuid = $2"
-                        + " AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM users) RETURNING id)"
-                        + " SELECT name FROM users ORDER BY name")
-                .execute(Tuple.of(organizationId, uuid)).map(rows -> Rows.list(rows, r -> r.getString(0)));
+        return pool.preparedQuery("""
+                        WITH users AS (SELECT name FROM tools WHERE organization_id = $1
+                        AND status <> 'archived' AND (definition -> 'config' ->> 'credential_uuid' = $2
+                        OR definition -> 'config' -> 'resolver' ->> 'credential_uuid' = $2)),
+                        gone AS (UPDATE credentials SET deleted_at = now() WHERE organization_id = $1 AND uuid = $2
+                        AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM users) RETURNING id)
+                        SELECT name FROM users ORDER BY name""")
+                .execute(Tuple.of(organizationId, uuid)).map(rows -> Rows.list(rows, r -> r.getString("name")));
     }
 
     private String seal(Credential c) {
@@ -106,14 +119,14 @@ public class PostgresCredentialRepository implements CredentialRepository {
     }
 
     private Credential credential(Row r) {
-        long organizationId = r.getLong(1);
-        String uuid = r.getString(2);
-        JsonObject data = new JsonObject(cipher.open(r.getString(6), owner(organizationId, uuid)));
+        long organizationId = r.getLong(ORGANIZATION_ID);
+        String uuid = r.getString(UUID);
+        JsonObject data = new JsonObject(cipher.open(r.getString(SEALED_DATA), owner(organizationId, uuid)));
         Map<String, String> values = new LinkedHashMap<>();
         data.forEach(e -> values.put(e.getKey(), String.valueOf(e.getValue())));
-        return new Credential(r.getLong(0), organizationId, uuid, r.getString(3), r.getString(4),
-                CredentialType.byWireName(r.getString(5)).orElseThrow(), values,
-                r.getOffsetDateTime(7).toInstant(), r.getOffsetDateTime(8).toInstant());
+        return new Credential(r.getLong(ID), organizationId, uuid, r.getString(NAME), r.getString(DESCRIPTION),
+                CredentialType.byWireName(r.getString(CREDENTIAL_TYPE)).orElseThrow(), values,
+                r.getOffsetDateTime(CREATED_AT).toInstant(), r.getOffsetDateTime(UPDATED_AT).toInstant());
     }
 
     private static String owner(long organizationId, String uuid) {

@@ -1,7 +1,9 @@
 package dev.voiceagent.adapters.postgres.usage;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.usage.CreditLedger;
 import dev.voiceagent.domain.usage.CreditEntry;
@@ -26,6 +28,28 @@ public class PostgresCreditLedger implements CreditLedger {
     static final String ENTRY_COLUMNS = "id, entry_type, origin, credits_delta, balance_after, amount_minor,"
             + " amount_currency, workflow_run_id, workflow_id, billable_quantity, quantity_unit, correlation_id,"
             + " metadata, created_at";
+    private static final int E_ID = index(ENTRY_COLUMNS, "id");
+    private static final int E_TYPE = index(ENTRY_COLUMNS, "entry_type");
+    private static final int E_ORIGIN = index(ENTRY_COLUMNS, "origin");
+    private static final int E_DELTA = index(ENTRY_COLUMNS, "credits_delta");
+    private static final int E_BALANCE_AFTER = index(ENTRY_COLUMNS, "balance_after");
+    private static final int E_AMOUNT = index(ENTRY_COLUMNS, "amount_minor");
+    private static final int E_CURRENCY = index(ENTRY_COLUMNS, "amount_currency");
+    private static final int E_RUN_ID = index(ENTRY_COLUMNS, "workflow_run_id");
+    private static final int E_WORKFLOW_ID = index(ENTRY_COLUMNS, "workflow_id");
+    private static final int E_QUANTITY = index(ENTRY_COLUMNS, "billable_quantity");
+    private static final int E_UNIT = index(ENTRY_COLUMNS, "quantity_unit");
+    private static final int E_CORRELATION_ID = index(ENTRY_COLUMNS, "correlation_id");
+    private static final int E_METADATA = index(ENTRY_COLUMNS, "metadata");
+    private static final int E_CREATED_AT = index(ENTRY_COLUMNS, "created_at");
+    /** A ledger page's row: the account and the totals, then an entry's columns. */
+    private static final String PAGE_HEAD = "a.id, a.balance, t.n, t.used, t.added";
+    private static final int ACCOUNT_ID = index(PAGE_HEAD, "a.id");
+    private static final int BALANCE = index(PAGE_HEAD, "a.balance");
+    private static final int TOTAL = index(PAGE_HEAD, "t.n");
+    private static final int USED = index(PAGE_HEAD, "t.used");
+    private static final int ADDED = index(PAGE_HEAD, "t.added");
+    private static final int ENTRY_AT = Columns.count(PAGE_HEAD);
 
     private final Pool pool;
 
@@ -71,7 +95,7 @@ public class PostgresCreditLedger implements CreditLedger {
     public Uni<Long> balance(long organizationId) {
         return pool.preparedQuery("SELECT balance FROM credit_accounts WHERE organization_id = $1")
                 .execute(Tuple.of(organizationId))
-                .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong(0));
+                .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("balance"));
     }
 
     /** One statement: the account, the totals and the page of entries (an empty page still carries the totals). */
@@ -83,11 +107,11 @@ public class PostgresCreditLedger implements CreditLedger {
                                    COALESCE(sum(-credits_delta) FILTER (WHERE credits_delta < 0), 0) AS used,
                                    COALESCE(sum(credits_delta) FILTER (WHERE credits_delta > 0), 0) AS added
                               FROM credit_ledger WHERE organization_id = $1)
-                        SELECT a.id, a.balance, t.n, t.used, t.added, p.*
+                        SELECT %s, p.*
                           FROM credit_accounts a CROSS JOIN totals t
                           LEFT JOIN LATERAL (SELECT %s FROM credit_ledger WHERE organization_id = $1
                                               ORDER BY id DESC LIMIT $2 OFFSET $3) p ON true
-                         WHERE a.organization_id = $1""".formatted(ENTRY_COLUMNS))
+                         WHERE a.organization_id = $1""".formatted(PAGE_HEAD, ENTRY_COLUMNS))
                 .execute(Tuple.of(organizationId, limit, (long) (page - 1) * limit))
                 .map(rows -> {
                     List<CreditEntry> entries = new ArrayList<>();
@@ -96,12 +120,12 @@ public class PostgresCreditLedger implements CreditLedger {
                     long used = 0;
                     long added = 0;
                     for (Row r : rows) {
-                        account = new Account(r.getLong(0), organizationId, r.getLong(1));
-                        total = r.getLong(2);
-                        used = r.getLong(3);
-                        added = r.getLong(4);
-                        if (r.getLong(5) != null) {
-                            entries.add(entry(r, 5));
+                        account = new Account(r.getLong(ACCOUNT_ID), organizationId, r.getLong(BALANCE));
+                        total = r.getLong(TOTAL);
+                        used = r.getLong(USED);
+                        added = r.getLong(ADDED);
+                        if (r.getLong(ENTRY_AT + E_ID) != null) {
+                            entries.add(entry(r, ENTRY_AT));
                         }
                     }
                     return new LedgerPage(account, entries, total, used, added);
@@ -113,9 +137,10 @@ public class PostgresCreditLedger implements CreditLedger {
     }
 
     static CreditEntry entry(Row r, int o) {
-        return new CreditEntry(r.getLong(o), CreditEntry.Type.fromWireName(r.getString(o + 1)), r.getString(o + 2),
-                r.getLong(o + 3), r.getLong(o + 4), r.getLong(o + 5), r.getString(o + 6), r.getLong(o + 7),
-                r.getLong(o + 8), r.getLong(o + 9), r.getString(o + 10), r.getString(o + 11),
-                JsonValues.toMap(r.getValue(o + 12)), instant(r.getOffsetDateTime(o + 13)));
+        return new CreditEntry(r.getLong(o + E_ID), CreditEntry.Type.fromWireName(r.getString(o + E_TYPE)),
+                r.getString(o + E_ORIGIN), r.getLong(o + E_DELTA), r.getLong(o + E_BALANCE_AFTER), r.getLong(o + E_AMOUNT),
+                r.getString(o + E_CURRENCY), r.getLong(o + E_RUN_ID), r.getLong(o + E_WORKFLOW_ID),
+                r.getLong(o + E_QUANTITY), r.getString(o + E_UNIT), r.getString(o + E_CORRELATION_ID),
+                JsonValues.toMap(r.getValue(o + E_METADATA)), instant(r.getOffsetDateTime(o + E_CREATED_AT)));
     }
 }

@@ -46,10 +46,11 @@ public class PostgresReportRepository implements ReportRepository {
      */
     @Override
     public Uni<DayCounts> day(long organizationId, Instant from, Instant to, Long workflowId) {
-        String sql = "WITH day AS (SELECT (r.gathered_context IS NOT NULL AND r.gathered_context <> '{}'::jsonb)"
-                + " AS gathered, COALESCE(r.gathered_context->>'mapped_call_disposition', '"
+        String sql = """
+                WITH day AS (SELECT (r.gathered_context IS NOT NULL AND r.gathered_context <> '{}'::jsonb)
+                AS gathered, COALESCE(r.gathered_context->>'mapped_call_disposition', '"""
                 + DailyReport.UNKNOWN + "') AS disposition, " + SECONDS + " AS seconds" + DAY + ")"
-                + " SELECT 'total', NULL, count(*) FROM day"
+                + " SELECT 'total' AS kind, NULL AS label, count(*) AS runs FROM day"
                 + " UNION ALL SELECT 'transfers', NULL, count(*) FROM day WHERE gathered AND disposition = '"
                 + DailyReport.TRANSFER + "'"
                 + " UNION ALL SELECT 'disposition', disposition, count(*) FROM day WHERE gathered GROUP BY disposition"
@@ -60,11 +61,11 @@ public class PostgresReportRepository implements ReportRepository {
             Map<String, Long> dispositions = new HashMap<>();
             Map<String, Long> buckets = new HashMap<>();
             for (Row r : rows) {
-                switch (r.getString(0)) {
-                    case "total" -> total = r.getLong(2);
-                    case "transfers" -> transfers = r.getLong(2);
-                    case "disposition" -> dispositions.put(r.getString(1), r.getLong(2));
-                    default -> buckets.put(r.getString(1), r.getLong(2));
+                switch (r.getString("kind")) {
+                    case "total" -> total = r.getLong("runs");
+                    case "transfers" -> transfers = r.getLong("runs");
+                    case "disposition" -> dispositions.put(r.getString("label"), r.getLong("runs"));
+                    default -> buckets.put(r.getString("label"), r.getLong("runs"));
                 }
             }
             return new DayCounts(total, transfers, dispositions, buckets);
@@ -76,7 +77,7 @@ public class PostgresReportRepository implements ReportRepository {
         return pool.preparedQuery("SELECT id, name FROM workflows WHERE organization_id = $1 ORDER BY id")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     List<WorkflowOption> out = new ArrayList<>();
-                    rows.forEach(r -> out.add(new WorkflowOption(r.getLong(0), r.getString(1))));
+                    rows.forEach(r -> out.add(new WorkflowOption(r.getLong("id"), r.getString("name"))));
                     return out;
                 });
     }
@@ -85,15 +86,16 @@ public class PostgresReportRepository implements ReportRepository {
     @Override
     public Uni<List<RunDetail>> runs(long organizationId, Instant from, Instant to, Long workflowId) {
         return pool.preparedQuery("SELECT COALESCE(NULLIF(r.gathered_context->>'customer_phone_number', ''),"
-                        + " r.initial_context->>'phone_number', ''), COALESCE(r.gathered_context->>"
-                        + "'mapped_call_disposition', ''), COALESCE(" + SECONDS + ", 0), r.workflow_id, r.id, w.name,"
-                        + " r.created_at" + DAY.replace(" FROM workflow_runs r", " FROM workflow_runs r JOIN workflows w"
+                        + " r.initial_context->>'phone_number', '') AS phone_number, COALESCE(r.gathered_context->>"
+                        + "'mapped_call_disposition', '') AS disposition, COALESCE(" + SECONDS + ", 0) AS seconds,"
+                        + " r.workflow_id, r.id, w.name, r.created_at" + DAY.replace(" FROM workflow_runs r", " FROM workflow_runs r JOIN workflows w"
                         + " ON w.id = r.workflow_id") + " ORDER BY r.created_at, r.id")
                 .execute(Tuple.of(organizationId, utc(from), utc(to), workflowId)).map(rows -> {
                     List<RunDetail> out = new ArrayList<>();
                     for (Row r : rows) {
-                        out.add(new RunDetail(r.getString(0), r.getString(1), r.getDouble(2), r.getLong(3),
-                                r.getLong(4), r.getString(5), instant(r.getOffsetDateTime(6))));
+                        out.add(new RunDetail(r.getString("phone_number"), r.getString("disposition"),
+                                r.getDouble("seconds"), r.getLong("workflow_id"), r.getLong("id"), r.getString("name"),
+                                instant(r.getOffsetDateTime("created_at"))));
                     }
                     return out;
                 });

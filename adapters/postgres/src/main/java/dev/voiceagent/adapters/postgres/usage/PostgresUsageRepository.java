@@ -45,13 +45,14 @@ public class PostgresUsageRepository implements UsageRepository {
 
     @Override
     public Uni<Integer> meter(int limit, Function<List<UnmeteredRun>, List<Metered>> pricing) {
-        return pool.withTransaction(tx -> tx.preparedQuery("/* background tick */ SELECT r.id, r.organization_id,"
-                        + " r.workflow_id, r.mode, r.created_at, c.duration_seconds, r.usage_info, o.price_per_second,"
-                        + " r.gathered_context->>'mapped_call_disposition' AS disposition, CASE WHEN r.call_type = 'inbound'"
-                        + " THEN c.from_number ELSE c.to_number END AS callee, o.dnc_disposition_codes"
-                        + " FROM workflow_runs r JOIN organizations o ON o.id = r.organization_id"
-                        + " LEFT JOIN calls c ON c.workflow_run_id = r.id"
-                        + " WHERE r.is_completed AND NOT r.metered ORDER BY r.id LIMIT $1 FOR UPDATE OF r SKIP LOCKED")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        /* background tick */ SELECT r.id, r.organization_id,
+                        r.workflow_id, r.mode, r.created_at, c.duration_seconds, r.usage_info, o.price_per_second,
+                        r.gathered_context->>'mapped_call_disposition' AS disposition, CASE WHEN r.call_type = 'inbound'
+                        THEN c.from_number ELSE c.to_number END AS callee, o.dnc_disposition_codes
+                        FROM workflow_runs r JOIN organizations o ON o.id = r.organization_id
+                        LEFT JOIN calls c ON c.workflow_run_id = r.id
+                        WHERE r.is_completed AND NOT r.metered ORDER BY r.id LIMIT $1 FOR UPDATE OF r SKIP LOCKED""")
                 .execute(Tuple.of(limit))
                 .chain(rows -> {
                     List<UnmeteredRun> runs = new ArrayList<>();
@@ -172,7 +173,8 @@ public class PostgresUsageRepository implements UsageRepository {
                             SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
                                 WITH ORDINALITY AS t(run_id, workflow, seconds, charge, n)),
                         entries AS (
-                            INSERT INTO credit_ledger (organization_id, entry_type, origin, credits_delta, balance_after,
+                            INSERT INTO credit_ledger (organization_id, entry_type, origin, credits_delta,
+                            balance_after,
                                     amount_minor, amount_currency, workflow_run_id, workflow_id, billable_quantity,
                                     quantity_unit, idempotency_key)
                             SELECT $1, 'usage', 'metering', -d.charge,
@@ -192,7 +194,7 @@ public class PostgresUsageRepository implements UsageRepository {
     public Uni<BigDecimal> organizationPrice(long organizationId) {
         return pool.preparedQuery("SELECT price_per_second FROM organizations WHERE id = $1")
                 .execute(Tuple.of(organizationId))
-                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getBigDecimal(0));
+                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getBigDecimal("price_per_second"));
     }
 
     /**
@@ -201,9 +203,10 @@ public class PostgresUsageRepository implements UsageRepository {
      */
     @Override
     public Uni<Totals> totals(long organizationId, Instant from, Instant to) {
-        return pool.preparedQuery("SELECT COALESCE(sum(call_seconds), 0) AS seconds, COALESCE(sum(charge_minor), 0)"
-                        + " AS charge, COALESCE(sum(runs), 0) AS runs FROM usage_quarter_hours WHERE organization_id = $1"
-                        + " AND quarter_start >= $2 AND quarter_start < $3")
+        return pool.preparedQuery("""
+                        SELECT COALESCE(sum(call_seconds), 0) AS seconds, COALESCE(sum(charge_minor), 0)
+                        AS charge, COALESCE(sum(runs), 0) AS runs FROM usage_quarter_hours WHERE organization_id = $1
+                        AND quarter_start >= $2 AND quarter_start < $3""")
                 .execute(Tuple.of(organizationId, utc(from), utc(to))).map(rows -> {
                     Row r = rows.iterator().next();
                     return new Totals(r.getLong("seconds"), r.getLong("charge"), r.getLong("runs"));
@@ -213,10 +216,11 @@ public class PostgresUsageRepository implements UsageRepository {
     /** The day of a quarter hour is its start in the zone, as PostgreSQL's time zone database says. */
     @Override
     public Uni<List<UsageDay>> days(long organizationId, ZoneId zone, Instant from, Instant to) {
-        return pool.preparedQuery("SELECT (quarter_start AT TIME ZONE $4)::date AS day, sum(call_seconds) AS seconds,"
-                        + " sum(charge_minor) AS charge, sum(calls) AS calls FROM usage_quarter_hours"
-                        + " WHERE organization_id = $1"
-                        + " AND quarter_start >= $2 AND quarter_start < $3 GROUP BY 1")
+        return pool.preparedQuery("""
+                        SELECT (quarter_start AT TIME ZONE $4)::date AS day, sum(call_seconds) AS seconds,
+                        sum(charge_minor) AS charge, sum(calls) AS calls FROM usage_quarter_hours
+                        WHERE organization_id = $1
+                        AND quarter_start >= $2 AND quarter_start < $3 GROUP BY 1""")
                 .execute(Tuple.of(organizationId, utc(from), utc(to), zone.getId())).map(rows -> {
                     List<UsageDay> out = new ArrayList<>();
                     for (Row r : rows) {

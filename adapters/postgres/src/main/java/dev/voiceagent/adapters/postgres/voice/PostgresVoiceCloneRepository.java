@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.voice;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.voice.VoiceCloneRepository;
@@ -18,6 +19,16 @@ public class PostgresVoiceCloneRepository implements VoiceCloneRepository {
 
     private static final String COLUMNS = "id, organization_id, name, description, provider, provider_voice_id, status,"
             + " recording_ids, created_by, created_at";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int NAME = index(COLUMNS, "name");
+    private static final int DESCRIPTION = index(COLUMNS, "description");
+    private static final int PROVIDER = index(COLUMNS, "provider");
+    private static final int PROVIDER_VOICE_ID = index(COLUMNS, "provider_voice_id");
+    private static final int STATUS = index(COLUMNS, "status");
+    private static final int RECORDING_IDS = index(COLUMNS, "recording_ids");
+    private static final int CREATED_BY = index(COLUMNS, "created_by");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
     /** The clone id a version's configuration names, or null (a value that is not a number names none). */
     private static final String CLONE_ID = "CASE WHEN (%1$s.workflow_configurations -> 'voice' ->> 'clone_id') ~ '^[0-9]{1,18}$'"
             + " THEN (%1$s.workflow_configurations -> 'voice' ->> 'clone_id')::bigint END";
@@ -44,9 +55,10 @@ public class PostgresVoiceCloneRepository implements VoiceCloneRepository {
 
     @Override
     public Uni<VoiceClone> insert(VoiceClone c) {
-        return pool.preparedQuery("INSERT INTO voice_clones (organization_id, name, description, provider,"
-                        + " provider_voice_id, status, recording_ids, created_by, created_at)"
-                        + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        INSERT INTO voice_clones (organization_id, name, description, provider,
+                        provider_voice_id, status, recording_ids, created_by, created_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING\s""" + COLUMNS)
                 .execute(Tuple.tuple().addLong(c.organizationId()).addString(c.name()).addString(c.description())
                         .addString(c.provider()).addString(c.providerVoiceId()).addString(c.status())
                         .addValue(JsonValues.toJsonArray(c.recordingIds())).addLong(c.createdBy())
@@ -56,31 +68,33 @@ public class PostgresVoiceCloneRepository implements VoiceCloneRepository {
 
     @Override
     public Uni<List<String>> deleteUnlessUsed(long organizationId, long id) {
-        return pool.preparedQuery("WITH users AS (SELECT w.name FROM workflow_definitions p JOIN workflows w"
-                        + " ON w.id = p.workflow_id WHERE p.organization_id = $1 AND p.status = 'published'"
-                        + " AND " + CLONE_ID.formatted("p") + " = $2),"
+        return pool.preparedQuery("""
+                        WITH users AS (SELECT w.name FROM workflow_definitions p JOIN workflows w
+                        ON w.id = p.workflow_id WHERE p.organization_id = $1 AND p.status = 'published'
+                        AND\s""" + CLONE_ID.formatted("p") + " = $2),"
                         + " gone AS (DELETE FROM voice_clones WHERE organization_id = $1 AND id = $2"
                         + " AND NOT EXISTS (SELECT 1 FROM users) RETURNING id) SELECT name FROM users ORDER BY name")
-                .execute(Tuple.of(organizationId, id)).map(rows -> Rows.list(rows, r -> r.getString(0)));
+                .execute(Tuple.of(organizationId, id)).map(rows -> Rows.list(rows, r -> r.getString("name")));
     }
 
     @Override
     public Uni<List<AgentVoice>> agents(long organizationId) {
-        return pool.preparedQuery("SELECT w.id, w.name, " + CLONE_ID.formatted("d") + ", " + CLONE_ID.formatted("p")
+        return pool.preparedQuery("SELECT w.id, w.name, " + CLONE_ID.formatted("d") + " AS draft_clone_id, "
+                        + CLONE_ID.formatted("p") + " AS published_clone_id"
                         + ", coalesce(d.workflow_configurations -> 'voice' ->> 'voice_id',"
-                        + " p.workflow_configurations -> 'voice' ->> 'voice_id') FROM workflows w"
+                        + " p.workflow_configurations -> 'voice' ->> 'voice_id') AS voice_id FROM workflows w"
                         + " LEFT JOIN workflow_definitions d ON d.workflow_id = w.id AND d.status = 'draft'"
                         + " LEFT JOIN workflow_definitions p ON p.workflow_id = w.id AND p.status = 'published'"
                         + " WHERE w.organization_id = $1 AND (d.workflow_configurations ? 'voice'"
                         + " OR p.workflow_configurations ? 'voice') ORDER BY w.name, w.id")
                 .execute(Tuple.of(organizationId))
-                .map(rows -> Rows.list(rows, r -> new AgentVoice(r.getLong(0), r.getString(1), r.getLong(2),
-                        r.getLong(3), r.getString(4))));
+                .map(rows -> Rows.list(rows, r -> new AgentVoice(r.getLong("id"), r.getString("name"),
+                        r.getLong("draft_clone_id"), r.getLong("published_clone_id"), r.getString("voice_id"))));
     }
 
     private static VoiceClone clone(Row r) {
-        List<String> recordings = JsonValues.toList(r.getValue(7)).stream().map(String::valueOf).toList();
-        return new VoiceClone(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3), r.getString(4),
-                r.getString(5), r.getString(6), recordings, r.getLong(8), r.getOffsetDateTime(9).toInstant());
+        List<String> recordings = JsonValues.toList(r.getValue(RECORDING_IDS)).stream().map(String::valueOf).toList();
+        return new VoiceClone(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(NAME), r.getString(DESCRIPTION), r.getString(PROVIDER),
+                r.getString(PROVIDER_VOICE_ID), r.getString(STATUS), recordings, r.getLong(CREATED_BY), r.getOffsetDateTime(CREATED_AT).toInstant());
     }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.webhook;
 
+import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -25,6 +26,15 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
 
     static final String COLUMNS = "id, organization_id, url, description, event_types, enabled,"
             + " previous_secret_expires_at, created_at, updated_at";
+    private static final int ID = index(COLUMNS, "id");
+    private static final int ORGANIZATION_ID = index(COLUMNS, "organization_id");
+    private static final int URL = index(COLUMNS, "url");
+    private static final int DESCRIPTION = index(COLUMNS, "description");
+    private static final int EVENT_TYPES = index(COLUMNS, "event_types");
+    private static final int ENABLED = index(COLUMNS, "enabled");
+    private static final int PREVIOUS_SECRET_EXPIRES_AT = index(COLUMNS, "previous_secret_expires_at");
+    private static final int CREATED_AT = index(COLUMNS, "created_at");
+    private static final int UPDATED_AT = index(COLUMNS, "updated_at");
 
     private final Pool pool;
     private final CredentialCipher cipher;
@@ -41,8 +51,9 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
     @Override
     public Uni<Endpoint> create(long organizationId, String url, String description, List<String> eventTypes,
             boolean enabled, String secret) {
-        return pool.preparedQuery("INSERT INTO webhook_endpoints (organization_id, url, description, event_types,"
-                        + " enabled, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        INSERT INTO webhook_endpoints (organization_id, url, description, event_types,
+                        enabled, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(organizationId, url, description, eventTypes.toArray(String[]::new), enabled,
                         cipher.seal(secret, owner(organizationId))))
                 .map(rows -> endpoint(rows.iterator().next()));
@@ -68,10 +79,11 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
     @Override
     public Uni<Optional<Endpoint>> update(long organizationId, long id, String url, String description,
             List<String> eventTypes, Boolean enabled) {
-        return pool.preparedQuery("UPDATE webhook_endpoints SET url = COALESCE($3, url), description = CASE WHEN $7"
-                        + " THEN $4 ELSE description END, event_types = COALESCE($5, event_types),"
-                        + " enabled = COALESCE($6, enabled), updated_at = now() WHERE organization_id = $1 AND id = $2"
-                        + " RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        UPDATE webhook_endpoints SET url = COALESCE($3, url), description = CASE WHEN $7
+                        THEN $4 ELSE description END, event_types = COALESCE($5, event_types),
+                        enabled = COALESCE($6, enabled), updated_at = now() WHERE organization_id = $1 AND id = $2
+                        RETURNING\s""" + COLUMNS)
                 .execute(Tuple.tuple().addLong(organizationId).addLong(id).addString(url).addString(description)
                         .addArrayOfString(eventTypes == null ? null : eventTypes.toArray(String[]::new))
                         .addBoolean(enabled).addBoolean(description != null))
@@ -86,9 +98,10 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
 
     @Override
     public Uni<Optional<Endpoint>> rotate(long organizationId, long id, String secret, Instant previousUntil) {
-        return pool.preparedQuery("UPDATE webhook_endpoints SET previous_secret = secret, secret = $3,"
-                        + " previous_secret_expires_at = $4, updated_at = now() WHERE organization_id = $1 AND id = $2"
-                        + " RETURNING " + COLUMNS)
+        return pool.preparedQuery("""
+                        UPDATE webhook_endpoints SET previous_secret = secret, secret = $3,
+                        previous_secret_expires_at = $4, updated_at = now() WHERE organization_id = $1 AND id = $2
+                        RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(organizationId, id, cipher.seal(secret, owner(organizationId)), utc(previousUntil)))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(endpoint(rows.iterator().next())));
     }
@@ -103,14 +116,14 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
                                             'error', a.error, 'duration_ms', a.duration_ms,
                                             'response_excerpt', a.response_excerpt,
                                             'attempted_at', a.attempted_at) ORDER BY a.attempt)
-                                           FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json)
+                                           FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempt_log
                           FROM webhook_deliveries d
                          WHERE d.organization_id = $1 AND d.endpoint_id = $2 ORDER BY d.id DESC LIMIT $3""")
                 .execute(Tuple.of(organizationId, endpointId, limit)).map(rows -> {
                     List<Delivery> out = new ArrayList<>();
                     for (Row r : rows) {
                         List<Attempt> attempts = new ArrayList<>();
-                        Object json = r.getValue(8);
+                        Object json = r.getValue("attempt_log");
                         JsonArray array = json instanceof JsonArray a ? a : new JsonArray(String.valueOf(json));
                         for (int i = 0; i < array.size(); i++) {
                             JsonObject a = array.getJsonObject(i);
@@ -118,9 +131,10 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
                                     a.getString("error"), a.getLong("duration_ms"), a.getString("response_excerpt"),
                                     OffsetDateTime.parse(a.getString("attempted_at")).toInstant()));
                         }
-                        out.add(new Delivery(r.getLong(0), r.getString(1), r.getString(2), r.getString(3),
-                                r.getInteger(4), instant(r.getOffsetDateTime(5)), instant(r.getOffsetDateTime(6)),
-                                instant(r.getOffsetDateTime(7)), attempts));
+                        out.add(new Delivery(r.getLong("id"), r.getString("message_id"), r.getString("event_type"),
+                                r.getString("state"), r.getInteger("attempts"), instant(r.getOffsetDateTime("next_attempt_at")),
+                                instant(r.getOffsetDateTime("created_at")), instant(r.getOffsetDateTime("finished_at")),
+                                attempts));
                     }
                     return out;
                 });
@@ -128,15 +142,16 @@ public class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
 
     @Override
     public Uni<Boolean> redeliver(long organizationId, long endpointId, long deliveryId, Instant now) {
-        return pool.preparedQuery("UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $4,"
-                        + " finished_at = NULL, lease_owner = NULL, lease_until = NULL"
-                        + " WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3")
+        return pool.preparedQuery("""
+                        UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $4,
+                        finished_at = NULL, lease_owner = NULL, lease_until = NULL
+                        WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3""")
                 .execute(Tuple.of(organizationId, endpointId, deliveryId, utc(now))).map(rows -> rows.rowCount() > 0);
     }
 
     private static Endpoint endpoint(Row r) {
-        return new Endpoint(r.getLong(0), r.getLong(1), r.getString(2), r.getString(3),
-                Arrays.asList(r.getArrayOfStrings(4)), Boolean.TRUE.equals(r.getBoolean(5)),
-                instant(r.getOffsetDateTime(6)), instant(r.getOffsetDateTime(7)), instant(r.getOffsetDateTime(8)));
+        return new Endpoint(r.getLong(ID), r.getLong(ORGANIZATION_ID), r.getString(URL), r.getString(DESCRIPTION),
+                Arrays.asList(r.getArrayOfStrings(EVENT_TYPES)), Boolean.TRUE.equals(r.getBoolean(ENABLED)),
+                instant(r.getOffsetDateTime(PREVIOUS_SECRET_EXPIRES_AT)), instant(r.getOffsetDateTime(CREATED_AT)), instant(r.getOffsetDateTime(UPDATED_AT)));
     }
 }

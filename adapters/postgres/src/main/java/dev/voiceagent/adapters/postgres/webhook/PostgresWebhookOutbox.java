@@ -131,16 +131,18 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
     @Override
     public Uni<Boolean> settle(long deliveryId, String owner, AttemptRecord a, boolean delivered, Instant next) {
         String state = delivered ? "delivered" : next == null ? "dead" : "pending";
-        return pool.withTransaction(tx -> tx.preparedQuery("/* background tick */ UPDATE webhook_deliveries"
-                        + " SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_owner = NULL,"
-                        + " lease_until = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5::timestamptz END"
-                        + " WHERE id = $1 AND lease_owner = $2 AND attempts = $6")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        /* background tick */ UPDATE webhook_deliveries
+                        SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), lease_owner = NULL,
+                        lease_until = NULL, finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5::timestamptz END
+                        WHERE id = $1 AND lease_owner = $2 AND attempts = $6""")
                 .execute(Tuple.tuple().addLong(deliveryId).addString(owner).addString(state)
                         .addOffsetDateTime(utc(next)).addOffsetDateTime(utc(a.attemptedAt())).addInteger(a.attempt()))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
-                        : tx.preparedQuery("/* background tick */ INSERT INTO webhook_attempts (delivery_id, attempt,"
-                                        + " status, error, duration_ms, response_excerpt, attempted_at)"
-                                        + " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING")
+                        : tx.preparedQuery("""
+                                        /* background tick */ INSERT INTO webhook_attempts (delivery_id, attempt,
+                                        status, error, duration_ms, response_excerpt, attempted_at)
+                                        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING""")
                                 .execute(Tuple.tuple().addLong(deliveryId).addInteger(a.attempt())
                                         .addInteger(a.status()).addString(a.error()).addLong(a.durationMs())
                                         .addString(a.responseExcerpt()).addOffsetDateTime(utc(a.attemptedAt())))

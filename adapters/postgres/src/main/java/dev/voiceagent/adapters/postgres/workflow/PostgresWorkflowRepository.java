@@ -64,17 +64,21 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     private static final int V_CREATED_AT = index(VERSION_COLUMNS, "d.created_at");
     private static final int V_PUBLISHED_AT = index(VERSION_COLUMNS, "d.published_at");
 
-    private static final String INSERT_WORKFLOW = "INSERT INTO workflows (organization_id, name, status, workflow_uuid,"
-            + " created_by, folder_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id";
+    private static final String INSERT_WORKFLOW = """
+            INSERT INTO workflows (organization_id, name, status, workflow_uuid,
+            created_by, folder_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id""";
 
-    private static final String INSERT_VERSION = "INSERT INTO workflow_definitions (organization_id, workflow_id,"
-            + " version_number, status, workflow_json, workflow_configurations, template_context_variables, created_at,"
-            + " published_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
+    private static final String INSERT_VERSION = """
+            INSERT INTO workflow_definitions (organization_id, workflow_id,
+            version_number, status, workflow_json, workflow_configurations, template_context_variables, created_at,
+            published_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id""";
 
-    private static final String LIST = "SELECT w.id, w.name, w.status, w.created_at, w.folder_id, w.workflow_uuid,"
-            + " (SELECT count(*) FROM workflow_runs r WHERE r.organization_id = w.organization_id AND r.workflow_id = w.id)"
-            + " AS total_runs FROM workflows w WHERE w.organization_id = $1 AND (cardinality($2::text[]) = 0 OR w.status = ANY($2))"
-            + " ORDER BY w.created_at DESC, w.id DESC";
+    private static final String LIST = """
+            SELECT w.id, w.name, w.status, w.created_at, w.folder_id, w.workflow_uuid,
+            (SELECT count(*) FROM workflow_runs r WHERE r.organization_id = w.organization_id AND r.workflow_id = w.id)
+            AS total_runs FROM workflows w WHERE w.organization_id = $1 AND (cardinality($2::text[]) = 0 OR w.status =
+            ANY($2))
+            ORDER BY w.created_at DESC, w.id DESC""";
 
     private final Pool pool;
 
@@ -159,8 +163,9 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     public Uni<Workflow> save(Workflow before, Workflow after) {
         boolean published = !Objects.equals(before.published().id(), after.published().id());
         boolean versionsChanged = published || !Objects.equals(before.draft(), after.draft());
-        return pool.withTransaction(tx -> tx.preparedQuery("UPDATE workflows SET name = $1, status = $2, folder_id = $3,"
-                                + " updated_at = now() WHERE organization_id = $4 AND id = $5")
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                                UPDATE workflows SET name = $1, status = $2, folder_id = $3,
+                                updated_at = now() WHERE organization_id = $4 AND id = $5""")
                         .execute(Tuple.tuple().addString(after.name()).addString(after.status().wireName())
                                 .addLong(after.folderId()).addLong(after.organizationId()).addLong(after.id()))
                         .chain(() -> published ? publish(tx, after) : Uni.createFrom().voidItem())
@@ -179,10 +184,12 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     }
 
     private static Uni<Void> publish(SqlClient tx, Workflow after) {
-        return tx.preparedQuery("UPDATE workflow_definitions SET status = 'archived' WHERE workflow_id = $1"
-                        + " AND status = 'published'").execute(Tuple.of(after.id()))
-                .chain(() -> tx.preparedQuery("UPDATE workflow_definitions SET status = 'published', published_at = $1"
-                                + " WHERE workflow_id = $2 AND id = $3")
+        return tx.preparedQuery("""
+                        UPDATE workflow_definitions SET status = 'archived' WHERE workflow_id = $1
+                        AND status = 'published'""").execute(Tuple.of(after.id()))
+                .chain(() -> tx.preparedQuery("""
+                                UPDATE workflow_definitions SET status = 'published', published_at = $1
+                                WHERE workflow_id = $2 AND id = $3""")
                         .execute(Tuple.of(utc(after.published().publishedAt()), after.id(), after.published().id())))
                 .replaceWithVoid();
     }
@@ -195,8 +202,9 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
         if (draft.id() == null) {
             return insertVersion(tx, after.organizationId(), after.id(), draft);
         }
-        return tx.preparedQuery("UPDATE workflow_definitions SET workflow_json = $1, workflow_configurations = $2,"
-                        + " template_context_variables = $3 WHERE workflow_id = $4 AND id = $5 AND status = 'draft'")
+        return tx.preparedQuery("""
+                        UPDATE workflow_definitions SET workflow_json = $1, workflow_configurations = $2,
+                        template_context_variables = $3 WHERE workflow_id = $4 AND id = $5 AND status = 'draft'""")
                 .execute(Tuple.tuple().addValue(JsonValues.toJson(draft.definition().tree()))
                         .addValue(JsonValues.toJson(draft.configurations()))
                         .addValue(JsonValues.toJson(draft.templateContextVariables())).addLong(after.id()).addLong(draft.id()))
@@ -214,14 +222,16 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
             return cleared;
         }
         List<Tuple> rows = paths.stream().map(p -> Tuple.of(workflow.organizationId(), p, workflow.id())).toList();
-        return cleared.chain(() -> client.preparedQuery("INSERT INTO workflow_trigger_paths (organization_id,"
-                + " trigger_path, workflow_id) VALUES ($1, $2, $3)").executeBatch(rows)).replaceWithVoid();
+        return cleared.chain(() -> client.preparedQuery("""
+                INSERT INTO workflow_trigger_paths (organization_id,
+                trigger_path, workflow_id) VALUES ($1, $2, $3)""").executeBatch(rows)).replaceWithVoid();
     }
 
     @Override
     public Uni<Integer> nextVersionNumber(long workflowId) {
-        return pool.preparedQuery("SELECT coalesce(max(version_number), 0) + 1 AS next FROM workflow_definitions"
-                        + " WHERE workflow_id = $1")
+        return pool.preparedQuery("""
+                        SELECT coalesce(max(version_number), 0) + 1 AS next FROM workflow_definitions
+                        WHERE workflow_id = $1""")
                 .execute(Tuple.of(workflowId)).map(rows -> rows.iterator().next().getInteger("next"));
     }
 
@@ -242,9 +252,10 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     @Override
     public Uni<WorkflowCounts> count(long organizationId) {
-        return pool.preparedQuery("SELECT count(*) AS total, count(*) FILTER (WHERE status = 'active') AS active,"
-                        + " count(*) FILTER (WHERE status = 'archived') AS archived FROM workflows"
-                        + " WHERE organization_id = $1")
+        return pool.preparedQuery("""
+                        SELECT count(*) AS total, count(*) FILTER (WHERE status = 'active') AS active,
+                        count(*) FILTER (WHERE status = 'archived') AS archived FROM workflows
+                        WHERE organization_id = $1""")
                 .execute(Tuple.of(organizationId)).map(rows -> {
                     Row r = rows.iterator().next();
                     return new WorkflowCounts(r.getLong("total"), r.getLong("active"), r.getLong("archived"));
@@ -253,15 +264,17 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     @Override
     public Uni<Long> totalRuns(long organizationId, long workflowId) {
-        return pool.preparedQuery("SELECT count(*) AS runs FROM workflow_runs WHERE organization_id = $1"
-                        + " AND workflow_id = $2")
+        return pool.preparedQuery("""
+                        SELECT count(*) AS runs FROM workflow_runs WHERE organization_id = $1
+                        AND workflow_id = $2""")
                 .execute(Tuple.of(organizationId, workflowId)).map(rows -> rows.iterator().next().getLong("runs"));
     }
 
     @Override
     public Uni<Set<String>> triggerPathsInUse(long organizationId, Long exceptWorkflowId) {
-        return pool.preparedQuery("SELECT trigger_path FROM workflow_trigger_paths WHERE organization_id = $1"
-                        + " AND ($2::bigint IS NULL OR workflow_id <> $2)")
+        return pool.preparedQuery("""
+                        SELECT trigger_path FROM workflow_trigger_paths WHERE organization_id = $1
+                        AND ($2::bigint IS NULL OR workflow_id <> $2)""")
                 .execute(Tuple.of(organizationId, exceptWorkflowId)).map(rows -> {
                     Set<String> paths = new LinkedHashSet<>();
                     rows.forEach(r -> paths.add(r.getString("trigger_path")));
@@ -271,8 +284,9 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
 
     @Override
     public Uni<Optional<Long>> findIdByTriggerPath(long organizationId, String triggerPath) {
-        return pool.preparedQuery("SELECT workflow_id FROM workflow_trigger_paths WHERE organization_id = $1"
-                        + " AND trigger_path = $2").execute(Tuple.of(organizationId, triggerPath))
+        return pool.preparedQuery("""
+                        SELECT workflow_id FROM workflow_trigger_paths WHERE organization_id = $1
+                        AND trigger_path = $2""").execute(Tuple.of(organizationId, triggerPath))
                 .map(rows -> rows.size() == 0 ? Optional.empty()
                         : Optional.of(rows.iterator().next().getLong("workflow_id")));
     }

@@ -142,8 +142,8 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                 + " OFFSET $" + (args.size() + 2);
         return Uni.combine().all().unis(
                         pool.preparedQuery(pageSql).execute(Tuple.from(pageArgs)),
-                        pool.preparedQuery("SELECT count(*)" + where).execute(countArgs))
-                .with((rows, count) -> new RunPage(runs(rows), count.iterator().next().getLong(0)));
+                        pool.preparedQuery("SELECT count(*) AS total" + where).execute(countArgs))
+                .with((rows, count) -> new RunPage(runs(rows), count.iterator().next().getLong("total")));
     }
 
     private static void bound(StringBuilder where, List<Object> args, String column, String operator, Object value) {
@@ -187,7 +187,7 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                         + " GROUP BY k.key ORDER BY max(r.created_at) DESC, k.key")
                 .execute(Tuple.of(organizationId, scopeId, utc(from), utc(to))).map(rows -> {
                     List<String> keys = new ArrayList<>();
-                    rows.forEach(r -> keys.add(r.getString(0)));
+                    rows.forEach(r -> keys.add(r.getString("key")));
                     return keys;
                 });
     }
