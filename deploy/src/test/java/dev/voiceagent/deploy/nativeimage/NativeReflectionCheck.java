@@ -38,7 +38,6 @@ public final class NativeReflectionCheck {
                     "a database session holder"),
             Map.entry("dev.voiceagent.adapters.rest.shared.StrictParamConverters$Converter", 
                     "a JAX-RS parameter converter"),
-            Map.entry("dev.voiceagent.adapters.rest.telephony.TelephonyUseCases", "a bundle of injected use cases"),
             Map.entry("dev.voiceagent.adapters.rest.workflow.RunPageParameters", "query parameters parsed by hand"),
             Map.entry("dev.voiceagent.adapters.outbound.GuardedHttp$Reply", 
                     "a provider's status and body, read as text"),
@@ -48,10 +47,8 @@ public final class NativeReflectionCheck {
             Map.entry("dev.voiceagent.adapters.outbound.GuardedHttp$Exchange", 
                     "an outbound answer: status, headers, body bytes"),
             Map.entry("dev.voiceagent.adapters.outbound.EmbeddingsClient$Target", "an embeddings URL and its headers"),
-            Map.entry("dev.voiceagent.adapters.payments.StripePayments$Settings", 
-                    "the Stripe adapter's configuration"),
-            Map.entry("dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox$Event", 
-                    "an event's time and data, put into its payload by hand"));
+            Map.entry("dev.voiceagent.adapters.payments.StripePayments$Settings",
+                    "the Stripe adapter's configuration"));
 
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");
