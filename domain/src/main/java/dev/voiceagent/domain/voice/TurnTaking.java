@@ -1,0 +1,203 @@
+package dev.voiceagent.domain.voice;
+
+import dev.voiceagent.domain.voice.VoiceCommand.FinalizeTranscript;
+import dev.voiceagent.domain.voice.VoiceCommand.Hangup;
+import dev.voiceagent.domain.voice.VoiceCommand.Interrupt;
+import dev.voiceagent.domain.voice.VoiceCommand.Open;
+import dev.voiceagent.domain.voice.VoiceCommand.PromptIdle;
+import dev.voiceagent.domain.voice.VoiceCommand.Respond;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Who speaks when on a call: a pure state machine on the session's clock. Events come in (voice activity,
+ * transcripts, the agent's audio starting and its last mark returning, keys, ticks), the next state and the commands
+ * for the session come out. No clock and no I/O of its own, so every rule is tested on a virtual clock.
+ *
+ * <ul>
+ * <li>The agent opens the call; the caller is listened to once the agent's turn was heard to its end.</li>
+ * <li>End of the caller's turn: voice activity stops, speech-to-text is asked to finalize, and the turn goes on with
+ * the final transcript, or with what was heard when none comes within {@link TurnRules#transcriptWait()}; finals that
+ * arrive while the caller still speaks are kept for the same turn.</li>
+ * <li>Barge-in: speech over the agent (speaking, or preparing its answer) for at least {@link TurnRules#bargeIn()},
+ * where the node allows interruption, interrupts it and starts the caller's turn; where it does not, the caller's
+ * speech over the agent is ignored.</li>
+ * <li>A key pressed while the caller may speak is a turn of its own ("the caller pressed 5").</li>
+ * <li>Silence: the caller is prompted after {@link TurnRules#idle()}, up to {@link TurnRules#idlePrompts()} times,
+ * then the call ends (user_idle_max_duration_exceeded); the call ends at {@link TurnRules#maxDuration()}
+ * (call_duration_exceeded), and when the agent's turn reached an end, only after its last words were heard.</li>
+ * </ul>
+ */
+public final class TurnTaking {
+
+    public static final String USER_IDLE = "user_idle_max_duration_exceeded";
+    public static final String CALL_DURATION = "call_duration_exceeded";
+    public static final String USER_HANGUP = "user_hangup";
+
+    /** Where the call is. */
+    public enum Phase {
+        /** Not connected yet. */
+        WAITING,
+        /** The agent's turn is being prepared (model, tools) and nothing plays yet. */
+        AGENT_THINKING,
+        /** The agent's audio is playing. */
+        AGENT_SPEAKING,
+        /** The caller may speak. */
+        LISTENING,
+        /** The caller is speaking. */
+        USER_SPEAKING,
+        /** The caller stopped; the final transcript is awaited. */
+        AWAITING_TRANSCRIPT,
+        /** The call is over. */
+        ENDED
+    }
+
+    /**
+     * The call's state. {@code heard} is the caller's settled text of the turn in progress; {@code since} when the
+     * phase began (for the idle rule and the transcript wait); {@code overAgentSince} when the caller started
+     * speaking over the agent (null otherwise).
+     */
+    public record State(Phase phase, Instant connectedAt, Instant since, String heard, boolean interruptible,
+            Instant overAgentSince, int idlePrompts) {
+
+        public static final State INITIAL = new State(Phase.WAITING, null, null, "", false, null, 0);
+
+        State to(Phase next, Instant at) {
+            return new State(next, connectedAt, at, heard, interruptible, null, idlePrompts);
+        }
+
+        State heard(String text) {
+            return new State(phase, connectedAt, since, text, interruptible, overAgentSince, idlePrompts);
+        }
+    }
+
+    /** The next state and what to do. */
+    public record Decision(State state, List<VoiceCommand> commands) {
+
+        public Decision {
+            commands = List.copyOf(commands);
+        }
+    }
+
+    private final TurnRules rules;
+
+    public TurnTaking(TurnRules rules) {
+        this.rules = rules;
+    }
+
+    public Decision decide(State s, VoiceEvent event) {
+        if (s.phase() == Phase.ENDED) {
+            return new Decision(s, List.of());
+        }
+        Instant at = event.at();
+        if (s.connectedAt() != null && !event.at().isBefore(s.connectedAt().plus(rules.maxDuration()))) {
+            return end(s, at, CALL_DURATION);
+        }
+        return switch (event) {
+            case VoiceEvent.Connected c -> s.phase() != Phase.WAITING ? same(s)
+                    : new Decision(new State(Phase.AGENT_THINKING, at, at, "", false, null, 0), List.of(new Open()));
+            case VoiceEvent.Hungup h -> end(s, at, USER_HANGUP);
+            case VoiceEvent.AgentSpeaking a -> s.phase() == Phase.AGENT_THINKING || s.phase() == Phase.AGENT_SPEAKING
+                    ? same(new State(Phase.AGENT_SPEAKING, s.connectedAt(), at, s.heard(), a.interruptible(),
+                            s.overAgentSince(), s.idlePrompts()))
+                    : same(s);
+            case VoiceEvent.AgentDone d -> agentDone(s, d);
+            case VoiceEvent.SpeechStarted started -> speechStarted(s, at);
+            case VoiceEvent.SpeechStopped stopped -> speechStopped(s, at);
+            case VoiceEvent.Transcript t -> transcript(s, t);
+            case VoiceEvent.Dtmf d -> s.phase() == Phase.LISTENING || s.phase() == Phase.USER_SPEAKING
+                    || s.phase() == Phase.AWAITING_TRANSCRIPT
+                    ? respond(s, at, join(s.heard(), "The caller pressed " + d.digit()))
+                    : same(s);
+            case VoiceEvent.Tick tick -> tick(s, at);
+        };
+    }
+
+    private Decision agentDone(State s, VoiceEvent.AgentDone d) {
+        if (s.phase() != Phase.AGENT_THINKING && s.phase() != Phase.AGENT_SPEAKING) {
+            return same(s); // an interrupted turn ends without the caller waiting for it
+        }
+        if (d.endCall() != null) {
+            return end(s, d.at(), d.endCall());
+        }
+        return same(s.to(Phase.LISTENING, d.at()));
+    }
+
+    private Decision speechStarted(State s, Instant at) {
+        return switch (s.phase()) {
+            case LISTENING -> same(s.to(Phase.USER_SPEAKING, at));
+            case AWAITING_TRANSCRIPT -> same(new State(Phase.USER_SPEAKING, s.connectedAt(), at, s.heard(),
+                    s.interruptible(), null, s.idlePrompts())); // the caller goes on: one turn
+            case AGENT_SPEAKING, AGENT_THINKING -> s.interruptible() && s.overAgentSince() == null
+                    ? same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(), s.interruptible(), at,
+                            s.idlePrompts()))
+                    : same(s);
+            default -> same(s);
+        };
+    }
+
+    private Decision speechStopped(State s, Instant at) {
+        return switch (s.phase()) {
+            case USER_SPEAKING -> new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at), List.of(new FinalizeTranscript()));
+            case AGENT_SPEAKING, AGENT_THINKING -> same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(),
+                    s.interruptible(), null, s.idlePrompts())); // too short to be a barge-in
+            default -> same(s);
+        };
+    }
+
+    private Decision transcript(State s, VoiceEvent.Transcript t) {
+        boolean caller = s.phase() == Phase.USER_SPEAKING || s.phase() == Phase.AWAITING_TRANSCRIPT;
+        if (!caller || !t.isFinal() || t.text() == null || t.text().isBlank()) {
+            return same(s);
+        }
+        State heard = s.heard(join(s.heard(), t.text().strip()));
+        return heard.phase() == Phase.AWAITING_TRANSCRIPT ? respond(heard, t.at(), heard.heard()) : same(heard);
+    }
+
+    private Decision tick(State s, Instant at) {
+        return switch (s.phase()) {
+            case AGENT_SPEAKING, AGENT_THINKING -> s.overAgentSince() != null
+                    && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
+                    ? new Decision(new State(Phase.USER_SPEAKING, s.connectedAt(), s.overAgentSince(), "",
+                            s.interruptible(), null, 0), List.of(new Interrupt()))
+                    : same(s);
+            case AWAITING_TRANSCRIPT -> !at.isBefore(s.since().plus(rules.transcriptWait()))
+                    ? (s.heard().isBlank() ? same(s.to(Phase.LISTENING, at)) : respond(s, at, s.heard()))
+                    : same(s);
+            case LISTENING -> !at.isBefore(s.since().plus(rules.idle()))
+                    ? (s.idlePrompts() < rules.idlePrompts()
+                            ? new Decision(new State(Phase.AGENT_THINKING, s.connectedAt(), at, "", s.interruptible(),
+                                    null, s.idlePrompts() + 1), List.of(new PromptIdle(s.idlePrompts() + 1)))
+                            : end(s, at, USER_IDLE))
+                    : same(s);
+            default -> same(s);
+        };
+    }
+
+    private static Decision respond(State s, Instant at, String text) {
+        return new Decision(new State(Phase.AGENT_THINKING, s.connectedAt(), at, "", s.interruptible(), null, 0),
+                List.of(new Respond(text)));
+    }
+
+    private static Decision end(State s, Instant at, String reason) {
+        List<VoiceCommand> commands = new ArrayList<>();
+        commands.add(new Hangup(reason));
+        return new Decision(new State(Phase.ENDED, s.connectedAt(), at, s.heard(), s.interruptible(), null,
+                s.idlePrompts()), commands);
+    }
+
+    private static Decision same(State s) {
+        return new Decision(s, List.of());
+    }
+
+    private static String join(String before, String more) {
+        return before.isBlank() ? more : before + " " + more;
+    }
+
+    /** How long the call has lasted at {@code at} (zero before it connected). */
+    public static Duration elapsed(State s, Instant at) {
+        return s.connectedAt() == null ? Duration.ZERO : Duration.between(s.connectedAt(), at);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.voiceagent.domain.voice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.domain.voice.TurnTaking.Phase;
+import dev.voiceagent.domain.voice.VoiceCommand.FinalizeTranscript;
+import dev.voiceagent.domain.voice.VoiceCommand.Hangup;
+import dev.voiceagent.domain.voice.VoiceCommand.Interrupt;
+import dev.voiceagent.domain.voice.VoiceCommand.Open;
+import dev.voiceagent.domain.voice.VoiceCommand.PromptIdle;
+import dev.voiceagent.domain.voice.VoiceCommand.Respond;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Turn-taking on a virtual clock: each test plays a call's events and reads the commands. */
+class TurnTakingTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+
+    private final TurnTaking turns = new TurnTaking(TurnRules.DEFAULT);
+    private TurnTaking.State state = TurnTaking.State.INITIAL;
+    private final List<VoiceCommand> commands = new ArrayList<>();
+
+    private static Instant ms(long millis) {
+        return T0.plusMillis(millis);
+    }
+
+    private List<VoiceCommand> on(VoiceEvent event) {
+        TurnTaking.Decision d = turns.decide(state, event);
+        state = d.state();
+        commands.addAll(d.commands());
+        return d.commands();
+    }
+
+    /** Ticks every 20 ms from {@code from} to {@code to}; the commands they gave. */
+    private List<VoiceCommand> tick(long from, long to) {
+        List<VoiceCommand> out = new ArrayList<>();
+        for (long t = from; t <= to; t += 20) {
+            out.addAll(on(new VoiceEvent.Tick(ms(t))));
+        }
+        return out;
+    }
+
+    /** Connected, the agent greeted (interruptible or not) and was heard to its end at 2 s. */
+    private void greeted(boolean interruptible) {
+        assertThat(on(new VoiceEvent.Connected(ms(0)))).containsExactly(new Open());
+        on(new VoiceEvent.AgentSpeaking(ms(300), interruptible));
+        on(new VoiceEvent.AgentDone(ms(2_000), null));
+        assertThat(state.phase()).isEqualTo(Phase.LISTENING);
+    }
+
+    @Test
+    void theCallersTurnEndsWithTheFinalTranscriptAfterSpeechStops() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.Transcript(ms(3_000), "I would like", false));
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(3_400)))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(3_550), "I would like a table.", true)))
+                .containsExactly(new Respond("I would like a table."));
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_THINKING);
+    }
+
+    @Test
+    void finalsHeardWhileTheCallerStillSpeaksBelongToTheSameTurn() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.Transcript(ms(3_000), "Hello.", true));
+        on(new VoiceEvent.SpeechStopped(ms(3_200)));
+        on(new VoiceEvent.SpeechStarted(ms(3_400))); // a pause, then more
+        on(new VoiceEvent.SpeechStopped(ms(4_000)));
+        assertThat(on(new VoiceEvent.Transcript(ms(4_100), "Is anyone there?", true)))
+                .containsExactly(new Respond("Hello. Is anyone there?"));
+    }
+
+    @Test
+    void withoutAFinalTranscriptTheTurnGoesOnWithWhatWasHeardOrNotAtAll() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.Transcript(ms(2_900), "Yes.", true));
+        on(new VoiceEvent.SpeechStarted(ms(2_950)));
+        on(new VoiceEvent.SpeechStopped(ms(3_000)));
+        assertThat(tick(3_020, 4_480)).as("still waiting for the final").isEmpty();
+        assertThat(tick(4_500, 4_500)).containsExactly(new Respond("Yes."));
+
+        on(new VoiceEvent.AgentDone(ms(6_000), null));
+        on(new VoiceEvent.SpeechStarted(ms(6_500))); // a cough: no words come
+        on(new VoiceEvent.SpeechStopped(ms(6_600)));
+        assertThat(tick(6_620, 8_200)).isEmpty();
+        assertThat(state.phase()).isEqualTo(Phase.LISTENING);
+    }
+
+    @Test
+    void speakingOverAnInterruptibleAgentInterruptsItAfterTheBargeInTime() {
+        greeted(true);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(2_600)));
+        on(new VoiceEvent.Transcript(ms(2_700), "Tell me more.", true));
+        on(new VoiceEvent.AgentSpeaking(ms(3_200), true));
+        on(new VoiceEvent.SpeechStarted(ms(3_500))); // over the agent
+        assertThat(tick(3_500, 3_680)).as("shorter than the barge-in time").isEmpty();
+        assertThat(tick(3_700, 3_700)).containsExactly(new Interrupt());
+        assertThat(state.phase()).isEqualTo(Phase.USER_SPEAKING);
+        on(new VoiceEvent.SpeechStopped(ms(4_200)));
+        assertThat(on(new VoiceEvent.Transcript(ms(4_300), "Stop, how much is it?", true)))
+                .containsExactly(new Respond("Stop, how much is it?"));
+        assertThat(commands).filteredOn(Interrupt.class::isInstance).hasSize(1);
+    }
+
+    @Test
+    void aShortNoiseOverTheAgentDoesNotInterruptIt() {
+        greeted(true);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(2_600)));
+        on(new VoiceEvent.Transcript(ms(2_700), "Go on.", true));
+        on(new VoiceEvent.AgentSpeaking(ms(3_000), true));
+        on(new VoiceEvent.SpeechStarted(ms(3_100)));
+        on(new VoiceEvent.SpeechStopped(ms(3_200))); // 100 ms
+        assertThat(tick(3_220, 5_000)).isEmpty();
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_SPEAKING);
+    }
+
+    @Test
+    void whereTheNodeForbidsInterruptionTheCallerIsNotHeardOverTheAgent() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(2_600)));
+        on(new VoiceEvent.Transcript(ms(2_700), "Go on.", true));
+        on(new VoiceEvent.AgentSpeaking(ms(3_000), false));
+        on(new VoiceEvent.SpeechStarted(ms(3_100)));
+        assertThat(tick(3_120, 6_000)).isEmpty();
+        on(new VoiceEvent.Transcript(ms(6_100), "Hello?", true));
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_SPEAKING);
+        assertThat(commands).noneMatch(Interrupt.class::isInstance);
+    }
+
+    @Test
+    void aSilentCallerIsPromptedThenTheCallEnds() {
+        greeted(false);
+        assertThat(tick(2_020, 11_980)).isEmpty();
+        assertThat(tick(12_000, 12_000)).containsExactly(new PromptIdle(1));
+        on(new VoiceEvent.AgentSpeaking(ms(12_500), false));
+        on(new VoiceEvent.AgentDone(ms(14_000), null));
+        assertThat(tick(14_020, 23_980)).isEmpty();
+        assertThat(tick(24_000, 24_000)).containsExactly(new Hangup(TurnTaking.USER_IDLE));
+        assertThat(state.phase()).isEqualTo(Phase.ENDED);
+        assertThat(tick(24_020, 25_000)).as("nothing after the end").isEmpty();
+    }
+
+    @Test
+    void anEndOfTheConversationHangsUpOnlyOnceTheLastWordsWereHeard() {
+        greeted(false);
+        on(new VoiceEvent.Dtmf(ms(2_500), "5"));
+        assertThat(commands).contains(new Respond("The caller pressed 5"));
+        on(new VoiceEvent.AgentSpeaking(ms(3_000), false));
+        assertThat(tick(3_020, 5_000)).isEmpty();
+        assertThat(on(new VoiceEvent.AgentDone(ms(5_200), "user_qualified")))
+                .containsExactly(new Hangup("user_qualified"));
+    }
+
+    @Test
+    void theCallEndsAtItsMaximumDurationWhateverItIsDoing() {
+        TurnTaking shortCalls = new TurnTaking(new TurnRules(Duration.ofMillis(1_500), Duration.ofMillis(200),
+                Duration.ofSeconds(10), 1, Duration.ofSeconds(60)));
+        TurnTaking.State s = shortCalls.decide(TurnTaking.State.INITIAL, new VoiceEvent.Connected(ms(0))).state();
+        s = shortCalls.decide(s, new VoiceEvent.AgentSpeaking(ms(100), false)).state();
+        assertThat(shortCalls.decide(s, new VoiceEvent.Tick(ms(59_980))).commands()).isEmpty();
+        assertThat(shortCalls.decide(s, new VoiceEvent.Tick(ms(60_000))).commands())
+                .containsExactly(new Hangup(TurnTaking.CALL_DURATION));
+        assertThat(TurnTaking.elapsed(s, ms(30_000))).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aHangupEndsTheCallAndNothingFollows() {
+        greeted(false);
+        assertThat(on(new VoiceEvent.Hungup(ms(3_000)))).containsExactly(new Hangup(TurnTaking.USER_HANGUP));
+        assertThat(on(new VoiceEvent.SpeechStarted(ms(3_100)))).isEmpty();
+        assertThat(on(new VoiceEvent.Connected(ms(3_200)))).isEmpty();
+    }
+}
