@@ -6,8 +6,8 @@ package dev.voiceagent.domain.audio;
  *
  * <p>The volume keeps the meaning of pipecat's {@code min_volume}: pipecat normalises a window's loudness, measured on
  * raw 16-bit values (full scale ≈ +90 LU), from -20..80 to 0..1, so its default 0.6 means about -50 dBFS. Here the RMS
- * level maps from -110..-10 dBFS to 0..1, the same line. RMS is not K-weighted loudness; on speech the two differ by a
- * few dB, well inside the threshold's slack.
+ * level maps from -110..-10 dBFS to 0..1, the same line. RMS is not pyloudnorm's K-weighted integrated loudness, so
+ * near the threshold a window can read a few dB off pipecat's figure (not measured here against pyloudnorm).
  */
 public final class Loudness {
 
