@@ -23,6 +23,16 @@ public class ConversationProducers {
         return new ConversationModels(configurations, config.models().fallbackLlm().orElse(null));
     }
 
+    /**
+     * How the voice runtime hears the caller speak: the energy detector until the Silero model is installed (voice
+     * runtime I, next slice).
+     */
+    @Produces
+    @Singleton
+    dev.voiceagent.application.voice.runtime.VoiceActivityDetector voiceActivity() {
+        return new dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector();
+    }
+
     @Produces
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,

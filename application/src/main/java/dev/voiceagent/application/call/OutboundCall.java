@@ -2,6 +2,10 @@ package dev.voiceagent.application.call;
 
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 
-/** What a gateway needs to place a call for a run. */
-public record OutboundCall(ProviderConfiguration configuration, long runId, String from, String to) {
+/**
+ * What a gateway needs to place a call for a run: the run's organization and workflow name its media address (the
+ * signed {@link VoiceRuntime#streamUrl}, the same for outbound and inbound calls).
+ */
+public record OutboundCall(ProviderConfiguration configuration, long runId, String from, String to,
+        long organizationId, long workflowId) {
 }

@@ -3,10 +3,13 @@ package dev.voiceagent.application.call;
 import java.util.Optional;
 
 /**
- * Out-port: where a call's media is streamed to be spoken with (the voice runtime, outside this control plane):
- * a websocket address for one run, signed so the runtime can trust it. Empty when none is configured.
+ * Out-port: where a call's media is streamed to be spoken with (this service's media route unless the installation
+ * moves it): a websocket address for one run, signed so the route can trust it.
  */
 public interface VoiceRuntime {
 
     Optional<String> streamUrl(long organizationId, long workflowId, long runId);
+
+    /** Whether {@code token} is the signature this runtime put in the run's address (checked in constant time). */
+    boolean accepts(long organizationId, long workflowId, long runId, String token);
 }

@@ -259,7 +259,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         CallGateway gateway = gateways.get(call.provider());
         return Uni.createFrom().deferred(() -> gateway.originate(new OutboundCall(
                         placed.prepared().view().configuration().configuration(), call.run().id(), call.fromNumber(),
-                        call.toNumber())))
+                        call.toNumber(), call.run().organizationId(), call.run().workflowId())))
                 .chain(providerCallId -> calls.attachProviderCallId(call.attempt().id(), providerCallId))
                 .onFailure().recoverWithUni(failure -> dialFailed(call, failure)
                         .invoke(() -> slotFreed(call.attempt().organizationId())))

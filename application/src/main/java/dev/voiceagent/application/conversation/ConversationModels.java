@@ -38,6 +38,23 @@ public class ConversationModels {
                 }));
     }
 
+    /**
+     * The organization's speech model for {@code service} (stt or tts); when it has none, the installation's fallback
+     * provider (the local run's simulator), else a 400 saying what to configure.
+     */
+    public Uni<ModelEndpoint> speech(long organizationId, long userId, ModelService service) {
+        return configurations.resolve(organizationId, userId).map(resolved -> resolved.endpoint(service)
+                .orElseGet(() -> {
+                    if (fallbackProvider == null) {
+                        throw new DomainRuleViolation("No " + (service == ModelService.STT ? "speech-to-text"
+                                : "text-to-speech") + " model is configured for this organization: set one in the"
+                                + " model configuration (PUT /api/v1/organizations/model-configurations/v2)");
+                    }
+                    return new ModelEndpoint(service, fallbackProvider, fallbackProvider, null, List.of(),
+                            Map.of("provider", fallbackProvider), false);
+                }));
+    }
+
     /** How the run's usage names a model: provider/model. */
     public static String key(ModelEndpoint endpoint) {
         return endpoint.provider() + "/" + (endpoint.model() == null ? "default" : endpoint.model());

@@ -82,7 +82,7 @@ class InboundCallEndToEndTest {
                 .post("/api/v1/telephony/simulator/inbound-call").then().statusCode(200).extract().jsonPath();
         assertThat(answer.getString("action")).isEqualTo("stream");
         long run = answer.getLong("workflow_run_id");
-        assertThat(answer.getString("stream_url")).matches("wss://runtime\\.test\\.local/telephony/ws/" + s.workflow() + "/"
+        assertThat(answer.getString("stream_url")).matches("ws://localhost:8081/api/v1/telephony/ws/" + s.workflow() + "/"
                 + s.account().organizationId() + "/" + run + "/[0-9a-f]{64}");
 
         JsonPath detail = awaitCompleted(s, run);
@@ -143,7 +143,7 @@ class InboundCallEndToEndTest {
                 .header("X-Twilio-Signature", twilioSignature(url, params)).body(form(params))
                 .post("/api/v1/telephony/inbound/run").then().statusCode(200).contentType("text/xml")
                 .extract().asString();
-        assertThat(twiml).startsWith("<?xml").contains("<Response><Connect><Stream url=\"wss://runtime.test.local/"
+        assertThat(twiml).startsWith("<?xml").contains("<Response><Connect><Stream url=\"ws://localhost:8081/api/v1/"
                 + "telephony/ws/" + s.workflow() + "/").contains("<Parameter name=\"workflow_run_id\"");
         JsonPath runs = as(s.key()).get("/api/v1/workflow/" + s.workflow() + "/runs").then().extract().jsonPath();
         assertThat(runs.getInt("total_count")).isEqualTo(1);

@@ -78,7 +78,7 @@ class TelnyxEndToEndTest {
                 "/v2/calls/" + id + "/actions/answer", "/v2/calls/" + id + "/actions/streaming_start");
         assertThat(FakeProviderServer.REQUESTS).allSatisfy(r -> assertThat(r.authorization()).isEqualTo("Bearer KEY123"));
         JsonPath stream = new JsonPath(FakeProviderServer.REQUESTS.get(1).body());
-        assertThat(stream.getString("stream_url")).startsWith("wss://runtime.test.local/telephony/ws/" + workflow + "/");
+        assertThat(stream.getString("stream_url")).startsWith("ws://localhost:8081/api/v1/telephony/ws/" + workflow + "/");
         assertThat(stream.getString("stream_track")).isEqualTo("both_tracks");
         as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().body("call_type", equalTo("inbound"))
                 .body("is_completed", equalTo(false));

@@ -82,7 +82,10 @@ class TwilioEndToEndTest {
                 "http://localhost:8081/api/v1/telephony/twilio/status-callback/" + runId);
         assertThat(form.get("StatusCallbackMethod")).containsExactly("POST");
         assertThat(form.get("StatusCallbackEvent")).containsExactly("initiated", "ringing", "answered", "completed");
-        assertThat(FormBody.first(form, "Twiml")).contains("<Stream url=");
+        // the media goes to this service's own signed media route, as an inbound call's does
+        assertThat(FormBody.first(form, "Twiml")).matches("<Response><Connect><Stream url=\"ws://localhost:8081/api/v1/"
+                + "telephony/ws/\\d+/\\d+/" + runId + "/[0-9a-f]{64}\"><Parameter name=\"workflow_run_id\" value=\""
+                + runId + "\"/></Stream></Connect></Response>");
     }
 
     @Test

@@ -292,6 +292,20 @@ public final class AgentEngine {
             return node();
         }
 
+        /** Whether the caller may interrupt the agent at the current node (its allow_interrupt; false when unset). */
+        public boolean interruptible() {
+            Node node = node();
+            return node.data() != null && Boolean.TRUE.equals(node.data().get("allow_interrupt"));
+        }
+
+        /**
+         * What the assistant says in this turn so far, in order: the greeting, each model reply's text, a tool's
+         * last words. A voice session speaks the ones it did not stream itself.
+         */
+        public List<String> outputs() {
+            return List.copyOf(outputs);
+        }
+
         public Step next() {
             if (!pendingTools.isEmpty()) {
                 ToolCall call = pendingTools.peek();

@@ -22,6 +22,45 @@ public record ConversationState(String currentNodeId, List<ChatMessage> messages
         gathered = gathered == null ? Map.of() : JsonTree.asMap(JsonTree.freeze(gathered));
     }
 
+    /**
+     * The state after the caller interrupted the agent: the last assistant message keeps only {@code heard} (what
+     * the caller heard of it); a message of which nothing was heard is dropped unless it called functions (their
+     * results stay answered), then its text is emptied.
+     */
+    public ConversationState interrupted(String heard) {
+        String kept = heard == null || heard.isBlank() ? null : heard.strip();
+        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        for (int i = out.size() - 1; i >= 0; i--) {
+            ChatMessage m = out.get(i);
+            if (m.role() == ChatMessage.Role.ASSISTANT && m.content() != null) {
+                if (kept == null && m.toolCalls().isEmpty()) {
+                    out.remove(i);
+                } else {
+                    out.set(i, ChatMessage.assistant(kept, m.toolCalls()));
+                }
+                break;
+            }
+        }
+        return new ConversationState(currentNodeId, out, gathered, userTurns, ended, endReason);
+    }
+
+    /**
+     * The state after a turn cut short before it finished: what the caller said, and what it heard of the agent's
+     * answer, when it heard anything; nothing the unfinished turn decided (transitions, tools, extraction) applies.
+     */
+    public ConversationState cutShort(String userText, String heard) {
+        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        int turns = userTurns;
+        if (userText != null && !userText.isBlank()) {
+            out.add(ChatMessage.user(userText));
+            turns++;
+        }
+        if (heard != null && !heard.isBlank()) {
+            out.add(ChatMessage.assistant(heard.strip(), List.of()));
+        }
+        return new ConversationState(currentNodeId, out, gathered, turns, ended, endReason);
+    }
+
     /** The checkpoint document: {version, current_node_id, messages, gathered_context, user_turns, ended, end_reason}. */
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();

@@ -8,6 +8,8 @@ import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.conversation.ToolCall;
+import dev.voiceagent.application.conversation.ModelDelta;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -72,6 +74,118 @@ public class ChatCompletions {
             return parse(reply.body(), name);
         }).onFailure(GuardedHttp.Unreachable.class)
                 .transform(failure -> new UpstreamServiceException(FAILED + name + ": " + failure.getMessage()));
+    }
+
+    /**
+     * The answer streamed (server-sent events with {@code stream_options.include_usage}): text deltas as they come,
+     * tool calls assembled from their per-index fragments, then the whole reply with the final usage chunk's tokens.
+     * Cancelling the subscription closes the HTTP stream.
+     */
+    public Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
+        return Multi.createFrom().deferred(() -> {
+            List<String> keys = endpoint.apiKeys();
+            String key = keys.isEmpty() ? null : keys.get(Math.floorMod(rotation.getAndIncrement(), keys.size()));
+            String name = ProviderApis.display(endpoint.provider());
+            JsonObject body = body(endpoint, request).put("stream", true)
+                    .put("stream_options", new JsonObject().put("include_usage", true));
+            ChatTargets.Target target = ChatTargets.of(endpoint, key, apis);
+            SseReply reply = new SseReply(name);
+            return http.postStream(target.url(), target.headers(), body.encode(), timeout, target.guarded())
+                    .onItem().transformToIterable(reply::feed)
+                    .onCompletion().continueWith(() -> List.of(reply.done()))
+                    .onFailure(GuardedHttp.StreamRefused.class).transform(f -> {
+                        GuardedHttp.StreamRefused refused = (GuardedHttp.StreamRefused) f;
+                        String said = ProviderChecks.message(refused.body);
+                        return new UpstreamServiceException(FAILED + name + " answered " + refused.status
+                                + (said == null ? "" : ": " + said));
+                    })
+                    .onFailure(GuardedHttp.Unreachable.class)
+                    .transform(f -> new UpstreamServiceException(FAILED + name + ": " + f.getMessage()));
+        });
+    }
+
+    /** A streamed answer read line by line: its deltas as they come, the whole reply at the end. */
+    static final class SseReply {
+        private final String provider;
+        private final StringBuilder pending = new StringBuilder();
+        private final StringBuilder text = new StringBuilder();
+        private final java.util.TreeMap<Integer, String[]> calls = new java.util.TreeMap<>();
+        private TokenUsage usage = TokenUsage.ZERO;
+
+        SseReply(String provider) {
+            this.provider = provider;
+        }
+
+        List<ModelDelta> feed(io.vertx.core.buffer.Buffer chunk) {
+            pending.append(chunk.toString(java.nio.charset.StandardCharsets.UTF_8));
+            List<ModelDelta> out = new ArrayList<>();
+            int newline;
+            while ((newline = pending.indexOf("\n")) >= 0) {
+                String line = pending.substring(0, newline).strip();
+                pending.delete(0, newline + 1);
+                if (line.startsWith("data:")) {
+                    line(line.substring(5).strip(), out);
+                }
+            }
+            return out;
+        }
+
+        private void line(String data, List<ModelDelta> out) {
+            if (data.isEmpty() || data.equals("[DONE]")) {
+                return;
+            }
+            JsonObject chunk;
+            try {
+                chunk = new JsonObject(data);
+            } catch (DecodeException e) {
+                throw new UpstreamServiceException(FAILED + provider + " streamed something that is not JSON");
+            }
+            if (chunk.getValue("error") instanceof JsonObject error) {
+                throw new UpstreamServiceException(FAILED + provider + ": " + error.getString("message", "error"));
+            }
+            if (chunk.getValue("usage") instanceof JsonObject u) {
+                long prompt = number(u.getValue("prompt_tokens"));
+                long completion = number(u.getValue("completion_tokens"));
+                usage = new TokenUsage(prompt, completion, u.containsKey("total_tokens")
+                        ? number(u.getValue("total_tokens")) : prompt + completion);
+            }
+            if (!(chunk.getValue("choices") instanceof JsonArray choices) || choices.isEmpty()
+                    || !(choices.getValue(0) instanceof JsonObject choice)
+                    || !(choice.getValue("delta") instanceof JsonObject delta)) {
+                return; // the usage chunk (no choices), or a keep-alive
+            }
+            String content = text(delta.getValue("content"));
+            if (content != null && !content.isEmpty()) {
+                text.append(content);
+                out.add(new ModelDelta.Text(content));
+            }
+            if (delta.getValue("tool_calls") instanceof JsonArray toolCalls) {
+                for (Object item : toolCalls) {
+                    if (item instanceof JsonObject call) {
+                        int index = call.getInteger("index", calls.size());
+                        String[] parts = calls.computeIfAbsent(index, i -> new String[] {null, "", ""});
+                        if (call.getString("id") != null) {
+                            parts[0] = call.getString("id");
+                        }
+                        if (call.getValue("function") instanceof JsonObject function) {
+                            if (function.getString("name") != null) {
+                                parts[1] += function.getString("name");
+                            }
+                            if (function.getString("arguments") != null) {
+                                parts[2] += function.getString("arguments");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        ModelDelta done() {
+            List<ToolCall> assembled = new ArrayList<>();
+            calls.values().forEach(p -> assembled.add(new ToolCall(p[0] == null || p[0].isBlank()
+                    ? "call_" + UUID.randomUUID() : p[0], p[1], arguments(p[2]))));
+            return new ModelDelta.Done(new ModelReply(text.isEmpty() ? null : text.toString(), assembled, usage));
+        }
     }
 
     private Uni<GuardedHttp.Reply> attempt(ModelEndpoint endpoint, String key, String body) {

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.domain.outbound.AddressPolicy;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -11,6 +12,10 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.SocketAddress;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -81,6 +86,7 @@ public class GuardedHttp {
 
     private final Vertx vertx;
     private final HttpClient client;
+    private final WebSocketClient sockets;
     private final AddressPolicy policy;
     private final Duration timeout;
     private final Resolver resolver;
@@ -99,11 +105,15 @@ public class GuardedHttp {
         this.resolver = resolver;
         this.client = vertx.createHttpClient(new HttpClientOptions().setVerifyHost(true).setForceSni(true)
                 .setConnectTimeout((int) timeout.toMillis()).setMaxPoolSize(20));
+        this.sockets = vertx.createWebSocketClient(new WebSocketClientOptions().setVerifyHost(true)
+                .setConnectTimeout((int) timeout.toMillis()).setMaxFrameSize(1 << 20)
+                .setMaxMessageSize(4 << 20));
     }
 
     @PreDestroy
     void close() {
         client.close();
+        sockets.close();
     }
 
     /** GET {@code url}; {@code guarded} when a tenant chose it (a configured base URL). */
@@ -140,6 +150,125 @@ public class GuardedHttp {
         HttpMethod m = HttpMethod.valueOf(method.toUpperCase(Locale.ROOT));
         return Uni.createFrom().completionStage(() -> send(m, url, headers, body == null ? null : Buffer.buffer(body),
                 limit, guarded, 0).toCompletionStage());
+    }
+
+    /**
+     * Opens a WebSocket to a provider (ws:// or wss://; an http(s) base URL becomes ws(s)), resolved once and checked
+     * against the address policy like every request a tenant aims, connected to the address that was checked. A
+     * refused upgrade fails with the provider's status in its message.
+     */
+    public Future<WebSocket> webSocket(String url, Map<String, String> headers, Duration limit, boolean guarded) {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(new Refused("Not a valid URL: " + url));
+        }
+        String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
+        boolean tls = scheme.equals("wss") || scheme.equals("https");
+        if (!tls && !scheme.equals("ws") && !scheme.equals("http") || uri.getHost() == null) {
+            return Future.failedFuture(new Refused("Not a WebSocket URL: " + url));
+        }
+        String host = uri.getHost();
+        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        return resolve(host).compose(address -> {
+            if (guarded) {
+                Optional<String> refusal = policy.refusal(host, address);
+                if (refusal.isPresent()) {
+                    return Future.failedFuture(new Refused(refusal.get()));
+                }
+            }
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(host).setPort(port).setSsl(tls)
+                    .setURI(path).setTimeout(limit.toMillis());
+            options.setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
+            headers.forEach(options::addHeader);
+            return sockets.connect(options);
+        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
+                : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+    }
+
+    /** A streamed answer's refusal: its status and the start of its body. */
+    public static class StreamRefused extends RuntimeException {
+        public final int status;
+        public final String body;
+
+        StreamRefused(int status, String body) {
+            super("answered " + status, null, false, false);
+            this.status = status;
+            this.body = body;
+        }
+    }
+
+    /**
+     * POST a JSON body and stream the answer's body as it comes (server-sent events): its chunks, or a
+     * {@link StreamRefused} for a non-2xx answer, an {@link Unreachable} when it cannot be reached. {@code limit} bounds
+     * the wait for the answer's head; cancelling the subscription resets the request (the provider stops generating).
+     * Guarded like every request a tenant aims.
+     */
+    public Multi<Buffer> postStream(String url, Map<String, String> headers, String json, Duration limit,
+            boolean guarded) {
+        return Multi.createFrom().emitter(emitter -> {
+            URI uri;
+            try {
+                uri = URI.create(url);
+            } catch (IllegalArgumentException e) {
+                emitter.fail(new Refused("Not a valid URL: " + url));
+                return;
+            }
+            String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+                emitter.fail(new Refused("Not an http(s) URL: " + url));
+                return;
+            }
+            String host = uri.getHost();
+            boolean tls = scheme.equals("https");
+            int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+            String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+            io.vertx.core.http.HttpClientRequest[] open = new io.vertx.core.http.HttpClientRequest[1];
+            emitter.onTermination(() -> {
+                if (open[0] != null) {
+                    open[0].reset(); // cancelled or done: the connection is not reused mid-stream
+                }
+            });
+            resolve(host).compose(address -> {
+                if (guarded) {
+                    Optional<String> refusal = policy.refusal(host, address);
+                    if (refusal.isPresent()) {
+                        return Future.failedFuture(new Refused(refusal.get()));
+                    }
+                }
+                RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
+                        .setSsl(tls).setURI(path)
+                        .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
+                        .setIdleTimeout(limit.toMillis()).setFollowRedirects(false);
+                headers.forEach(options::putHeader);
+                options.putHeader("Content-Type", "application/json").putHeader("Accept", "text/event-stream");
+                return client.request(options);
+            }).compose(request -> {
+                open[0] = request;
+                return request.send(Buffer.buffer(json));
+            }).onSuccess(response -> {
+                if (response.statusCode() / 100 != 2) {
+                    response.body().onComplete(body -> emitter.fail(new StreamRefused(response.statusCode(),
+                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "")));
+                    return;
+                }
+                response.handler(emitter::emit);
+                response.exceptionHandler(failure -> {
+                    if (!emitter.isCancelled()) { // a cancelled stream's reset is ours, not a failure
+                        emitter.fail(new Unreachable("The stream from " + host + " broke: " + describe(failure)));
+                    }
+                });
+                response.endHandler(v -> {
+                    open[0] = null;
+                    emitter.complete();
+                });
+            }).onFailure(failure -> emitter.fail(failure instanceof Unreachable ? failure
+                    : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+        });
     }
 
     private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,

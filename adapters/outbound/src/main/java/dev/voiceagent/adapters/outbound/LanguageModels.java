@@ -4,6 +4,8 @@ import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.application.conversation.ModelDelta;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,5 +29,14 @@ public class LanguageModels implements LanguageModel {
             return Uni.createFrom().item(() -> simulator.complete(request));
         }
         return Uni.createFrom().deferred(() -> chat.complete(endpoint, request));
+    }
+
+    /** Streamed from every provider text chat speaks to; the simulator answers in one piece. */
+    @Override
+    public Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
+        if (SIMULATOR.equals(endpoint.provider())) {
+            return LanguageModel.super.stream(endpoint, request);
+        }
+        return chat.stream(endpoint, request);
     }
 }

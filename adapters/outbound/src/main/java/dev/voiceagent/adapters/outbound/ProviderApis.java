@@ -48,11 +48,21 @@ public class ProviderApis {
         this.cartesiaVersion = cartesiaVersion;
     }
 
+    /** The installation's Deepgram address (REST and WebSocket alike: https -> wss). */
+    public String deepgram() {
+        return deepgram;
+    }
+
+    /** The installation's ElevenLabs address. */
+    public String elevenlabs() {
+        return elevenlabs;
+    }
+
     /**
      * The base URL a tenant chose, or null when it chose none or the provider's public default (which the
      * catalog fills in): the installation's address for that provider is used then, and is not guarded.
      */
-    static String own(ModelEndpoint endpoint) {
+    public static String own(ModelEndpoint endpoint) {
         if (endpoint.managed() || endpoint.baseUrl() == null || endpoint.baseUrl().isBlank()) {
             return null;
         }
@@ -70,7 +80,7 @@ public class ProviderApis {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    static String display(String provider) {
+    public static String display(String provider) {
         return switch (provider) {
             case "openai", "openai_realtime" -> "OpenAI";
             case "elevenlabs" -> "ElevenLabs";

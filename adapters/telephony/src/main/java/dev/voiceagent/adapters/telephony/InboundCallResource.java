@@ -132,7 +132,8 @@ public class InboundCallResource {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml;
     }
 
-    private static String escape(String value) {
+    /** An XML attribute value. */
+    public static String escape(String value) {
         return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
     }
 

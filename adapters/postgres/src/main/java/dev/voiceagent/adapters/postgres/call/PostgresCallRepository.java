@@ -156,15 +156,30 @@ public class PostgresCallRepository implements CallRepository {
                         .addString(effect == null ? null : effect.failureReason()))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
                         : tx.preparedQuery("""
-                                        UPDATE workflow_runs SET state = $1, is_completed = $2, usage_info = $3,
-                                        gathered_context = $4 WHERE id = $5""")
+                                        WITH prior AS (SELECT id, is_completed FROM workflow_runs WHERE id = $5 FOR UPDATE)
+                                        UPDATE workflow_runs r
+                                           SET state = CASE WHEN p.is_completed THEN r.state ELSE $1 END,
+                                               is_completed = p.is_completed OR $2,
+                                               usage_info = COALESCE(r.usage_info, '{}'::jsonb) || $3,
+                                               gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || $4
+                                          FROM prior p WHERE r.id = p.id
+                                        RETURNING p.is_completed AS was_completed""")
                                 .execute(Tuple.tuple().addString(runAfter.state()).addBoolean(runAfter.completed())
                                         .addValue(JsonValues.toJson(runAfter.usageInfo()))
                                         .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
-                                .chain(() -> effect == null ? Uni.createFrom().voidItem()
-                                        : settleContact(tx, after, effect))
-                                .chain(() -> PostgresWebhookOutbox.enqueue(tx, after.organizationId(), events))
+                                .chain(runRows -> effect == null ? Uni.createFrom().item(runRows)
+                                        : settleContact(tx, after, effect).replaceWith(runRows))
+                                // the voice session may have completed the run since it was read: its run.completed
+                                // went out then, not twice
+                                .chain(runRows -> PostgresWebhookOutbox.enqueue(tx, after.organizationId(),
+                                        completedBefore(runRows) ? events.stream()
+                                                .filter(e -> !(e instanceof WebhookEvent.RunCompleted)).toList()
+                                                : events))
                                 .replaceWith(true)));
+    }
+
+    private static boolean completedBefore(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        return rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("was_completed"));
     }
 
     /**

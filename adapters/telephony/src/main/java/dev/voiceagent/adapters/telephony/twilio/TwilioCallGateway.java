@@ -2,6 +2,8 @@ package dev.voiceagent.adapters.telephony.twilio;
 
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.adapters.telephony.InboundCallResource;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.domain.telephony.CallStatus;
@@ -29,15 +31,17 @@ public class TwilioCallGateway implements CallGateway {
 
     private final TwilioApi api;
     private final String callbackBaseUrl;
-    private final String streamUrl;
+    private final VoiceRuntime runtime;
+
+    static final String NO_RUNTIME = "No voice runtime address is configured (voiceagent.voice-runtime.url or"
+            + " voiceagent.public-base-url): the call would have no media";
 
     public TwilioCallGateway(@ConfigProperty(name = "voiceagent.twilio.base-url", defaultValue = "https://api.twilio.com")
             String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl,
-            @ConfigProperty(name = "voiceagent.twilio.media-stream-url", defaultValue = "wss://localhost/api/v1/telephony/stream")
-            String streamUrl) {
+            VoiceRuntime runtime) {
         this.api = QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(baseUrl)).build(TwilioApi.class);
         this.callbackBaseUrl = CallbackUrls.base(callbackBaseUrl);
-        this.streamUrl = streamUrl;
+        this.runtime = runtime;
     }
 
     @Override
@@ -56,8 +60,11 @@ public class TwilioCallGateway implements CallGateway {
         MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
         form.add("To", call.to());
         form.add("From", call.from());
-        form.add("Twiml", "<Response><Connect><Stream url=\"" + streamUrl + "/" + call.runId()
-                + "\"/></Connect></Response>");
+        String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
+                .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null));
+        form.add("Twiml", "<Response><Connect><Stream url=\"" + InboundCallResource.escape(stream)
+                + "\"><Parameter name=\"workflow_run_id\" value=\"" + call.runId()
+                + "\"/></Stream></Connect></Response>");
         form.add("StatusCallback", statusCallbackUrl(call.runId()));
         form.add("StatusCallbackMethod", "POST");
         for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {

@@ -1,0 +1,94 @@
+package dev.voiceagent.adapters.media;
+
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitCallMediaUseCase;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Locale;
+
+/**
+ * The carriers' media route, the reference's address: GET /api/v1/telephony/ws/{workflow_id}/{organization_id}/
+ * {run_id}/{token}, upgraded to a WebSocket only after the token's signature is checked and the run is claimed for
+ * this replica (a wrong token 403, an unknown run or another organization's 404, a completed run or a second socket
+ * 409, each logged without the token). The socket then speaks Twilio Media Streams ({@link TwilioMediaSocket}).
+ */
+@ApplicationScoped
+public class TwilioMediaRoute {
+
+    private static final System.Logger LOG = System.getLogger(TwilioMediaRoute.class.getName());
+    public static final String PATH = "/api/v1/telephony/ws/:workflow/:organization/:run/:token";
+
+    private final AdmitCallMediaUseCase admit;
+    private final StartVoiceSessionUseCase start;
+    private final Vertx vertx;
+
+    public TwilioMediaRoute(AdmitCallMediaUseCase admit, StartVoiceSessionUseCase start, Vertx vertx) {
+        this.admit = admit;
+        this.start = start;
+        this.vertx = vertx;
+    }
+
+    void routes(@Observes Router router) {
+        router.get(PATH).order(-10).handler(this::handle);
+    }
+
+    private void handle(RoutingContext rc) {
+        HttpServerRequest request = rc.request();
+        long workflow;
+        long organization;
+        long run;
+        try {
+            workflow = Long.parseLong(rc.pathParam("workflow"));
+            organization = Long.parseLong(rc.pathParam("organization"));
+            run = Long.parseLong(rc.pathParam("run"));
+        } catch (NumberFormatException e) {
+            refuse(rc, 404, "Workflow run not found", "malformed ids");
+            return;
+        }
+        if (!"websocket".equals(String.valueOf(request.getHeader("Upgrade")).toLowerCase(Locale.ROOT))) {
+            refuse(rc, 400, "This address takes a WebSocket", "not a WebSocket upgrade for run " + run);
+            return;
+        }
+        request.pause();
+        Context context = Vertx.currentContext();
+        admit.admit(workflow, organization, run, rc.pathParam("token")).subscribe().with(
+                admitted -> context.runOnContext(v -> upgrade(rc, admitted)),
+                failure -> context.runOnContext(v -> {
+                    request.resume();
+                    refused(rc, run, failure);
+                }));
+    }
+
+    private void upgrade(RoutingContext rc, Admitted admitted) {
+        rc.request().toWebSocket().onSuccess(socket -> {
+            LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
+            new TwilioMediaSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+        }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",
+                admitted.runId(), failure.toString()));
+    }
+
+    private static void refused(RoutingContext rc, long run, Throwable failure) {
+        int status = failure instanceof ForbiddenException ? 403 : failure instanceof ResourceNotFoundException ? 404
+                : failure instanceof ConflictException ? 409 : 503;
+        String detail = status == 503 ? "The media could not be connected" : failure.getMessage();
+        refuse(rc, status, detail, "run " + run + ": " + failure.getMessage());
+        if (status == 503) {
+            LOG.log(System.Logger.Level.WARNING, "media of run {0} refused: {1}", run, failure.toString());
+        }
+    }
+
+    private static void refuse(RoutingContext rc, int status, String detail, String why) {
+        LOG.log(System.Logger.Level.INFO, "media socket refused ({0}): {1}", status, why);
+        rc.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                .end("{\"detail\":\"" + detail.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
+    }
+}

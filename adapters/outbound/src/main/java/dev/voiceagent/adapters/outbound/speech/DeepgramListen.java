@@ -1,0 +1,157 @@
+package dev.voiceagent.adapters.outbound.speech;
+
+import dev.voiceagent.application.voice.runtime.SpeechToText;
+import dev.voiceagent.domain.audio.AudioFormat;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * One call's Deepgram live transcription (v1/listen): the caller's audio as binary frames in its own encoding (μ-law 8
+ * kHz from a phone, no transcoding), KeepAlive every 4 s (Deepgram closes a socket silent for 10 s), Finalize when our
+ * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts. Audio
+ * sent before the socket opened is held (at most {@link #HOLD_FRAMES} frames) and sent once it has.
+ */
+final class DeepgramListen implements SpeechToText.Stream {
+
+    private static final System.Logger LOG = System.getLogger(DeepgramListen.class.getName());
+    static final int HOLD_FRAMES = 250;
+    static final long KEEP_ALIVE_MS = 4_000;
+    static final String KEEP_ALIVE = "{\"type\":\"KeepAlive\"}";
+    static final String FINALIZE = "{\"type\":\"Finalize\"}";
+    static final String CLOSE = "{\"type\":\"CloseStream\"}";
+
+    private final SpeechToText.Listener listener;
+    private final AudioFormat format;
+    private final Vertx vertx;
+    private final Deque<Object> held = new ArrayDeque<>();
+    private WebSocket socket;
+    private long keepAlive = -1;
+    private long bytes;
+    private boolean closed;
+
+    DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener) {
+        this.vertx = vertx;
+        this.format = format;
+        this.listener = listener;
+    }
+
+    static String query(String model, String language, AudioFormat format) {
+        StringBuilder q = new StringBuilder("/v1/listen?model=").append(model)
+                .append("&encoding=").append(format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16")
+                .append("&sample_rate=").append(format.sampleRate())
+                .append("&channels=1&interim_results=true&punctuate=true&endpointing=300");
+        if (language != null && !language.isBlank()) {
+            q.append("&language=").append(java.net.URLEncoder.encode(language, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return q.toString();
+    }
+
+    synchronized void connected(WebSocket ws) {
+        if (closed) {
+            ws.close();
+            return;
+        }
+        socket = ws;
+        ws.textMessageHandler(this::message);
+        ws.closeHandler(v -> {
+            if (!closed) {
+                closed = true;
+                listener.failed("Deepgram closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
+            }
+            vertx.cancelTimer(keepAlive);
+        });
+        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "deepgram stream: {0}", e.toString()));
+        while (!held.isEmpty()) {
+            Object next = held.pollFirst();
+            if (next instanceof byte[] frame) {
+                ws.writeBinaryMessage(Buffer.buffer(frame));
+            } else {
+                ws.writeTextMessage((String) next);
+            }
+        }
+        keepAlive = vertx.setPeriodic(KEEP_ALIVE_MS, t -> send(KEEP_ALIVE));
+    }
+
+    synchronized void refused(String message) {
+        if (!closed) {
+            closed = true;
+            listener.failed(message);
+        }
+    }
+
+    private void message(String text) {
+        JsonObject json;
+        try {
+            json = new JsonObject(text);
+        } catch (DecodeException e) {
+            return;
+        }
+        if (!"Results".equals(json.getString("type"))) {
+            return; // Metadata, SpeechStarted, UtteranceEnd: our own voice activity decides turns
+        }
+        JsonObject channel = json.getJsonObject("channel");
+        JsonArray alternatives = channel == null ? null : channel.getJsonArray("alternatives");
+        String transcript = alternatives == null || alternatives.isEmpty() ? ""
+                : alternatives.getJsonObject(0).getString("transcript", "");
+        if (!transcript.isBlank()) {
+            listener.transcript(transcript, Boolean.TRUE.equals(json.getBoolean("is_final")));
+        }
+    }
+
+    @Override
+    public synchronized void audio(byte[] frame) {
+        if (closed) {
+            return;
+        }
+        bytes += frame.length;
+        if (socket == null) {
+            if (held.size() >= HOLD_FRAMES) {
+                held.pollFirst();
+            }
+            held.addLast(frame);
+        } else if (!socket.writeQueueFull()) {
+            socket.writeBinaryMessage(Buffer.buffer(frame));
+        }
+    }
+
+    @Override
+    public void finalizeNow() {
+        send(FINALIZE);
+    }
+
+    private synchronized void send(String text) {
+        if (closed) {
+            return;
+        }
+        if (socket == null) {
+            held.addLast(text);
+        } else {
+            socket.writeTextMessage(text);
+        }
+    }
+
+    @Override
+    public synchronized double seconds() {
+        return bytes / (double) format.bytes(1_000);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (socket != null) {
+            socket.writeTextMessage(CLOSE);
+            WebSocket ws = socket;
+            vertx.setTimer(2_000, t -> ws.close());
+        }
+        closed = true;
+        vertx.cancelTimer(keepAlive);
+    }
+}

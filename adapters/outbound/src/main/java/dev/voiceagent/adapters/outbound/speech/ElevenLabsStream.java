@@ -1,0 +1,189 @@
+package dev.voiceagent.adapters.outbound.speech;
+
+import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.domain.audio.AudioFormat;
+import io.vertx.core.Future;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * One call's ElevenLabs multi-context WebSocket (/v1/text-to-speech/{voice}/multi-stream-input), opened when the call
+ * starts and kept warm: each sentence is a context of its own (its text, then a flush), its audio comes back in the
+ * call's format (ulaw_8000 on the phone: no transcoding). The context is closed right after its flush (ElevenLabs
+ * finishes what it holds, then says isFinal), so an interruption leaves nothing open on the provider's side: its late
+ * audio is dropped here. ElevenLabs allows 5 contexts per connection: at most {@link #MAX_CONTEXTS} are in flight, the
+ * next sentences wait their turn. A socket the provider closed for inactivity is opened again on the next sentence.
+ */
+final class ElevenLabsStream implements TextToSpeech.Stream {
+
+    private static final System.Logger LOG = System.getLogger(ElevenLabsStream.class.getName());
+    static final int MAX_CONTEXTS = 4;
+    private static final Base64.Decoder DECODE = Base64.getDecoder();
+
+    private final Supplier<Future<WebSocket>> connect;
+    private final TextToSpeech.Listener listener;
+    private final Set<String> open = new LinkedHashSet<>();
+    private final Set<String> cancelled = new LinkedHashSet<>();
+    private final Deque<String[]> waiting = new ArrayDeque<>();
+    private final Deque<String> unsent = new ArrayDeque<>();
+    private WebSocket socket;
+    private boolean connecting;
+    private boolean closed;
+    private long characters;
+
+    ElevenLabsStream(Supplier<Future<WebSocket>> connect, TextToSpeech.Listener listener) {
+        this.connect = connect;
+        this.listener = listener;
+        connect();
+    }
+
+    static String output(AudioFormat format) {
+        return switch (format.encoding()) {
+            case MULAW -> "ulaw_" + format.sampleRate();
+            case PCM16LE -> "pcm_" + format.sampleRate();
+            default -> throw new IllegalArgumentException("no ElevenLabs output for " + format);
+        };
+    }
+
+    private synchronized void connect() {
+        if (connecting || closed) {
+            return;
+        }
+        connecting = true;
+        connect.get().onComplete(result -> connected(result.succeeded() ? result.result() : null,
+                result.failed() ? result.cause().getMessage() : null));
+    }
+
+    private synchronized void connected(WebSocket ws, String failure) {
+        connecting = false;
+        if (ws == null) {
+            closed = true;
+            listener.failed("ElevenLabs: " + failure);
+            return;
+        }
+        if (closed) {
+            ws.close();
+            return;
+        }
+        socket = ws;
+        ws.textMessageHandler(this::message);
+        ws.closeHandler(v -> dropped(ws));
+        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "elevenlabs stream: {0}", e.toString()));
+        while (!unsent.isEmpty()) {
+            ws.writeTextMessage(unsent.pollFirst());
+        }
+    }
+
+    private synchronized void dropped(WebSocket ws) {
+        if (ws != socket) {
+            return;
+        }
+        socket = null;
+        if (closed) {
+            return;
+        }
+        cancelled.clear();
+        if (!open.isEmpty()) {
+            closed = true; // speech was cut mid-sentence: the session says so
+            listener.failed("ElevenLabs closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
+        }
+        // idle: opened again on the next sentence
+    }
+
+    private void message(String text) {
+        JsonObject json;
+        try {
+            json = new JsonObject(text);
+        } catch (DecodeException e) {
+            return;
+        }
+        String context = json.getString("contextId", json.getString("context_id"));
+        if (context == null) {
+            if (json.getValue("error") != null || json.getValue("message") != null) {
+                listener.failed("ElevenLabs: " + json.getValue("message", json.getValue("error")));
+            }
+            return;
+        }
+        String audio = json.getString("audio");
+        if (audio != null && !audio.isEmpty() && isOpen(context)) {
+            listener.audio(context, DECODE.decode(audio));
+        }
+        if (Boolean.TRUE.equals(json.getBoolean("isFinal")) && finished(context)) {
+            listener.done(context);
+        }
+    }
+
+    private synchronized boolean isOpen(String context) {
+        return open.contains(context);
+    }
+
+    /** The context's last audio came: the next waiting sentence goes. */
+    private synchronized boolean finished(String context) {
+        boolean known = open.remove(context);
+        cancelled.remove(context);
+        next();
+        return known;
+    }
+
+    @Override
+    public synchronized void speak(String utterance, String text) {
+        if (closed) {
+            return;
+        }
+        characters += text.length();
+        waiting.addLast(new String[] {utterance, text});
+        next();
+    }
+
+    private void next() {
+        while (open.size() + cancelled.size() < MAX_CONTEXTS && !waiting.isEmpty()) {
+            String[] u = waiting.pollFirst();
+            open.add(u[0]);
+            write(new JsonObject().put("text", u[1] + " ").put("context_id", u[0]).encode());
+            write(new JsonObject().put("context_id", u[0]).put("flush", true).encode());
+            write(new JsonObject().put("context_id", u[0]).put("close_context", true).encode());
+        }
+    }
+
+    private void write(String message) {
+        if (socket == null) {
+            unsent.addLast(message);
+            connect();
+        } else {
+            socket.writeTextMessage(message);
+        }
+    }
+
+    /** An interrupted sentence: not sent if it waited; its audio, if it is in flight, is dropped as it comes. */
+    @Override
+    public synchronized void cancel(String utterance) {
+        waiting.removeIf(u -> u[0].equals(utterance));
+        if (open.remove(utterance)) {
+            cancelled.add(utterance); // still counts against the provider's contexts until its isFinal
+        }
+    }
+
+    @Override
+    public synchronized long characters() {
+        return characters;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (socket != null) {
+            socket.writeTextMessage("{\"close_socket\":true}");
+            socket.close();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.TurnEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A call's events as the reference keeps them in logs.realtime_feedback_events and its run page reads them:
+ * {type, timestamp, turn, payload} with the rtf-* types of its real-time feedback (user transcription, bot text,
+ * node transitions, function calls, interruptions, latency). At most {@link #LIMIT} events, so a long call's memory
+ * stays bounded; the last one says how many were left out.
+ */
+final class CallLog {
+
+    static final int LIMIT = 2_000;
+
+    private final CallLoop loop;
+    private final List<Map<String, Object>> events = new ArrayList<>();
+    private int turn;
+    private int dropped;
+
+    CallLog(CallLoop loop) {
+        this.loop = loop;
+    }
+
+    void add(String type, Map<String, Object> payload) {
+        if (events.size() >= LIMIT) {
+            dropped++;
+            return;
+        }
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", type);
+        event.put("timestamp", loop.now().toString());
+        event.put("turn", turn);
+        event.put("payload", payload);
+        events.add(event);
+    }
+
+    /** A finished agent turn: its engine events (transitions, functions, extraction, the end) and what it said. */
+    void turn(String userText, AgentEngine.TurnResult result) {
+        turn++;
+        for (TurnEvent e : result.events()) {
+            add(switch (e.type()) {
+                case TurnEvent.NODE_TRANSITION -> "rtf-node-transition";
+                case TurnEvent.TOOL_CALL_STARTED -> "rtf-function-call-start";
+                case TurnEvent.TOOL_CALL_RESULT -> "rtf-function-call-end";
+                case TurnEvent.VARIABLES_EXTRACTED -> "rtf-variables-extracted";
+                case TurnEvent.SESSION_END -> "rtf-call-ended";
+                default -> "rtf-" + e.type().replace('_', '-');
+            }, e.payload());
+        }
+        if (result.assistantText() != null && !result.assistantText().isBlank()) {
+            add("rtf-bot-text", Map.of("text", result.assistantText()));
+        }
+    }
+
+    List<Map<String, Object>> events() {
+        List<Map<String, Object>> all = new ArrayList<>(events);
+        if (dropped > 0) {
+            all.add(Map.of("type", "rtf-events-dropped", "timestamp", Instant.now().toString(), "payload",
+                    Map.of("count", dropped)));
+        }
+        return all;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.voiceagent.application.voice.runtime;
+
+import io.smallrye.mutiny.Uni;
+
+/** A carrier's media socket for a run: admitted before the upgrade, then the call's voice session. */
+public final class CallMediaUseCases {
+
+    private CallMediaUseCases() {
+    }
+
+    /** A run whose media this replica now holds. */
+    public record Admitted(long organizationId, long workflowId, long runId,
+            dev.voiceagent.domain.workflow.WorkflowRun run) {
+    }
+
+    public interface AdmitCallMediaUseCase {
+        /**
+         * Checks the address's signature and claims the run's media for this replica, before the socket is upgraded:
+         * a wrong token is a {@link dev.voiceagent.application.shared.ForbiddenException}, an unknown run (or another
+         * organization's, or another workflow's) a {@link dev.voiceagent.application.shared.ResourceNotFoundException},
+         * a completed run or one whose media another socket holds a
+         * {@link dev.voiceagent.application.shared.ConflictException}.
+         */
+        Uni<Admitted> admit(long workflowId, long organizationId, long runId, String token);
+    }
+
+    public interface StartVoiceSessionUseCase {
+        /**
+         * The carrier started the media: loads the run's agent and models and starts its session on {@code loop}
+         * (the greeting first). A model the runtime cannot use ends the call at once, with the reason on the run.
+         */
+        Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop);
+    }
+}

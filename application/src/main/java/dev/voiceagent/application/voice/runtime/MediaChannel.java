@@ -1,0 +1,27 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.domain.audio.AudioFormat;
+
+/**
+ * The call's media as the carrier carries it (Twilio Media Streams today), handed by the driving adapter to the
+ * session: what the session sends to the caller. What the caller sends arrives at the session's methods
+ * ({@link VoiceSession#audio}, {@link VoiceSession#dtmf}, {@link VoiceSession#marked}, {@link VoiceSession#stopped}).
+ * Called on the call's loop only; never blocks.
+ */
+public interface MediaChannel {
+
+    /** The audio's format both ways (μ-law 8 kHz on the phone). */
+    AudioFormat format();
+
+    /** One frame of the agent's audio for the caller, in {@link #format()}. */
+    void play(byte[] frame);
+
+    /** A named mark after the audio sent so far: the carrier echoes it when that audio was played. */
+    void mark(String name);
+
+    /** Drop the audio the carrier holds and has not played (a barge-in); its marks come back at once. */
+    void clear();
+
+    /** End the media (the carrier then ends the call); {@code reason} is for the log. */
+    void close(String reason);
+}

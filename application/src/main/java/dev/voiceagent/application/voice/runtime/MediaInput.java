@@ -1,0 +1,20 @@
+package dev.voiceagent.application.voice.runtime;
+
+/**
+ * What the carrier sends the call's session, called by the media adapter on the call's loop: the counterpart of
+ * {@link MediaChannel}.
+ */
+public interface MediaInput {
+
+    /** A frame of the caller's audio, in the channel's format. */
+    void audio(byte[] frame);
+
+    /** A key the caller pressed. */
+    void dtmf(String digit);
+
+    /** The carrier played the agent's audio up to this mark. */
+    void marked(String name);
+
+    /** The carrier's media stopped (the caller hung up, or the socket closed). */
+    void stopped();
+}

@@ -1,0 +1,41 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.audio.AudioFormat;
+
+/**
+ * Out-port: streaming speech synthesis (ElevenLabs' WebSocket today). One connection per call, opened when the
+ * media connects and kept warm; each sentence is an utterance of its own, so one can be cancelled without the
+ * others. Audio comes in the format asked for. The listener may be called on any thread.
+ */
+public interface TextToSpeech {
+
+    interface Listener {
+
+        /** Audio of an utterance, in order within it. */
+        void audio(String utterance, byte[] audio);
+
+        /** The utterance's audio is complete. */
+        void done(String utterance);
+
+        /** The connection failed or the provider refused; nothing more comes. */
+        void failed(String message);
+    }
+
+    interface Stream {
+
+        /** Speaks {@code text} as the utterance {@code utterance} (a fresh id). */
+        void speak(String utterance, String text);
+
+        /** Stops an utterance: no more of its audio comes (a barge-in). */
+        void cancel(String utterance);
+
+        /** Characters sent to be spoken so far (usage). */
+        long characters();
+
+        void close();
+    }
+
+    /** Opens a stream; a provider this runtime cannot speak to is an {@link UnsupportedSpeechProvider}. */
+    Stream open(ModelEndpoint endpoint, AudioFormat format, Listener listener);
+}

@@ -1,0 +1,234 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.application.conversation.ConversationModels;
+import dev.voiceagent.application.conversation.ConversationTools;
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitCallMediaUseCase;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
+import dev.voiceagent.application.workflow.RunCompletions;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.ChatRuns;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.voice.TurnRules;
+import dev.voiceagent.domain.voice.TurnTaking;
+import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.workflow.Workflow;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.workflow.WorkflowVersion;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The voice runtime's entrance: a carrier's media socket is admitted (its signed address, the run claimed for this
+ * replica) and, once its media starts, the call gets its {@link VoiceSession} on the organization's models and the
+ * run's pinned workflow version. When the call ends, its run keeps what it left: the conversation's gathered values,
+ * the disposition, usage (call seconds, model tokens, speech-to-text seconds, text-to-speech characters) and the
+ * events of its log; run.completed goes out once, whoever completes the run.
+ */
+@Singleton
+public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessionUseCase {
+
+    private static final System.Logger LOG = System.getLogger(VoiceCallService.class.getName());
+    static final String BAD_TOKEN = "Invalid media token";
+    static final String NOT_FOUND = "Workflow run not found";
+    static final String COMPLETED = "The run is completed";
+    static final String TAKEN = "The run's media is already connected";
+    /** Voice activity already waits 0.2 s of speech before it says the caller started: no second wait on top. */
+    static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO, Duration.ofSeconds(10), 1,
+            Duration.ofSeconds(300));
+
+    private final VoiceRuntime runtime;
+    private final VoiceRunStore runs;
+    private final WorkflowRepository workflows;
+    private final ConversationModels models;
+    private final ConversationTools tools;
+    private final LanguageModel languageModel;
+    private final SpeechToText speechToText;
+    private final TextToSpeech textToSpeech;
+    private final VoiceActivityDetector detector;
+    private final VoiceSessions sessions;
+    private final RunCompletions completions;
+
+    public VoiceCallService(VoiceRuntime runtime, VoiceRunStore runs, WorkflowRepository workflows,
+            ConversationModels models, ConversationTools tools, LanguageModel languageModel, SpeechToText speechToText,
+            TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions) {
+        this.runtime = runtime;
+        this.runs = runs;
+        this.workflows = workflows;
+        this.models = models;
+        this.tools = tools;
+        this.languageModel = languageModel;
+        this.speechToText = speechToText;
+        this.textToSpeech = textToSpeech;
+        this.detector = detector;
+        this.sessions = sessions;
+        this.completions = new RunCompletions(workflows);
+    }
+
+    @Override
+    public Uni<Admitted> admit(long workflowId, long organizationId, long runId, String token) {
+        if (token == null || !runtime.accepts(organizationId, workflowId, runId, token)) {
+            return Uni.createFrom().failure(new ForbiddenException(BAD_TOKEN));
+        }
+        return runs.claim(organizationId, workflowId, runId, Instant.now()).map(claim -> {
+            if (claim.run().isPresent()) {
+                return new Admitted(organizationId, workflowId, runId, claim.run().get());
+            }
+            throw switch (claim.refusal()) {
+                case UNKNOWN -> new ResourceNotFoundException(NOT_FOUND);
+                case COMPLETED -> new ConflictException(COMPLETED);
+                case TAKEN -> new ConflictException(TAKEN);
+            };
+        });
+    }
+
+    private record Loaded(Workflow workflow, WorkflowVersion version, ModelEndpoint llm, ModelEndpoint stt,
+            ModelEndpoint tts, ConversationTools.Toolbox toolbox) {
+    }
+
+    @Override
+    public Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop) {
+        WorkflowRun run = admitted.run();
+        long org = admitted.organizationId();
+        return workflows.find(org, admitted.workflowId())
+                .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
+                .chain(workflow -> workflows.findVersion(org, workflow.id(), run.definitionId())
+                        .map(v -> v.orElseThrow(() -> new ResourceNotFoundException("Workflow version not found")))
+                        .chain(version -> {
+                            long owner = workflow.createdBy() == null ? 0 : workflow.createdBy();
+                            return Uni.combine().all().unis(models.languageModel(org, owner),
+                                    models.speech(org, owner, ModelService.STT),
+                                    models.speech(org, owner, ModelService.TTS),
+                                    tools.load(org, version.definition())).asTuple()
+                                    .map(t -> new Loaded(workflow, version, t.getItem1(), t.getItem2(), t.getItem3(),
+                                            t.getItem4()));
+                        }))
+                .onItem().transformToUni(loaded -> Uni.createFrom().emitter(emitter -> loop.execute(() -> {
+                    try {
+                        emitter.complete(begin(admitted, loaded, media, loop));
+                    } catch (RuntimeException e) {
+                        emitter.fail(e);
+                    }
+                })))
+                .map(MediaInput.class::cast)
+                .onFailure().call(failure -> refuse(admitted, media, loop, failure))
+                .onFailure().recoverWithNull();
+    }
+
+    private VoiceSession begin(Admitted admitted, Loaded loaded, MediaChannel media, CallLoop loop) {
+        WorkflowRun run = admitted.run();
+        AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
+                : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
+        VoiceSession[] session = new VoiceSession[1];
+        // the streams are opened before the session exists; their events reach it through the loop, after it does
+        SpeechToText.Stream stt = speechToText.open(loaded.stt(), media.format(), new SpeechToText.Listener() {
+            @Override
+            public void transcript(String text, boolean isFinal) {
+                loop.execute(() -> session[0].transcript(text, isFinal));
+            }
+
+            @Override
+            public void failed(String message) {
+                loop.execute(() -> session[0].failed("speech-to-text: " + message));
+            }
+        });
+        TextToSpeech.Stream tts;
+        try {
+            tts = textToSpeech.open(loaded.tts(), media.format(), new TextToSpeech.Listener() {
+                @Override
+                public void audio(String utterance, byte[] audio) {
+                    loop.execute(() -> session[0].voiceAudio(utterance, audio));
+                }
+
+                @Override
+                public void done(String utterance) {
+                    loop.execute(() -> session[0].voiceDone(utterance));
+                }
+
+                @Override
+                public void failed(String message) {
+                    loop.execute(() -> session[0].failed("text-to-speech: " + message));
+                }
+            });
+        } catch (RuntimeException e) {
+            stt.close();
+            throw e;
+        }
+        VoiceActivityDetector.Stream vad = detector.open(media.format().sampleRate());
+        VoiceSession.Parts parts = new VoiceSession.Parts(loop, media, stt, tts, vad, detector.windowMillis(), engine,
+                languageModel, loaded.llm(), loaded.toolbox().runner(), new TurnTaking(RULES),
+                VoiceActivity.Params.DEFAULT);
+        session[0] = new VoiceSession(parts, engine.initialState(), ended -> finish(admitted, loaded, ended));
+        sessions.add(admitted.runId());
+        session[0].connected();
+        return session[0];
+    }
+
+    /** The call could not start (a model the runtime cannot use, a workflow gone): the run ends with the reason. */
+    private Uni<Void> refuse(Admitted admitted, MediaChannel media, CallLoop loop, Throwable failure) {
+        String reason = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+        LOG.log(System.Logger.Level.WARNING, "voice session of run {0} not started: {1}", admitted.runId(), reason);
+        loop.execute(() -> media.close(VoiceSession.PIPELINE_ERROR));
+        Instant now = Instant.now();
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("type", "rtf-pipeline-error");
+        error.put("timestamp", now.toString());
+        error.put("payload", Map.of("message", reason));
+        WorkflowRun ended = ChatRuns.completed(withError(admitted.run(), reason), VoiceSession.PIPELINE_ERROR, now);
+        return completions.events(false, ended, now)
+                .chain(events -> runs.finish(ended, List.of(error), events, now)).replaceWithVoid()
+                .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
+                        admitted.runId(), f.toString()))
+                .onFailure().recoverWithNull();
+    }
+
+    private static WorkflowRun withError(WorkflowRun r, String reason) {
+        Map<String, Object> gathered = new LinkedHashMap<>(r.gatheredContext() == null ? Map.of()
+                : r.gatheredContext());
+        gathered.put("error", reason);
+        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
+                r.callType(), r.state(), r.completed(), r.recordingUrl(), r.transcriptUrl(), r.usageInfo(),
+                r.costInfo(), r.initialContext(), gathered, r.logs(), r.annotations(), r.campaignId(), r.createdAt());
+    }
+
+    private void finish(Admitted admitted, Loaded loaded, VoiceSession.Ended ended) {
+        sessions.remove(admitted.runId());
+        WorkflowRun run = admitted.run();
+        WorkflowRun after = ChatRuns.afterTurn(run, ended.conversation(), ended.tokens(),
+                ConversationModels.key(loaded.llm()), ended.endedAt());
+        if (ended.failure() != null) {
+            after = withError(after, ended.failure());
+        }
+        WorkflowRun completed = ChatRuns.completed(after, ended.reason(), ended.endedAt());
+        Map<String, Object> usage = new LinkedHashMap<>(completed.usageInfo());
+        usage.put("call_duration_seconds", ended.connectedAt() == null ? 0.0
+                : Duration.between(ended.connectedAt(), ended.endedAt()).toMillis() / 1000.0);
+        usage.put("stt", Map.of(ConversationModels.key(loaded.stt()), Map.of("audio_seconds",
+                Math.round(ended.speechSeconds() * 100) / 100.0)));
+        usage.put("tts", Map.of(ConversationModels.key(loaded.tts()), Map.of("characters",
+                ended.spokenCharacters())));
+        WorkflowRun finished = new WorkflowRun(completed.id(), completed.organizationId(), completed.workflowId(),
+                completed.definitionId(), completed.name(), completed.mode(), completed.callType(), completed.state(),
+                completed.completed(), completed.recordingUrl(), completed.transcriptUrl(), usage,
+                completed.costInfo(), completed.initialContext(), completed.gatheredContext(), completed.logs(),
+                completed.annotations(), completed.campaignId(), completed.createdAt());
+        completions.events(false, finished, ended.endedAt())
+                .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt()))
+                .subscribe().with(done -> LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}",
+                        admitted.runId(), ended.reason()),
+                        failure -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
+                                admitted.runId(), failure.toString()));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.domain.webhook.WebhookEvent;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Out-port: the run a call's media belongs to, as the voice runtime claims, keeps alive and finishes it. */
+public interface VoiceRunStore {
+
+    /** Why a media socket is refused (before the upgrade). */
+    enum Refusal {
+        /** No such run of that workflow in that organization (a 404: nothing is said about other organizations). */
+        UNKNOWN,
+        /** The run is over. */
+        COMPLETED,
+        /** Another socket holds the run's media. */
+        TAKEN
+    }
+
+    /** The claim's answer: the run, now held by this replica, or why not. */
+    record Claim(Optional<WorkflowRun> run, Refusal refusal) {
+
+        public static Claim claimed(WorkflowRun run) {
+            return new Claim(Optional.of(run), null);
+        }
+
+        public static Claim refused(Refusal refusal) {
+            return new Claim(Optional.empty(), refusal);
+        }
+    }
+
+    /**
+     * Takes the run's media for this replica: the run must be the organization's, of that workflow, not completed,
+     * and held by no other socket; it becomes running, with the replica and a heartbeat recorded.
+     */
+    Uni<Claim> claim(long organizationId, long workflowId, long runId, Instant now);
+
+    /**
+     * The call still talks on this replica (every few seconds): a run whose heartbeat stopped for longer than
+     * {@link #STALE} may be claimed again (its replica died and the carrier reconnected elsewhere).
+     */
+    Uni<Void> heartbeat(long runId, Instant now);
+
+    java.time.Duration STALE = java.time.Duration.ofSeconds(30);
+
+    /**
+     * What the call leaves on its run when its media ends, merged into what the run holds (a provider's report may
+     * complete the run before or after: neither loses the other's values): {@code ended}'s usage_info and
+     * gathered_context merged key by key, {@code events} as logs.realtime_feedback_events, the run completed and the
+     * media released. {@code webhooks} are enqueued in the same transaction only when this completes the run (a run
+     * the provider's report completed first has had its run.completed). True when this completed it.
+     */
+    Uni<Boolean> finish(WorkflowRun ended, List<Map<String, Object>> events,
+            List<WebhookEvent> webhooks, Instant now);
+}

@@ -1,0 +1,591 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ToolRunner;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.audio.Framer;
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.ConversationState;
+import dev.voiceagent.domain.conversation.ModelReply;
+import dev.voiceagent.domain.conversation.TokenUsage;
+import dev.voiceagent.domain.voice.HeardText;
+import dev.voiceagent.domain.voice.Playout;
+import dev.voiceagent.domain.voice.SpeakableText;
+import dev.voiceagent.domain.voice.TurnTaking;
+import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.voice.VoiceCommand;
+import dev.voiceagent.domain.voice.VoiceEvent;
+import io.smallrye.mutiny.subscription.Cancellable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One call's pipeline: the caller's audio to voice activity and speech-to-text, {@link TurnTaking} deciding who
+ * speaks, the {@link AgentEngine} answering on the streamed language model, sentences to speech as they are written,
+ * the speech framed and paced to the carrier with marks, and a barge-in cutting it all short. Everything runs on the
+ * call's {@link CallLoop} (callbacks of the providers are moved there), so nothing here needs a lock; nothing blocks.
+ * When the call ends, {@code onEnd} gets what it leaves behind.
+ */
+public final class VoiceSession implements MediaInput {
+
+    /** What the agent says when the caller stays silent. */
+    static final String IDLE_PROMPT = "Are you still there?";
+    /** What the caller hears when a provider fails mid-call, before the call ends. */
+    static final String FALLBACK_LINE = "I'm sorry, I'm having trouble right now. Please call back later.";
+    static final String PIPELINE_ERROR = "pipeline_error";
+    static final Duration TICK = Duration.ofMillis(20);
+    static final int FRAME_MS = 20;
+    /** How long a failed call waits for its fallback line to be heard. */
+    static final Duration FALLBACK_LIMIT = Duration.ofSeconds(10);
+
+    /** Everything a session works with. */
+    public record Parts(CallLoop loop, MediaChannel media, SpeechToText.Stream stt, TextToSpeech.Stream tts,
+            VoiceActivityDetector.Stream vad, int vadWindowMillis, AgentEngine engine, LanguageModel model,
+            ModelEndpoint llm, ToolRunner tools, TurnTaking rules, VoiceActivity.Params activity) {
+    }
+
+    /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
+    public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
+            long spokenCharacters, Instant connectedAt, Instant endedAt, List<java.util.Map<String, Object>> events,
+            String failure) {
+    }
+
+    private sealed interface Out {
+    }
+
+    private record Frame(byte[] bytes) implements Out {
+    }
+
+    private record SentenceEnd() implements Out {
+    }
+
+    private static final class Utterance {
+        final String id;
+        final String text;
+        final Deque<byte[]> audio = new ArrayDeque<>();
+        boolean done;
+        long startMs = -1;
+
+        Utterance(String id, String text) {
+            this.id = id;
+            this.text = text;
+        }
+    }
+
+    /** One agent turn: the engine's turn, what it says, and how far its audio got. */
+    private final class Answer {
+        final int id;
+        final AgentEngine.Turn turn;
+        final String userText;
+        final Deque<Utterance> utterances = new ArrayDeque<>();
+        final Deque<Out> out = new ArrayDeque<>();
+        final List<HeardText.Sentence> sentences = new ArrayList<>();
+        final Framer framer = new Framer(frameBytes);
+        int utteranceSeq;
+        int outputsSeen;
+        long queuedMs;
+        boolean finished;
+        boolean speaking;
+        String endCall;
+        Cancellable stream;
+        Instant askedAt;
+        Instant firstTextAt;
+        Instant firstAudioAt;
+
+        Answer(int id, AgentEngine.Turn turn, String userText) {
+            this.id = id;
+            this.turn = turn;
+            this.userText = userText;
+        }
+
+        boolean drained() {
+            return finished && utterances.isEmpty() && out.isEmpty();
+        }
+    }
+
+    private final Parts parts;
+    private final CallLoop loop;
+    private final MediaChannel media;
+    private final Consumer<Ended> onEnd;
+    private final VoiceActivity activity;
+    private final Playout playout = Playout.standard();
+    private final int frameBytes;
+    private final int vadSamples;
+    private final CallLog log;
+    private short[] vadWindow;
+    private int vadFill;
+    private TurnTaking.State state = TurnTaking.State.INITIAL;
+    private ConversationState conversation;
+    private TokenUsage tokens = TokenUsage.ZERO;
+    private Answer answer;
+    private int answerSeq;
+    private String carriedUserText;
+    private AutoCloseable ticker;
+    private Instant connectedAt;
+    private Instant speechStartedAt;
+    private Instant speechStoppedAt;
+    private String failure;
+    private Instant failedAt;
+    private boolean ended;
+
+    public VoiceSession(Parts parts, ConversationState start, Consumer<Ended> onEnd) {
+        this.parts = parts;
+        this.loop = parts.loop();
+        this.media = parts.media();
+        this.onEnd = onEnd;
+        this.conversation = start;
+        this.frameBytes = media.format().bytes(FRAME_MS);
+        this.vadSamples = media.format().sampleRate() * parts.vadWindowMillis() / 1000;
+        this.vadWindow = new short[vadSamples];
+        this.activity = new VoiceActivity(parts.activity(), Duration.ofMillis(parts.vadWindowMillis()));
+        this.log = new CallLog(loop);
+    }
+
+    // ---- what the carrier sends (on the loop) ----
+
+    /** The media connected: the agent opens the call. */
+    public void connected() {
+        connectedAt = loop.now();
+        ticker = loop.every(TICK, this::tick);
+        decide(new VoiceEvent.Connected(connectedAt));
+    }
+
+    @Override
+    /** A frame of the caller's audio. */
+    public void audio(byte[] frame) {
+        if (ended) {
+            return;
+        }
+        parts.stt().audio(frame);
+        short[] samples = G711.decode(frame);
+        int i = 0;
+        while (i < samples.length) {
+            int n = Math.min(samples.length - i, vadSamples - vadFill);
+            System.arraycopy(samples, i, vadWindow, vadFill, n);
+            vadFill += n;
+            i += n;
+            if (vadFill == vadSamples) {
+                short[] window = vadWindow;
+                vadWindow = new short[vadSamples];
+                vadFill = 0;
+                double volume = Loudness.volume(window);
+                Instant at = loop.now();
+                parts.vad().window(window, p -> loop.execute(() -> voiced(p, volume, at)));
+            }
+        }
+    }
+
+    @Override
+    public void dtmf(String digit) {
+        if (!ended) {
+            log.add("rtf-user-dtmf", java.util.Map.of("digit", digit));
+            decide(new VoiceEvent.Dtmf(loop.now(), digit));
+        }
+    }
+
+    @Override
+    /** The carrier played the audio up to this mark. */
+    public void marked(String name) {
+        if (!ended && playout.marked(name, loop.now())) {
+            pump();
+        }
+    }
+
+    @Override
+    /** The carrier's media stopped (the caller hung up, or the socket closed). */
+    public void stopped() {
+        if (!ended) {
+            decide(new VoiceEvent.Hungup(loop.now()));
+        }
+    }
+
+    /** Whether the call is over. */
+    public boolean isEnded() {
+        return ended;
+    }
+
+    // ---- the providers' events (on the loop) ----
+
+    private void voiced(double probability, double volume, Instant at) {
+        if (ended) {
+            return;
+        }
+        activity.window(probability, volume, at).ifPresent(event -> {
+            if (event instanceof VoiceEvent.SpeechStarted) {
+                speechStartedAt = at;
+            } else if (event instanceof VoiceEvent.SpeechStopped) {
+                speechStoppedAt = at;
+            }
+            decide(event);
+        });
+    }
+
+    /** A transcript from speech-to-text. */
+    void transcript(String text, boolean isFinal) {
+        if (ended) {
+            return;
+        }
+        if (isFinal && text != null && !text.isBlank()) {
+            log.add("rtf-user-transcription", java.util.Map.of("text", text, "final", true));
+        }
+        decide(new VoiceEvent.Transcript(loop.now(), text, isFinal));
+    }
+
+    /** Audio of an utterance from text-to-speech. */
+    void voiceAudio(String utterance, byte[] audio) {
+        Utterance u = utterance(utterance);
+        if (u != null) {
+            if (answer.firstAudioAt == null) {
+                answer.firstAudioAt = loop.now();
+            }
+            u.audio.addLast(audio);
+            pump();
+        }
+    }
+
+    /** An utterance's audio is complete. */
+    void voiceDone(String utterance) {
+        Utterance u = utterance(utterance);
+        if (u != null) {
+            u.done = true;
+            pump();
+        }
+    }
+
+    private Utterance utterance(String id) {
+        if (ended || answer == null) {
+            return null;
+        }
+        for (Utterance u : answer.utterances) {
+            if (u.id.equals(id)) {
+                return u;
+            }
+        }
+        return null; // a cancelled answer's late audio
+    }
+
+    // ---- turn-taking ----
+
+    private void tick() {
+        if (ended) {
+            return;
+        }
+        pump();
+        if (failure != null && Duration.between(failedAt, loop.now()).compareTo(FALLBACK_LIMIT) > 0) {
+            end(PIPELINE_ERROR); // the fallback line never came
+            return;
+        }
+        decide(new VoiceEvent.Tick(loop.now()));
+    }
+
+    private void decide(VoiceEvent event) {
+        if (ended || failure != null && !(event instanceof VoiceEvent.Hungup)) {
+            return; // a failed call only plays its fallback line out (or the caller hangs up)
+        }
+        TurnTaking.Decision decision = parts.rules().decide(state, event);
+        state = decision.state();
+        for (VoiceCommand command : decision.commands()) {
+            if (ended) {
+                return;
+            }
+            switch (command) {
+                case VoiceCommand.Open open -> begin(parts.engine().open(conversation), null);
+                case VoiceCommand.Respond respond -> respond(respond.userText());
+                case VoiceCommand.FinalizeTranscript f -> parts.stt().finalizeNow();
+                case VoiceCommand.Interrupt interrupt -> interrupt();
+                case VoiceCommand.PromptIdle idle -> prompt();
+                case VoiceCommand.Hangup hangup -> end(hangup.reason());
+            }
+        }
+    }
+
+    private void respond(String text) {
+        String userText = carriedUserText == null ? text : carriedUserText + " " + text;
+        carriedUserText = null;
+        if (conversation.ended()) {
+            end(conversation.endReason());
+            return;
+        }
+        try {
+            begin(parts.engine().reply(conversation, userText), userText);
+        } catch (RuntimeException limit) { // the turn limit: the conversation is over
+            end(PIPELINE_ERROR);
+        }
+    }
+
+    private void prompt() {
+        Answer a = new Answer(++answerSeq, null, null);
+        answer = a;
+        a.finished = true;
+        say(a, IDLE_PROMPT);
+        log.add("rtf-bot-text", java.util.Map.of("text", IDLE_PROMPT));
+    }
+
+    private void begin(AgentEngine.Turn turn, String userText) {
+        Answer a = new Answer(++answerSeq, turn, userText);
+        answer = a;
+        step(a);
+    }
+
+    /** Runs the engine's turn on until it waits for the model or a tool, or finishes. */
+    private void step(Answer a) {
+        if (a != answer || ended) {
+            return;
+        }
+        Step step = a.turn.next();
+        sayNewOutputs(a);
+        switch (step) {
+            case Step.AskModel ask -> ask(a, ask);
+            case Step.RunTool tool -> parts.tools().run(a.turn, tool).subscribe().with(
+                    done -> loop.execute(() -> step(a)),
+                    failed -> loop.execute(() -> {
+                        a.turn.acceptToolResult(tool.call().id(), "The tool failed: " + failed.getMessage());
+                        step(a);
+                    }));
+            case Step.Finished finished -> {
+                a.finished = true;
+                AgentEngine.TurnResult result = finished.result();
+                conversation = result.state();
+                tokens = tokens.plus(result.usage());
+                log.turn(a.userText, result);
+                a.endCall = result.state().ended() ? result.state().endReason() : null;
+                pump();
+            }
+        }
+    }
+
+    private void ask(Answer a, Step.AskModel ask) {
+        SpeakableText chunker = new SpeakableText();
+        StringBuilder streamed = new StringBuilder();
+        a.askedAt = loop.now();
+        a.stream = parts.model().stream(parts.llm(), ask.request()).subscribe().with(
+                delta -> loop.execute(() -> {
+                    if (a != answer || ended) {
+                        return;
+                    }
+                    switch (delta) {
+                        case ModelDelta.Text text -> {
+                            if (a.firstTextAt == null) {
+                                a.firstTextAt = loop.now();
+                            }
+                            streamed.append(text.delta());
+                            chunker.append(text.delta()).forEach(sentence -> say(a, sentence));
+                        }
+                        case ModelDelta.Done done -> {
+                            chunker.finish().forEach(sentence -> say(a, sentence));
+                            ModelReply reply = done.reply();
+                            if (streamed.isEmpty() && reply.text() != null && !reply.text().isBlank()) {
+                                sayAll(a, reply.text()); // a provider that gave the text only at the end
+                            }
+                            a.turn.accept(reply);
+                            a.outputsSeen = a.turn.outputs().size();
+                            step(a);
+                        }
+                    }
+                }),
+                failed -> loop.execute(() -> {
+                    if (a == answer && !ended) {
+                        failed("language model: " + failed.getMessage());
+                    }
+                }));
+    }
+
+    /** Speaks what the engine said that the model did not stream (a greeting, a tool's last words). */
+    private void sayNewOutputs(Answer a) {
+        List<String> outputs = a.turn.outputs();
+        for (int i = a.outputsSeen; i < outputs.size(); i++) {
+            sayAll(a, outputs.get(i));
+        }
+        a.outputsSeen = outputs.size();
+    }
+
+    private void sayAll(Answer a, String text) {
+        SpeakableText chunker = new SpeakableText();
+        chunker.append(text).forEach(s -> say(a, s));
+        chunker.finish().forEach(s -> say(a, s));
+    }
+
+    private void say(Answer a, String sentence) {
+        Utterance u = new Utterance("a" + a.id + "u" + ++a.utteranceSeq, sentence);
+        a.utterances.addLast(u);
+        parts.tts().speak(u.id, sentence);
+    }
+
+    /** Moves the answer's audio to the carrier, no further ahead of the caller's ear than the playout allows. */
+    private void pump() {
+        Answer a = answer;
+        if (a == null || ended) {
+            return;
+        }
+        while (!a.utterances.isEmpty()) {
+            Utterance u = a.utterances.peekFirst();
+            while (!u.audio.isEmpty()) {
+                for (byte[] frame : a.framer.push(u.audio.pollFirst())) {
+                    if (u.startMs < 0) {
+                        u.startMs = a.queuedMs;
+                    }
+                    a.out.addLast(new Frame(frame));
+                    a.queuedMs += FRAME_MS;
+                }
+            }
+            if (!u.done) {
+                break;
+            }
+            byte[] last = a.framer.flush(silence());
+            if (last.length > 0) {
+                if (u.startMs < 0) {
+                    u.startMs = a.queuedMs;
+                }
+                a.out.addLast(new Frame(last));
+                a.queuedMs += FRAME_MS;
+            }
+            if (u.startMs >= 0) {
+                a.sentences.add(new HeardText.Sentence(u.text, u.startMs, a.queuedMs, List.of()));
+                a.out.addLast(new SentenceEnd());
+            }
+            a.utterances.pollFirst();
+        }
+        Instant now = loop.now();
+        while (!a.out.isEmpty()) {
+            Out next = a.out.peekFirst();
+            if (next instanceof Frame frame) {
+                if (playout.roomMs(now) < FRAME_MS) {
+                    break;
+                }
+                a.out.pollFirst();
+                media.play(frame.bytes());
+                playout.sent(FRAME_MS, now).ifPresent(media::mark);
+                if (!a.speaking) {
+                    a.speaking = true;
+                    speaking(a, now);
+                    if (a != answer || ended) {
+                        return;
+                    }
+                }
+            } else {
+                a.out.pollFirst();
+                playout.sentenceEnd().ifPresent(media::mark);
+            }
+        }
+        if (a.drained() && playout.allPlayed()) {
+            playout.clear(now);
+            answer = null;
+            if (failure != null) {
+                end(PIPELINE_ERROR); // the fallback line was heard
+            } else {
+                decide(new VoiceEvent.AgentDone(now, a.endCall));
+            }
+        }
+    }
+
+    private void speaking(Answer a, Instant now) {
+        if (a.turn != null && speechStoppedAt != null && a.userText != null) {
+            java.util.Map<String, Object> latency = new java.util.LinkedHashMap<>();
+            latency.put("kind", "voice_latency_breakdown");
+            latency.put("user_stop_to_bot_started_ms", Duration.between(speechStoppedAt, now).toMillis());
+            latency.put("llm_first_text_ms", a.firstTextAt == null || a.askedAt == null ? null
+                    : Duration.between(a.askedAt, a.firstTextAt).toMillis());
+            latency.put("tts_first_audio_ms", a.firstAudioAt == null || a.askedAt == null ? null
+                    : Duration.between(a.firstTextAt == null ? a.askedAt : a.firstTextAt, a.firstAudioAt).toMillis());
+            log.add("rtf-latency-measured", latency);
+        }
+        // an idle prompt may be answered over; the fallback line before a failed call ends may not
+        decide(new VoiceEvent.AgentSpeaking(now, a.turn == null ? failure == null : a.turn.interruptible()));
+    }
+
+    private byte silence() {
+        return media.format().encoding() == dev.voiceagent.domain.audio.AudioFormat.Encoding.MULAW ? (byte) 0xFF : 0;
+    }
+
+    /** The caller spoke over the agent: the carrier's queue, the model and the voice stop; what was heard stays. */
+    private void interrupt() {
+        Answer a = answer;
+        answer = null;
+        Instant now = loop.now();
+        media.clear();
+        long heardMs = playout.clear(now);
+        if (a == null) {
+            return;
+        }
+        if (a.stream != null) {
+            a.stream.cancel();
+        }
+        a.utterances.forEach(u -> parts.tts().cancel(u.id));
+        String heard = HeardText.of(a.sentences, heardMs);
+        java.util.Map<String, Object> payload = new java.util.LinkedHashMap<>();
+        payload.put("heard_text", heard);
+        payload.put("heard_ms", heardMs);
+        payload.put("barge_in_ms", speechStartedAt == null ? null : Duration.between(speechStartedAt, now).toMillis());
+        log.add("rtf-interruption", payload);
+        if (a.turn == null) {
+            return; // an idle prompt
+        }
+        if (a.finished) {
+            conversation = conversation.interrupted(heard);
+        } else if (heard.isBlank()) {
+            carriedUserText = a.userText; // nothing of the answer was heard: the caller's words join the next turn
+        } else {
+            conversation = conversation.cutShort(a.userText, heard);
+        }
+    }
+
+    /** A provider failed mid-call: the caller hears the fallback line if the voice still works, then the call ends. */
+    void failed(String message) {
+        if (ended) {
+            return;
+        }
+        failure = message;
+        failedAt = loop.now();
+        log.add("rtf-pipeline-error", java.util.Map.of("message", message));
+        if (message.startsWith("text-to-speech")) {
+            end(PIPELINE_ERROR);
+            return;
+        }
+        Answer a = answer;
+        if (a != null && a.stream != null) {
+            a.stream.cancel();
+        }
+        if (a != null) {
+            a.utterances.forEach(u -> parts.tts().cancel(u.id));
+        }
+        media.clear();
+        playout.clear(loop.now());
+        Answer last = new Answer(++answerSeq, null, null);
+        last.finished = true;
+        answer = last;
+        say(last, FALLBACK_LINE);
+    }
+
+    private void end(String reason) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        state = new TurnTaking.State(TurnTaking.Phase.ENDED, state.connectedAt(), loop.now(), "", false, null, 0);
+        try {
+            if (ticker != null) {
+                ticker.close();
+            }
+        } catch (Exception ignored) {
+            // the loop's timer is gone with it
+        }
+        if (answer != null && answer.stream != null) {
+            answer.stream.cancel();
+        }
+        parts.stt().close();
+        parts.tts().close();
+        parts.vad().close();
+        media.close(reason);
+        onEnd.accept(new Ended(reason, conversation, tokens, parts.stt().seconds(), parts.tts().characters(),
+                connectedAt, loop.now(), log.events(), failure));
+    }
+}

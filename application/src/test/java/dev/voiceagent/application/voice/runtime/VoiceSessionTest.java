@@ -1,0 +1,460 @@
+package dev.voiceagent.application.voice.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ToolRunner;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.ChatMessage;
+import dev.voiceagent.domain.conversation.ModelReply;
+import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.domain.conversation.ToolCall;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.voice.TurnTaking;
+import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.workflow.WorkflowDefinition;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A whole call on a virtual clock: a carrier that plays audio in real time and echoes marks, a recognizer and a voice
+ * scripted by the test, a streamed model, and the caller's speech as loud and silent μ-law frames.
+ */
+class VoiceSessionTest {
+
+    // ---- the world around the session ----
+
+    /** The call's loop on a virtual clock: tasks run in order, timers fire as time advances. */
+    static final class VirtualLoop implements CallLoop {
+        Instant now = Instant.parse("2026-11-26T10:00:00Z");
+        private final Deque<Runnable> queue = new ArrayDeque<>();
+        private final PriorityQueue<Object[]> timed = new PriorityQueue<>(
+                Comparator.comparing((Object[] t) -> (Instant) t[0]).thenComparing(t -> (Long) t[2]));
+        private final List<Object[]> periodic = new ArrayList<>();
+        private long seq;
+
+        @Override
+        public Instant now() {
+            return now;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            queue.addLast(task);
+        }
+
+        void at(Duration after, Runnable task) {
+            timed.add(new Object[] {now.plus(after), task, seq++});
+        }
+
+        @Override
+        public AutoCloseable every(Duration period, Runnable task) {
+            Object[] timer = {period, task, now.plus(period), true};
+            periodic.add(timer);
+            return () -> timer[3] = false;
+        }
+
+        void drain() {
+            while (!queue.isEmpty()) {
+                queue.pollFirst().run();
+            }
+        }
+
+        /** Time passes in 5 ms steps; due timers and tasks run on the way. */
+        void advance(Duration d) {
+            Instant end = now.plus(d);
+            drain();
+            while (now.isBefore(end)) {
+                now = now.plusMillis(5);
+                while (!timed.isEmpty() && !((Instant) timed.peek()[0]).isAfter(now)) {
+                    ((Runnable) timed.poll()[1]).run();
+                    drain();
+                }
+                for (Object[] p : List.copyOf(periodic)) {
+                    if ((boolean) p[3] && !((Instant) p[2]).isAfter(now)) {
+                        p[2] = ((Instant) p[2]).plus((Duration) p[0]);
+                        ((Runnable) p[1]).run();
+                        drain();
+                    }
+                }
+            }
+        }
+    }
+
+    /** A carrier that plays what it is sent in real time and echoes each mark when the audio before it played. */
+    static final class Carrier implements MediaChannel {
+        final VirtualLoop loop;
+        VoiceSession session;
+        Instant playedUntil;
+        final List<Object[]> marks = new ArrayList<>();
+        int frames;
+        int clears;
+        String closed;
+        final List<Instant> firstFrameAfterClear = new ArrayList<>();
+
+        Carrier(VirtualLoop loop) {
+            this.loop = loop;
+            playedUntil = loop.now;
+        }
+
+        @Override
+        public AudioFormat format() {
+            return AudioFormat.MULAW_8K;
+        }
+
+        @Override
+        public void play(byte[] frame) {
+            assertThat(frame).hasSize(160);
+            assertThat(closed).isNull();
+            frames++;
+            Instant start = playedUntil.isAfter(loop.now) ? playedUntil : loop.now;
+            playedUntil = start.plusMillis(20);
+        }
+
+        @Override
+        public void mark(String name) {
+            Object[] mark = {name, playedUntil.isAfter(loop.now) ? playedUntil : loop.now};
+            marks.add(mark);
+            loop.at(Duration.between(loop.now, (Instant) mark[1]), () -> {
+                if (marks.remove(mark)) {
+                    session.marked(name);
+                }
+            });
+        }
+
+        @Override
+        public void clear() {
+            clears++;
+            playedUntil = loop.now;
+            List<Object[]> pending = List.copyOf(marks);
+            marks.clear();
+            pending.forEach(m -> loop.execute(() -> session.marked((String) m[0]))); // Twilio echoes them at once
+        }
+
+        @Override
+        public void close(String reason) {
+            closed = reason;
+        }
+
+        /** Milliseconds of agent audio sent so far. */
+        long sentMs() {
+            return frames * 20L;
+        }
+    }
+
+    /** A recognizer whose finals the test scripts: on Finalize, it settles the next line after 100 ms. */
+    final class Recognizer implements SpeechToText.Stream {
+        final Deque<String> lines = new ArrayDeque<>();
+        int finalizes;
+        int frames;
+        boolean closed;
+
+        @Override
+        public void audio(byte[] frame) {
+            frames++;
+        }
+
+        @Override
+        public void finalizeNow() {
+            finalizes++;
+            if (!lines.isEmpty()) {
+                String line = lines.pollFirst();
+                loop.at(Duration.ofMillis(100), () -> session.transcript(line, true));
+            }
+        }
+
+        @Override
+        public double seconds() {
+            return frames * 0.02;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    /** A voice that answers each sentence after 100 ms with 60 ms of audio per word, in 40 ms chunks. */
+    final class Voice implements TextToSpeech.Stream {
+        final List<String> spoken = new ArrayList<>();
+        final List<String> cancelled = new ArrayList<>();
+        long characters;
+
+        @Override
+        public void speak(String utterance, String text) {
+            spoken.add(text);
+            characters += text.length();
+            int ms = 60 * text.split("\\s+").length;
+            for (int at = 0; at < ms; at += 40) {
+                int length = Math.min(40, ms - at) * 8;
+                loop.at(Duration.ofMillis(100 + at / 4), () -> {
+                    if (!cancelled.contains(utterance)) {
+                        session.voiceAudio(utterance, new byte[length]);
+                    }
+                });
+            }
+            loop.at(Duration.ofMillis(100 + ms / 4 + 1), () -> {
+                if (!cancelled.contains(utterance)) {
+                    session.voiceDone(utterance);
+                }
+            });
+        }
+
+        @Override
+        public void cancel(String utterance) {
+            cancelled.add(utterance);
+        }
+
+        @Override
+        public long characters() {
+            return characters;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A model that streams each scripted reply's text word by word, 50 ms apart, then the reply. */
+    final class Model implements LanguageModel {
+        final Deque<Function<ModelRequest, Multi<ModelDelta>>> replies = new ArrayDeque<>();
+        final List<ModelRequest> asked = new ArrayList<>();
+
+        @Override
+        public Uni<ModelReply> complete(ModelEndpoint endpoint, ModelRequest request) {
+            throw new UnsupportedOperationException("the session streams");
+        }
+
+        @Override
+        public Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
+            asked.add(request);
+            return replies.removeFirst().apply(request);
+        }
+
+        void says(ModelReply reply) {
+            replies.add(request -> Multi.createFrom().emitter(emitter -> {
+                String[] words = reply.text() == null ? new String[0] : reply.text().split(" ");
+                for (int i = 0; i < words.length; i++) {
+                    String delta = (i == 0 ? "" : " ") + words[i];
+                    loop.at(Duration.ofMillis(50L * (i + 1)), () -> emitter.emit(new ModelDelta.Text(delta)));
+                }
+                loop.at(Duration.ofMillis(50L * (words.length + 1)), () -> {
+                    emitter.emit(new ModelDelta.Done(reply));
+                    emitter.complete();
+                });
+            }));
+        }
+    }
+
+    final VirtualLoop loop = new VirtualLoop();
+    final Carrier carrier = new Carrier(loop);
+    final Recognizer recognizer = new Recognizer();
+    final Voice voice = new Voice();
+    final Model model = new Model();
+    VoiceSession session;
+    VoiceSession.Ended ended;
+
+    static WorkflowDefinition definition(String greeting, boolean interruptible) {
+        Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help with orders.",
+                "allow_interrupt", interruptible));
+        if (greeting != null) {
+            start.put("greeting", greeting);
+        }
+        return WorkflowDefinition.of(Map.of(
+                "nodes", List.of(Map.of("id", "1", "type", "startCall", "data", start),
+                        Map.of("id", "2", "type", "endCall", "data", Map.of("name", "Goodbye", "prompt",
+                                "Say goodbye."))),
+                "edges", List.of(Map.of("id", "e1", "source", "1", "target", "2", "data", Map.of("label", "Done",
+                        "condition", "The caller is done")))));
+    }
+
+    void start(WorkflowDefinition definition) {
+        AgentEngine engine = new AgentEngine(definition, Map.of());
+        ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "gpt-4o-mini", null, List.of("k"), Map.of(),
+                false);
+        VoiceSession.Parts parts = new VoiceSession.Parts(loop, carrier, recognizer, voice,
+                new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, ToolRunner.NONE,
+                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT);
+        session = new VoiceSession(parts, engine.initialState(), e -> ended = e);
+        carrier.session = session;
+        session.connected();
+        loop.drain();
+    }
+
+    /** The caller speaks for {@code ms} (a loud 440 Hz tone, 20 ms frames in real time). */
+    void callerSpeaks(int ms) {
+        for (int t = 0; t < ms; t += 20) {
+            short[] samples = new short[160];
+            for (int i = 0; i < 160; i++) {
+                samples[i] = (short) (12_000 * Math.sin(2 * Math.PI * 440 * (t * 8 + i) / 8_000.0));
+            }
+            session.audio(G711.encode(samples));
+            loop.advance(Duration.ofMillis(20));
+        }
+    }
+
+    /** The caller is silent for {@code ms} (silent frames keep coming, as on a phone line). */
+    void callerSilent(int ms) {
+        byte[] silence = new byte[160];
+        java.util.Arrays.fill(silence, (byte) 0xFF);
+        for (int t = 0; t < ms; t += 20) {
+            session.audio(silence);
+            loop.advance(Duration.ofMillis(20));
+        }
+    }
+
+    // ---- the calls ----
+
+    @Test
+    void aWholeCallGreetsAnswersMovesOnAndHangsUpOnlyAfterTheGoodbyeWasHeard() {
+        start(definition("Hello, this is Acme. How can I help?", true));
+        callerSilent(1_500);
+        assertThat(voice.spoken).containsExactly("Hello, this is Acme.", "How can I help?");
+        assertThat(carrier.sentMs()).isGreaterThanOrEqualTo(60 * 8);
+
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today. Anything else?"));
+        callerSpeaks(800);
+        callerSilent(1_500);
+        assertThat(recognizer.finalizes).isEqualTo(1);
+        assertThat(model.asked).hasSize(1);
+        assertThat(model.asked.getFirst().messages()).extracting(ChatMessage::content)
+                .endsWith("Hello, this is Acme. How can I help?", "Where is my order?");
+        // the first sentence went to the voice before the model finished writing the second
+        assertThat(voice.spoken).containsSequence("It ships today.", "Anything else?");
+
+        recognizer.lines.add("No, that's all.");
+        model.says(ModelReply.calls(new ToolCall("c1", "done", Map.of())));
+        model.says(ModelReply.text("Thank you, goodbye."));
+        callerSpeaks(600);
+        callerSilent(400);
+        int framesBeforeGoodbye = carrier.frames;
+        loop.advance(Duration.ofMillis(300));
+        assertThat(carrier.closed).as("not closed while the goodbye plays").isNull();
+        callerSilent(2_000);
+        assertThat(carrier.frames).isGreaterThan(framesBeforeGoodbye);
+        assertThat(carrier.closed).isEqualTo(AgentEngine.END_CALL_NODE);
+        assertThat(carrier.marks).as("every mark came back before the hang-up").isEmpty();
+        assertThat(carrier.clears).isZero();
+
+        assertThat(ended.reason()).isEqualTo(AgentEngine.END_CALL_NODE);
+        assertThat(ended.conversation().currentNodeId()).isEqualTo("2");
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content).containsSubsequence(
+                "Where is my order?", "It ships today. Anything else?", "No, that's all.", "Thank you, goodbye.");
+        assertThat(ended.spokenCharacters()).isEqualTo(voice.characters);
+        assertThat(ended.speechSeconds()).isGreaterThan(4);
+        assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-user-transcription", "rtf-bot-text",
+                "rtf-node-transition", "rtf-function-call-start", "rtf-latency-measured");
+        assertThat(recognizer.closed).isTrue();
+    }
+
+    @Test
+    void aBargeInClearsTheCarrierAndTheConversationKeepsOnlyTheSentencesHeard() {
+        start(definition("Hello, this is Acme calling about your order. It ships today. Anything else I can do"
+                + " for you today?", true));
+        callerSilent(900); // the first two sentences (480 + 180 ms) played, the third started
+        int clearsBefore = carrier.clears;
+        recognizer.lines.add("Stop, stop.");
+        model.says(ModelReply.text("Sorry, go ahead."));
+        callerSpeaks(400);
+        assertThat(carrier.clears).isEqualTo(clearsBefore + 1);
+        callerSilent(1_200);
+        session.stopped();
+        loop.drain();
+        Map<String, Object> interruption = eventOf("rtf-interruption");
+        assertThat(payload(interruption).get("heard_text"))
+                .isEqualTo("Hello, this is Acme calling about your order. It ships today.");
+        // from voice activity's start (itself after 0.2 s of speech) to the clear: one tick at most
+        assertThat(((Number) payload(interruption).get("barge_in_ms")).longValue()).isBetween(0L, 40L);
+        List<String> said = ended.conversation().messages().stream().map(ChatMessage::content).toList();
+        assertThat(said).containsExactly("Hello, this is Acme calling about your order. It ships today.", "Stop, stop.",
+                "Sorry, go ahead.");
+        assertThat(String.join(" ", said)).doesNotContain("Anything else");
+        assertThat(ended.reason()).isEqualTo(TurnTaking.USER_HANGUP);
+    }
+
+    @Test
+    void whereTheNodeForbidsInterruptionTheCallerIsNotCutIn() {
+        start(definition("Hello, this is Acme calling about your order. It ships today.", false));
+        callerSilent(300);
+        callerSpeaks(600);
+        assertThat(carrier.clears).isZero();
+        callerSilent(1_500);
+        assertThat(voice.spoken).containsExactly("Hello, this is Acme calling about your order.", "It ships today.");
+    }
+
+    /** Starts a call whose second turn the model streams slowly; the caller cuts in {@code silenceMs} after it. */
+    private boolean[] interruptTheStreamAfter(int silenceMs) {
+        start(definition("Hi.", true));
+        callerSilent(600);
+        boolean[] cancelled = {false};
+        recognizer.lines.add("Tell me everything.");
+        model.replies.add(request -> Multi.createFrom().<ModelDelta>emitter(emitter -> loop.at(Duration.ofMillis(50),
+                        () -> emitter.emit(new ModelDelta.Text("Well, there is a lot to say. First, "))))
+                .onCancellation().invoke(() -> cancelled[0] = true));
+        callerSpeaks(600);
+        callerSilent(silenceMs); // the model writes its first sentence, which starts playing
+        recognizer.lines.add("Actually, never mind.");
+        model.says(ModelReply.text("Okay."));
+        callerSpeaks(400);
+        callerSilent(1_500);
+        session.stopped();
+        loop.drain();
+        return cancelled;
+    }
+
+    @Test
+    void aBargeInWhileTheModelStreamsCancelsItAndKeepsOnlyTheSentenceHeard() {
+        boolean[] cancelled = interruptTheStreamAfter(1_100);
+        assertThat(cancelled[0]).isTrue();
+        List<String> said = ended.conversation().messages().stream().map(ChatMessage::content).toList();
+        assertThat(said).containsSubsequence("Tell me everything.", "Well, there is a lot to say.",
+                "Actually, never mind.", "Okay.");
+        assertThat(String.join(" ", said)).doesNotContain("First");
+    }
+
+    @Test
+    void aBargeInBeforeAnyWholeSentenceWasHeardJoinsTheCallersWordsIntoOneTurn() {
+        boolean[] cancelled = interruptTheStreamAfter(500);
+        assertThat(cancelled[0]).isTrue();
+        List<String> said = ended.conversation().messages().stream().map(ChatMessage::content).toList();
+        assertThat(said).containsExactly("Hi.", "Tell me everything. Actually, never mind.", "Okay.");
+    }
+
+    @Test
+    void aRecognizerThatFailsMidCallLeavesTheCallerAFallbackLineThenTheCallEnds() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        session.failed("speech-to-text: connection reset");
+        callerSilent(3_000);
+        assertThat(voice.spoken).endsWith(VoiceSession.FALLBACK_LINE);
+        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
+        assertThat(ended.failure()).contains("connection reset");
+        assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-pipeline-error");
+    }
+
+    private Map<String, Object> eventOf(String type) {
+        return ended.events().stream().filter(e -> type.equals(e.get("type"))).findFirst().orElse(null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> payload(Map<String, Object> event) {
+        return (Map<String, Object>) event.get("payload");
+    }
+}

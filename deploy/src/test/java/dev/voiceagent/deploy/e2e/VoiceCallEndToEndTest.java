@@ -1,0 +1,273 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.adapters.telephony.FormBody;
+import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeProviderServer;
+import dev.voiceagent.deploy.support.FakeVoiceProviders;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.SimulatedTwilioCaller;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.UpgradeRejectedException;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A phone call that talks, end to end: an outbound Twilio call (a local stand-in for Twilio's REST API) streams its
+ * media to the address in its TwiML, where a simulated Twilio caller speaks and listens; speech-to-text, the language
+ * model and text-to-speech are local stand-ins speaking Deepgram's, OpenAI's and ElevenLabs' protocols.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeProviderServer.class)
+@WithTestResource(FakeVoiceProviders.class)
+class VoiceCallEndToEndTest {
+
+    private static final String SID = "AC" + "0123456789abcdef".repeat(2);
+    private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    VoiceRuntime runtime;
+
+    private String key;
+    private long workflow;
+    private final List<SimulatedTwilioCaller> callers = new ArrayList<>();
+
+    private static RequestSpecification as(String apiKey) {
+        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
+    }
+
+    static Map<String, Object> definition() {
+        Map<String, Object> start = new LinkedHashMap<>();
+        start.put("name", "Start");
+        start.put("prompt", "You help callers with their orders.");
+        start.put("greeting", "Hello, this is Acme. How can I help you?");
+        start.put("greeting_type", "text");
+        start.put("allow_interrupt", true);
+        return Map.of(
+                "nodes", List.of(
+                        Map.of("id", "start", "type", "startCall", "position", Map.of("x", 0, "y", 0), "data", start),
+                        Map.of("id", "end", "type", "endCall", "position", Map.of("x", 0, "y", 200), "data",
+                                Map.of("name", "Goodbye", "prompt", "Thank the caller and say goodbye."))),
+                "edges", List.of(Map.of("id", "e1", "source", "start", "target", "end", "data",
+                        Map.of("label", "Done", "condition", "The caller has nothing more to ask"))));
+    }
+
+    @BeforeEach
+    void setUp() {
+        FakeProviderServer.REQUESTS.clear();
+        FakeProviderServer.status = 201;
+        FakeVoiceProviders.reset();
+        key = Api.createKey(Api.signUp("voice"), "k");
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
+                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general",
+                        "language", "en"),
+                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123",
+                        "model", "eleven_flash_v2_5")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", definition()))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        long config = as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
+                "auth_token", "twilio-auth-token-1"))).post("/api/v1/organizations/telephony-configs").then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        as(key).body(Map.of("address", "+14155552671")).post("/api/v1/organizations/telephony-configs/" + config
+                + "/phone-numbers").then().statusCode(200);
+    }
+
+    @AfterEach
+    void hangUp() {
+        callers.forEach(SimulatedTwilioCaller::close);
+    }
+
+    /** Places the call; the media address Twilio was told to stream to. */
+    private String dial() {
+        FakeProviderServer.REQUESTS.clear();
+        as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200);
+        String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.getFirst().body()), "Twiml");
+        Matcher m = STREAM.matcher(twiml);
+        assertThat(m.find()).as(twiml).isTrue();
+        return m.group(1);
+    }
+
+    private SimulatedTwilioCaller caller() {
+        SimulatedTwilioCaller caller = new SimulatedTwilioCaller(vertx);
+        callers.add(caller);
+        return caller;
+    }
+
+    private static long runOf(String url) {
+        String[] parts = url.split("/");
+        return Long.parseLong(parts[parts.length - 2]);
+    }
+
+    private JsonPath run(long runId) {
+        return as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200).extract()
+                .jsonPath();
+    }
+
+    private JsonPath completedRun(long runId) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            JsonPath run = run(runId);
+            if (run.getBoolean("is_completed")) {
+                return run;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("run " + runId + " never completed");
+    }
+
+    @Test
+    void aCallGreetsHearsAnswersIsInterruptedMovesOnAndHangsUpAfterItsGoodbye() throws Exception {
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "Tell me about returns.",
+                "No, that's all, thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(
+                Reply.says("Your order ships today. Is there anything else?"),
+                Reply.slowly("Returns are easy. You can send anything back within thirty days of delivery and we will"
+                        + " refund you in full once it arrives at our warehouse in good condition."),
+                Reply.calls("done"),
+                Reply.says("Thank you, goodbye.")));
+        String url = dial();
+        long runId = runOf(url);
+        assertThat(run(runId).getBoolean("is_completed")).isFalse();
+
+        SimulatedTwilioCaller caller = caller().connect(url);
+        caller.pauses(1_600).says(800).pauses(2_600).says(700).pauses(1_500).says(600).pauses(1_000);
+        String reason = caller.closed.get(30, TimeUnit.SECONDS);
+
+        // the agent hung up after its goodbye was heard: every mark it sent came back first
+        JsonPath run = completedRun(runId);
+        assertThat(reason).as("the call ended with %s (fakes at %s: %s)", run.getString("gathered_context.error"),
+                        FakeVoiceProviders.base, FakeVoiceProviders.VIOLATIONS)
+                .isEqualTo("end_call_node");
+        assertThat(caller.violations).isEmpty();
+        assertThat(caller.speech).hasSize(3);
+        long greetingFrames = caller.agentFramesBetween(0, caller.speech.get(0)[0]);
+        assertThat(greetingFrames).as("the greeting played before the caller spoke").isGreaterThan(20);
+        long firstAnswer = caller.firstAgentFrameAfter(caller.speech.get(0)[1]);
+        assertThat(firstAnswer - caller.speech.get(0)[1]).as("voice-to-voice of the first answer")
+                .isBetween(200L, 2_500L);
+        // the barge-in: the caller's third line cut the long answer short, with a clear to the carrier
+        assertThat(caller.clears).hasSize(1);
+        long bargeIn = caller.clears.getFirst() - caller.speech.get(2)[0];
+        assertThat(bargeIn).as("caller speech start to clear").isBetween(150L, 600L);
+
+        // every provider was spoken to in its own protocol
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(FakeVoiceProviders.STT_QUERIES.getFirst()).contains("encoding=mulaw", "sample_rate=8000",
+                "model=nova-3-general", "interim_results=true", "language=en");
+        assertThat(FakeVoiceProviders.STT_AUDIO_FRAMES.get()).isGreaterThan(300);
+        assertThat(FakeVoiceProviders.STT_CONTROL).filteredOn("Finalize"::equals).hasSize(3);
+        assertThat(FakeVoiceProviders.STT_CONTROL).contains("KeepAlive", "CloseStream");
+        List<Long> keepAlives = FakeVoiceProviders.STT_KEEPALIVES_AT;
+        for (int i = 1; i < keepAlives.size(); i++) {
+            assertThat(keepAlives.get(i) - keepAlives.get(i - 1)).isLessThanOrEqualTo(5_000);
+        }
+        assertThat(FakeVoiceProviders.TTS_QUERIES.getFirst()).contains("output_format=ulaw_8000",
+                "model_id=eleven_flash_v2_5");
+        assertThat(FakeVoiceProviders.TTS_MAX_CONTEXTS.get()).isBetween(1, 5);
+        assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.", "How can I help you?",
+                "Your order ships today.", "Is there anything else?", "Returns are easy.");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Thank you, goodbye.").doesNotContain(
+                "refund you in full once it arrives at our warehouse in good condition.");
+        assertThat(FakeVoiceProviders.CHAT_REQUESTS).hasSize(4).allSatisfy(r -> {
+            assertThat(r.getBoolean("stream")).isTrue();
+            assertThat(r.getJsonObject("stream_options").getBoolean("include_usage")).isTrue();
+        });
+        assertThat(FakeVoiceProviders.CHAT_CANCELLED.get()).as("the interrupted answer's stream was closed")
+                .isEqualTo(1);
+
+        // what the call left on its run
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
+        assertThat(run.getDouble("usage_info.call_duration_seconds")).isGreaterThan(5.0);
+        assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(180);
+        assertThat(run.getDouble("usage_info.stt.'deepgram/nova-3-general'.audio_seconds")).isGreaterThan(5.0);
+        assertThat(run.getInt("usage_info.tts.'elevenlabs/eleven_flash_v2_5'.characters")).isGreaterThan(100);
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).extracting(e -> e.get("type")).contains("rtf-user-transcription", "rtf-bot-text",
+                "rtf-interruption", "rtf-node-transition", "rtf-latency-measured", "rtf-call-ended");
+        Map<String, Object> interruption = events.stream().filter(e -> "rtf-interruption".equals(e.get("type")))
+                .findFirst().orElseThrow();
+        @SuppressWarnings("unchecked")
+        String heard = (String) ((Map<String, Object>) interruption.get("payload")).get("heard_text");
+        assertThat(heard).startsWith("Returns are easy.").doesNotContain("good condition");
+    }
+
+    @Test
+    void aMediaSocketIsRefusedBeforeTheUpgradeForABadTokenAnotherOrganizationOrASecondSocket() throws Exception {
+        FakeVoiceProviders.REPLIES.add(Reply.says("Hello."));
+        String url = dial();
+        long runId = runOf(url);
+        String token = url.substring(url.lastIndexOf('/') + 1);
+
+        assertThat(refusal(url.substring(0, url.lastIndexOf('/') + 1) + "0".repeat(64))).isEqualTo(403);
+        assertThat(refusal(url.substring(0, url.lastIndexOf('/') + 1) + token.substring(1) + "0")).isEqualTo(403);
+
+        // another organization's address for this run, properly signed: still not its run
+        Api.Account otherAccount = Api.signUp("voice-other");
+        String other = Api.createKey(otherAccount, "k");
+        long otherWorkflow = as(other).body(Map.of("name", "Theirs", "workflow_definition", definition()))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        long otherOrganization = otherAccount.organizationId();
+        assertThat(refusal(runtime.streamUrl(otherOrganization, otherWorkflow, runId).orElseThrow())).isEqualTo(404);
+
+        SimulatedTwilioCaller first = caller().connect(url);
+        assertThat(refusal(url)).as("a second socket for a live run").isEqualTo(409);
+        first.hangUp();
+        first.closed.get(10, TimeUnit.SECONDS);
+        JsonPath run = completedRun(runId);
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("user_hangup");
+        assertThat(refusal(url)).as("a completed run").isEqualTo(409);
+    }
+
+    @Test
+    void aProviderTheRuntimeCannotUseEndsTheCallWithTheReasonOnTheRun() throws Exception {
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
+                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
+                "tts", Map.of("provider", "cartesia", "api_key", "ca-voice-test")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        String url = dial();
+        SimulatedTwilioCaller caller = caller().connect(url);
+        assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
+        JsonPath run = completedRun(runOf(url));
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
+        assertThat(run.getString("gathered_context.error")).contains("Cartesia", "text-to-speech");
+    }
+
+    /** The HTTP status a media socket's upgrade is refused with (0 when it is accepted). */
+    private int refusal(String url) throws Exception {
+        SimulatedTwilioCaller probe = caller();
+        try {
+            probe.connect(url);
+            return 0;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof UpgradeRejectedException rejected) {
+                return rejected.getStatus();
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,326 @@
+package dev.voiceagent.deploy.support;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Local stand-ins for the providers a call talks through, speaking their real protocols and checking what the service
+ * sends, with fixed delays:
+ * <ul>
+ * <li>Deepgram live transcription (WebSocket /v1/listen): Authorization Token, audio only as binary frames, JSON
+ * controls (KeepAlive, Finalize, CloseStream); on each Finalize it settles the next scripted caller line as a final
+ * Results message after {@link #sttDelayMs} (an oracle: it knows what the simulated caller says).</li>
+ * <li>ElevenLabs multi-context TTS (WebSocket /v1/text-to-speech/{voice}/multi-stream-input): xi-api-key, text frames
+ * only, at most 5 live contexts (more is the provider's 1008 close); each flushed context answers with μ-law audio (60 ms
+ * per word, the first after {@link #ttsDelayMs}) and isFinal once it is closed.</li>
+ * <li>OpenAI-compatible chat completions (POST /v1/chat/completions, stream true): the next scripted reply as server-sent
+ * events, its first token after {@link #llmDelayMs}, tool calls in index deltas, the usage chunk, [DONE]; a client that
+ * closes the stream early is counted as a cancellation.</li>
+ * </ul>
+ */
+public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
+
+    /** A scripted model reply: text streamed word by word (every {@code wordMs}), and/or one tool call. */
+    public record Reply(String text, String tool, int wordMs) {
+
+        public static Reply says(String text) {
+            return new Reply(text, null, 20);
+        }
+
+        public static Reply slowly(String text) {
+            return new Reply(text, null, 150);
+        }
+
+        public static Reply calls(String tool) {
+            return new Reply(null, tool, 20);
+        }
+    }
+
+    public static volatile String base;
+    public static volatile int sttDelayMs = 150;
+    public static volatile int llmDelayMs = 250;
+    public static volatile int ttsDelayMs = 100;
+
+    public static final Deque<String> CALLER_LINES = new ConcurrentLinkedDeque<>();
+    public static final Deque<Reply> REPLIES = new ConcurrentLinkedDeque<>();
+    public static final List<String> VIOLATIONS = new CopyOnWriteArrayList<>();
+
+    public static final AtomicInteger STT_AUDIO_FRAMES = new AtomicInteger();
+    public static final List<String> STT_CONTROL = new CopyOnWriteArrayList<>();
+    public static final List<Long> STT_KEEPALIVES_AT = new CopyOnWriteArrayList<>();
+    public static final List<String> STT_QUERIES = new CopyOnWriteArrayList<>();
+
+    public static final List<JsonObject> CHAT_REQUESTS = new CopyOnWriteArrayList<>();
+    public static final AtomicInteger CHAT_CANCELLED = new AtomicInteger();
+
+    public static final List<String> TTS_QUERIES = new CopyOnWriteArrayList<>();
+    public static final List<String> TTS_TEXTS = new CopyOnWriteArrayList<>();
+    public static final AtomicInteger TTS_MAX_CONTEXTS = new AtomicInteger();
+
+    private Vertx vertx;
+    private HttpServer server;
+
+    public static void reset() {
+        sttDelayMs = 150;
+        llmDelayMs = 250;
+        ttsDelayMs = 100;
+        CALLER_LINES.clear();
+        REPLIES.clear();
+        VIOLATIONS.clear();
+        STT_AUDIO_FRAMES.set(0);
+        STT_CONTROL.clear();
+        STT_KEEPALIVES_AT.clear();
+        STT_QUERIES.clear();
+        CHAT_REQUESTS.clear();
+        CHAT_CANCELLED.set(0);
+        TTS_QUERIES.clear();
+        TTS_TEXTS.clear();
+        TTS_MAX_CONTEXTS.set(0);
+    }
+
+    @Override
+    public Map<String, String> start() {
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().requestHandler(this::request);
+        try {
+            server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        base = "http://127.0.0.1:" + server.actualPort();
+        return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
+                "voiceagent.models.deepgram-base-url", base);
+    }
+
+    @Override
+    public void stop() {
+        if (vertx != null) {
+            vertx.close();
+        }
+    }
+
+    /** A provider's WebSocket: its credentials are checked before the upgrade, as the providers do. */
+    private void upgrade(HttpServerRequest request) {
+        String path = request.path();
+        boolean deepgram = path.equals("/v1/listen");
+        boolean elevenlabs = path.startsWith("/v1/text-to-speech/") && path.endsWith("/multi-stream-input");
+        if (!deepgram && !elevenlabs) {
+            VIOLATIONS.add("a WebSocket to an unknown path: " + path);
+            request.response().setStatusCode(404).end();
+            return;
+        }
+        String auth = deepgram ? request.getHeader("Authorization") : request.getHeader("xi-api-key");
+        if (auth == null || deepgram && !auth.startsWith("Token ")) {
+            request.response().setStatusCode(401).end();
+            return;
+        }
+        String query = request.query();
+        request.toWebSocket().onSuccess(ws -> {
+            if (deepgram) {
+                STT_QUERIES.add(query);
+                deepgram(ws);
+            } else {
+                TTS_QUERIES.add(query);
+                elevenlabs(ws);
+            }
+        });
+    }
+
+    // ---- Deepgram ----
+
+    private void deepgram(ServerWebSocket ws) {
+        ws.binaryMessageHandler(frame -> STT_AUDIO_FRAMES.incrementAndGet());
+        ws.textMessageHandler(text -> {
+            JsonObject message;
+            try {
+                message = new JsonObject(text);
+            } catch (RuntimeException e) {
+                VIOLATIONS.add("deepgram: a text frame that is not JSON (audio must be binary): " + shorten(text));
+                return;
+            }
+            String type = message.getString("type", "");
+            STT_CONTROL.add(type);
+            switch (type) {
+                case "KeepAlive" -> STT_KEEPALIVES_AT.add(System.currentTimeMillis());
+                case "Finalize" -> {
+                    String line = CALLER_LINES.pollFirst();
+                    if (line != null) {
+                        vertx.setTimer(sttDelayMs, t -> {
+                            if (!ws.isClosed()) {
+                                ws.writeTextMessage(new JsonObject().put("type", "Results").put("is_final", true)
+                                        .put("speech_final", true).put("from_finalize", true)
+                                        .put("channel", new JsonObject().put("alternatives", new JsonArray()
+                                                .add(new JsonObject().put("transcript", line).put("confidence", 0.98))))
+                                        .encode());
+                            }
+                        });
+                    }
+                }
+                case "CloseStream" -> vertx.setTimer(20, t -> ws.close());
+                default -> VIOLATIONS.add("deepgram: unknown control " + type);
+            }
+        });
+    }
+
+    // ---- ElevenLabs ----
+
+    private static final class Context {
+        final StringBuilder text = new StringBuilder();
+        boolean generated;
+        boolean closeAsked;
+        boolean finalSent;
+    }
+
+    private void elevenlabs(ServerWebSocket ws) {
+        Map<String, Context> contexts = new HashMap<>();
+        ws.binaryMessageHandler(b -> VIOLATIONS.add("elevenlabs: a binary frame"));
+        ws.textMessageHandler(text -> {
+            JsonObject m = new JsonObject(text);
+            if (Boolean.TRUE.equals(m.getBoolean("close_socket"))) {
+                ws.close();
+                return;
+            }
+            String id = m.getString("context_id");
+            if (id == null) {
+                VIOLATIONS.add("elevenlabs: a message without context_id: " + shorten(text));
+                return;
+            }
+            Context c = contexts.get(id);
+            if (c == null) {
+                c = new Context();
+                contexts.put(id, c);
+                long live = contexts.values().stream().filter(x -> !x.finalSent).count();
+                TTS_MAX_CONTEXTS.accumulateAndGet((int) live, Math::max);
+                if (live > 5) {
+                    ws.close((short) 1008, "max_active_conversations");
+                    return;
+                }
+            }
+            Context context = c;
+            if (m.getString("text") != null) {
+                context.text.append(m.getString("text"));
+            }
+            if (Boolean.TRUE.equals(m.getBoolean("flush"))) {
+                String said = context.text.toString().strip();
+                TTS_TEXTS.add(said);
+                int ms = 60 * Math.max(1, said.split("\\s+").length);
+                byte[] audio = new byte[ms * 8];
+                for (int i = 0; i < audio.length; i++) {
+                    audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F); // a quiet buzz: enough to see in a recording
+                }
+                vertx.setTimer(ttsDelayMs, t -> {
+                    for (int at = 0; at < audio.length; at += 800) {
+                        byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
+                        if (!ws.isClosed()) {
+                            ws.writeTextMessage(new JsonObject().put("audio", Base64.getEncoder().encodeToString(chunk))
+                                    .put("contextId", id).encode());
+                        }
+                    }
+                    context.generated = true;
+                    finish(ws, id, context);
+                });
+            }
+            if (Boolean.TRUE.equals(m.getBoolean("close_context"))) {
+                context.closeAsked = true;
+                finish(ws, id, context);
+            }
+        });
+    }
+
+    private static void finish(ServerWebSocket ws, String id, Context context) {
+        if (context.generated && context.closeAsked && !context.finalSent) {
+            context.finalSent = true;
+            if (!ws.isClosed()) {
+                ws.writeTextMessage(new JsonObject().put("isFinal", true).put("contextId", id).encode());
+            }
+        }
+    }
+
+    // ---- OpenAI-compatible chat completions ----
+
+    private void request(HttpServerRequest request) {
+        if ("websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
+            upgrade(request);
+            return;
+        }
+        if (!request.path().equals("/v1/chat/completions") || !"POST".equals(request.method().name())) {
+            request.response().setStatusCode(404).end();
+            return;
+        }
+        request.body().onSuccess(body -> {
+            JsonObject json = body.toJsonObject();
+            CHAT_REQUESTS.add(json);
+            if (!Boolean.TRUE.equals(json.getBoolean("stream"))) {
+                VIOLATIONS.add("chat: a voice call's completion that is not streamed");
+            }
+            Reply reply = REPLIES.pollFirst();
+            if (reply == null) {
+                request.response().setStatusCode(500).end("{\"error\":{\"message\":\"no scripted reply\"}}");
+                return;
+            }
+            var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+            boolean[] ended = {false};
+            response.closeHandler(v -> {
+                if (!ended[0]) {
+                    CHAT_CANCELLED.incrementAndGet();
+                }
+            });
+            List<String> events = new ArrayList<>();
+            if (reply.text() != null) {
+                String[] words = reply.text().split(" ");
+                for (int i = 0; i < words.length; i++) {
+                    events.add(chunk(new JsonObject().put("content", (i == 0 ? "" : " ") + words[i]), null));
+                }
+            }
+            if (reply.tool() != null) {
+                events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
+                        .put("id", "call_1").put("type", "function").put("function", new JsonObject()
+                                .put("name", reply.tool()).put("arguments", "")))), null));
+                events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
+                        .put("function", new JsonObject().put("arguments", "{}")))), null));
+            }
+            events.add(chunk(new JsonObject(), reply.tool() != null ? "tool_calls" : "stop"));
+            events.add(new JsonObject().put("choices", new JsonArray()).put("usage", new JsonObject()
+                    .put("prompt_tokens", 50).put("completion_tokens", 10).put("total_tokens", 60)).encode());
+            events.add("[DONE]");
+            for (int i = 0; i < events.size(); i++) {
+                String event = events.get(i);
+                boolean last = i == events.size() - 1;
+                vertx.setTimer(llmDelayMs + (long) i * reply.wordMs(), t -> {
+                    if (ended[0] || request.connection() == null || response.closed()) {
+                        return;
+                    }
+                    response.write("data: " + event + "\n\n");
+                    if (last) {
+                        ended[0] = true;
+                        response.end();
+                    }
+                });
+            }
+        });
+    }
+
+    private static String chunk(JsonObject delta, String finish) {
+        return new JsonObject().put("choices", new JsonArray().add(new JsonObject().put("index", 0)
+                .put("delta", delta).put("finish_reason", finish))).encode();
+    }
+
+    private static String shorten(String text) {
+        return text.length() > 80 ? text.substring(0, 80) + "..." : text;
+    }
+}

@@ -1,0 +1,188 @@
+package dev.voiceagent.deploy.support;
+
+import dev.voiceagent.domain.audio.G711;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A phone caller as Twilio Media Streams presents it to the service (test code): it connects to the media address,
+ * says connected and start (with a streamSid and customParameters), then sends a 20 ms μ-law frame every 20 ms, its
+ * scripted speech (a voiced 220 Hz tone with a 4 Hz syllable envelope) or silence, like a phone line. It plays the
+ * agent's audio in real time: each mark is echoed when the audio before it has played, a clear drops what was not
+ * played and echoes the pending marks at once (as Twilio does). It records both sides with their times.
+ */
+public final class SimulatedTwilioCaller implements AutoCloseable {
+
+    public static final String STREAM_SID = "MZ" + "0123456789abcdef".repeat(2);
+
+    private final Vertx vertx;
+    private final WebSocketClient client;
+    private WebSocket socket;
+    private long timer = -1;
+    private final Deque<byte[]> script = new ArrayDeque<>();
+    private long frameIndex;
+    private long playedUntil;
+    private final List<Object[]> pendingMarks = new ArrayList<>();
+
+    /** When each segment of the caller's speech began and ended (ms, this process's clock). */
+    public final List<long[]> speech = new ArrayList<>();
+    /** When each agent media frame arrived. */
+    public final List<Long> agentFrames = new ArrayList<>();
+    public final List<Long> clears = new ArrayList<>();
+    public final List<String> marksEchoed = new ArrayList<>();
+    public final List<String> violations = new ArrayList<>();
+    public final CompletableFuture<String> closed = new CompletableFuture<>();
+    private boolean speaking;
+
+    public SimulatedTwilioCaller(Vertx vertx) {
+        this.vertx = vertx;
+        this.client = vertx.createWebSocketClient();
+    }
+
+    /** Connects to the media URL (ws://...); the upgrade's refusal status is the failure's message. */
+    public SimulatedTwilioCaller connect(String url) throws Exception {
+        URI uri = URI.create(url);
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
+                .setURI(uri.getRawPath());
+        socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        socket.textMessageHandler(this::message);
+        socket.binaryMessageHandler(b -> violations.add("a binary frame (Twilio takes text frames only)"));
+        socket.closeHandler(v -> {
+            vertx.cancelTimer(timer);
+            closed.complete(socket.closeReason());
+        });
+        socket.writeTextMessage("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
+        socket.writeTextMessage(new JsonObject().put("event", "start").put("sequenceNumber", "1")
+                .put("streamSid", STREAM_SID).put("start", new JsonObject().put("streamSid", STREAM_SID)
+                        .put("accountSid", "AC1").put("callSid", "CA1").put("tracks", List.of("inbound"))
+                        .put("customParameters", new JsonObject().put("workflow_run_id", "1"))
+                        .put("mediaFormat", new JsonObject().put("encoding", "audio/x-mulaw")
+                                .put("sampleRate", 8000).put("channels", 1))).encode());
+        timer = vertx.setPeriodic(20, t -> tick());
+        return this;
+    }
+
+    /** The caller says something for {@code ms}, after what is already scripted. */
+    public synchronized SimulatedTwilioCaller says(int ms) {
+        for (int t = 0; t < ms; t += 20) {
+            short[] samples = new short[160];
+            for (int i = 0; i < 160; i++) {
+                double time = (t * 8 + i) / 8_000.0;
+                double envelope = 0.6 + 0.4 * Math.sin(2 * Math.PI * 4 * time);
+                samples[i] = (short) (9_000 * envelope * Math.sin(2 * Math.PI * 220 * time));
+            }
+            script.addLast(G711.encode(samples));
+        }
+        return this;
+    }
+
+    /** The caller is silent for {@code ms}. */
+    public synchronized SimulatedTwilioCaller pauses(int ms) {
+        for (int t = 0; t < ms; t += 20) {
+            script.addLast(SILENCE);
+        }
+        return this;
+    }
+
+    private static final byte[] SILENCE = new byte[160];
+
+    static {
+        java.util.Arrays.fill(SILENCE, (byte) 0xFF);
+    }
+
+    private synchronized void tick() {
+        long now = System.currentTimeMillis();
+        byte[] frame = script.isEmpty() ? SILENCE : script.pollFirst();
+        boolean voiced = frame != SILENCE;
+        if (voiced && !speaking) {
+            speech.add(new long[] {now, now});
+        }
+        if (voiced) {
+            speech.getLast()[1] = now + 20;
+        }
+        speaking = voiced;
+        frameIndex++;
+        socket.writeTextMessage("{\"event\":\"media\",\"sequenceNumber\":\"" + (frameIndex + 1) + "\",\"media\":{"
+                + "\"track\":\"inbound\",\"chunk\":\"" + frameIndex + "\",\"timestamp\":\"" + frameIndex * 20
+                + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(frame) + "\"},\"streamSid\":\"" + STREAM_SID
+                + "\"}");
+        // marks whose audio has played
+        List<Object[]> due = new ArrayList<>();
+        for (Object[] m : pendingMarks) {
+            if ((long) m[1] <= now) {
+                due.add(m);
+            }
+        }
+        pendingMarks.removeAll(due);
+        due.forEach(m -> echo((String) m[0]));
+    }
+
+    private synchronized void message(String text) {
+        JsonObject m = new JsonObject(text);
+        if (!STREAM_SID.equals(m.getString("streamSid"))) {
+            violations.add("a message without this stream's streamSid: " + text);
+        }
+        long now = System.currentTimeMillis();
+        switch (m.getString("event", "")) {
+            case "media" -> {
+                byte[] audio = Base64.getDecoder().decode(m.getJsonObject("media").getString("payload"));
+                agentFrames.add(now);
+                playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+            }
+            case "mark" -> pendingMarks.add(new Object[] {m.getJsonObject("mark").getString("name"),
+                    Math.max(playedUntil, now)});
+            case "clear" -> {
+                clears.add(now);
+                playedUntil = now;
+                List<Object[]> all = new ArrayList<>(pendingMarks);
+                pendingMarks.clear();
+                all.forEach(mark -> echo((String) mark[0]));
+            }
+            default -> violations.add("an unknown event: " + text);
+        }
+    }
+
+    private void echo(String name) {
+        marksEchoed.add(name);
+        socket.writeTextMessage("{\"event\":\"mark\",\"sequenceNumber\":\"" + (++frameIndex) + "\",\"streamSid\":\""
+                + STREAM_SID + "\",\"mark\":{\"name\":\"" + name + "\"}}");
+    }
+
+    /** The caller hangs up: Twilio says stop and closes. */
+    public synchronized void hangUp() {
+        if (socket != null && !socket.isClosed()) {
+            socket.writeTextMessage("{\"event\":\"stop\",\"streamSid\":\"" + STREAM_SID + "\",\"stop\":{}}");
+            socket.close();
+        }
+    }
+
+    /** Agent frames that arrived in [from, to). */
+    public synchronized long agentFramesBetween(long from, long to) {
+        return agentFrames.stream().filter(t -> t >= from && t < to).count();
+    }
+
+    /** The first agent frame at or after {@code from}, or -1. */
+    public synchronized long firstAgentFrameAfter(long from) {
+        return agentFrames.stream().filter(t -> t >= from).findFirst().orElse(-1L);
+    }
+
+    @Override
+    public void close() {
+        vertx.cancelTimer(timer);
+        if (socket != null && !socket.isClosed()) {
+            socket.close();
+        }
+        client.close();
+    }
+}
