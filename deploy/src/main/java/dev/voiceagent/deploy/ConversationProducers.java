@@ -24,11 +24,12 @@ public class ConversationProducers {
     }
 
     /**
-     * How the voice runtime hears the caller speak: the energy detector until the Silero model is installed (voice
-     * runtime I, next slice).
+     * How the voice runtime hears the caller speak where Silero VAD is left out (the native image): by energy.
+     * Everywhere else adapters/vad's Silero detector replaces it.
      */
     @Produces
     @Singleton
+    @io.quarkus.arc.DefaultBean
     dev.voiceagent.application.voice.runtime.VoiceActivityDetector voiceActivity() {
         return new dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector();
     }

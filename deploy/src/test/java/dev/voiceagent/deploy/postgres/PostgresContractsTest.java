@@ -26,6 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.mutiny.Uni;
+import dev.voiceagent.application.voice.runtime.VoiceRunStore;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,6 +75,8 @@ class PostgresContractsTest {
     WebhookEndpointRepository endpoints;
     @Inject
     AgroalDataSource dataSource;
+    @Inject
+    dev.voiceagent.application.voice.runtime.VoiceRunStore voiceRuns;
 
     private Sql sql;
     private long org;
@@ -140,6 +143,48 @@ class PostgresContractsTest {
         assertThat(deliveries("campaign.paused")).isOne();
         assertThat(await(campaigns.findView(org, running.id())).orElseThrow().campaign().logs())
                 .hasSize(logs + 1);
+    }
+
+    @Test
+    void aRunsMediaIsClaimedOnceKeptByItsHeartbeatAndItsEndMergesAndCompletesOnce() {
+        subscribe("run.completed");
+        long run = sql.insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name,"
+                + " mode, usage_info, gathered_context) VALUES (?, ?, ?, 'WR-1', 'twilio',"
+                + " '{\"call_duration_seconds\": 12}'::jsonb, '{\"first_name\": \"Ann\"}'::jsonb)",
+                org, workflow, definition);
+        VoiceRunStore.Claim first = await(voiceRuns.claim(org, workflow, run, NOW));
+        assertThat(first.run()).isPresent();
+        assertThat(sql.queryString("SELECT state FROM workflow_runs WHERE id = ?", run)).isEqualTo("running");
+        assertThat(await(voiceRuns.claim(org, workflow, run, NOW.plusSeconds(5))).refusal())
+                .isEqualTo(VoiceRunStore.Refusal.TAKEN);
+        assertThat(await(voiceRuns.claim(org + 1_000_000, workflow, run, NOW)).refusal())
+                .isEqualTo(VoiceRunStore.Refusal.UNKNOWN);
+        await(voiceRuns.heartbeat(run, NOW.plusSeconds(25)));
+        assertThat(await(voiceRuns.claim(org, workflow, run, NOW.plusSeconds(50))).refusal())
+                .as("kept alive by its heartbeat").isEqualTo(VoiceRunStore.Refusal.TAKEN);
+        assertThat(await(voiceRuns.claim(org, workflow, run, NOW.plusSeconds(60))).run())
+                .as("a replica silent for 30 s has died: the carrier's new socket takes the run").isPresent();
+
+        WorkflowRun snapshot = first.run().get();
+        WorkflowRun ended = new WorkflowRun(run, org, workflow, definition, "WR-1", "twilio", "outbound", "completed",
+                true, "recordings/" + org + "/runs/" + run + ".wav", "transcripts/" + org + "/" + run + ".txt",
+                Map.of("llm", Map.of("openai/gpt", Map.of("total_tokens", 60))),
+                null, null, Map.of("call_disposition", "end_call_node"), null, null, null, snapshot.createdAt());
+        List<Map<String, Object>> events = List.of(Map.of("type", "rtf-bot-text", "payload", Map.of("text", "Hi")));
+        dev.voiceagent.domain.webhook.WebhookEvent completed = new dev.voiceagent.domain.webhook.WebhookEvent
+                .RunCompleted(NOW, ended, List.of());
+        assertThat(await(voiceRuns.finish(ended, events, List.of(completed), NOW))).isTrue();
+        assertThat(await(voiceRuns.finish(ended, events, List.of(completed), NOW))).as("completed once").isFalse();
+        assertThat(deliveries("run.completed")).isEqualTo(1);
+        assertThat(sql.queryString("SELECT usage_info::text FROM workflow_runs WHERE id = ?", run))
+                .contains("\"call_duration_seconds\": 12", "\"total_tokens\": 60");
+        assertThat(sql.queryString("SELECT gathered_context::text FROM workflow_runs WHERE id = ?", run))
+                .contains("\"first_name\": \"Ann\"", "\"call_disposition\": \"end_call_node\"");
+        assertThat(sql.queryString("SELECT logs->'realtime_feedback_events'->0->>'type' FROM workflow_runs WHERE id = ?",
+                run)).isEqualTo("rtf-bot-text");
+        assertThat(sql.queryString("SELECT recording_url FROM workflow_runs WHERE id = ?", run)).endsWith(".wav");
+        assertThat(await(voiceRuns.claim(org, workflow, run, NOW.plusSeconds(90))).refusal())
+                .isEqualTo(VoiceRunStore.Refusal.COMPLETED);
     }
 
     @Test

@@ -57,6 +57,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     public static volatile int ttsDelayMs = 100;
 
     public static final Deque<String> CALLER_LINES = new ConcurrentLinkedDeque<>();
+    /** When set, each Deepgram connection settles these lines in order, its own copy (many calls at once). */
+    public static volatile List<String> callerScript = List.of();
+    /** Replies chosen by the caller's last line (many calls at once); else the next of {@link #REPLIES}. */
+    public static final Map<String, Reply> REPLY_FOR = new java.util.concurrent.ConcurrentHashMap<>();
     public static final Deque<Reply> REPLIES = new ConcurrentLinkedDeque<>();
     public static final List<String> VIOLATIONS = new CopyOnWriteArrayList<>();
 
@@ -80,6 +84,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         llmDelayMs = 250;
         ttsDelayMs = 100;
         CALLER_LINES.clear();
+        callerScript = List.of();
+        REPLY_FOR.clear();
         REPLIES.clear();
         VIOLATIONS.clear();
         STT_AUDIO_FRAMES.set(0);
@@ -144,6 +150,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     // ---- Deepgram ----
 
     private void deepgram(ServerWebSocket ws) {
+        Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
         ws.binaryMessageHandler(frame -> STT_AUDIO_FRAMES.incrementAndGet());
         ws.textMessageHandler(text -> {
             JsonObject message;
@@ -158,7 +165,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             switch (type) {
                 case "KeepAlive" -> STT_KEEPALIVES_AT.add(System.currentTimeMillis());
                 case "Finalize" -> {
-                    String line = CALLER_LINES.pollFirst();
+                    String line = callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
                     if (line != null) {
                         vertx.setTimer(sttDelayMs, t -> {
                             if (!ws.isClosed()) {
@@ -268,7 +275,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             if (!Boolean.TRUE.equals(json.getBoolean("stream"))) {
                 VIOLATIONS.add("chat: a voice call's completion that is not streamed");
             }
-            Reply reply = REPLIES.pollFirst();
+            Reply reply = REPLY_FOR.isEmpty() ? REPLIES.pollFirst()
+                    : REPLY_FOR.getOrDefault(lastUserText(json), Reply.says("Sorry, could you say that again?"));
             if (reply == null) {
                 request.response().setStatusCode(500).end("{\"error\":{\"message\":\"no scripted reply\"}}");
                 return;
@@ -313,6 +321,17 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 });
             }
         });
+    }
+
+    private static String lastUserText(JsonObject request) {
+        JsonArray messages = request.getJsonArray("messages", new JsonArray());
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            JsonObject m = messages.getJsonObject(i);
+            if ("user".equals(m.getString("role"))) {
+                return m.getString("content", "");
+            }
+        }
+        return "";
     }
 
     private static String chunk(JsonObject delta, String finish) {

@@ -1,6 +1,5 @@
 package dev.voiceagent.deploy.support;
 
-import dev.voiceagent.domain.audio.G711;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A phone caller as Twilio Media Streams presents it to the service (test code): it connects to the media address,
  * says connected and start (with a streamSid and customParameters), then sends a 20 ms μ-law frame every 20 ms, its
- * scripted speech (a voiced 220 Hz tone with a 4 Hz syllable envelope) or silence, like a phone line. It plays the
+ * scripted speech (real speech, synthesized by FreeTTS) or silence, like a phone line. It plays the
  * agent's audio in real time: each mark is echoed when the audio before it has played, a clear drops what was not
  * played and echoes the pending marks at once (as Twilio does). It records both sides with their times.
  */
@@ -35,11 +34,16 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     private long playedUntil;
     private final List<Object[]> pendingMarks = new ArrayList<>();
 
-    /** When each segment of the caller's speech began and ended (ms, this process's clock). */
+    /**
+     * When each line's voice began and ended (its first and last frames louder than {@link #VOICED_DBFS}; ms, this
+     * process's clock): the caller's first and last speech frames as the benchmark's definitions take them.
+     */
     public final List<long[]> speech = new ArrayList<>();
     /** When each agent media frame arrived. */
     public final List<Long> agentFrames = new ArrayList<>();
     public final List<Long> clears = new ArrayList<>();
+    /** Agent frames that arrived after the caller's playback had run dry in the middle of an answer. */
+    public int underruns;
     public final List<String> marksEchoed = new ArrayList<>();
     public final List<String> violations = new ArrayList<>();
     public final CompletableFuture<String> closed = new CompletableFuture<>();
@@ -73,19 +77,28 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
         return this;
     }
 
-    /** The caller says something for {@code ms}, after what is already scripted. */
-    public synchronized SimulatedTwilioCaller says(int ms) {
-        for (int t = 0; t < ms; t += 20) {
-            short[] samples = new short[160];
-            for (int i = 0; i < 160; i++) {
-                double time = (t * 8 + i) / 8_000.0;
-                double envelope = 0.6 + 0.4 * Math.sin(2 * Math.PI * 4 * time);
-                samples[i] = (short) (9_000 * envelope * Math.sin(2 * Math.PI * 220 * time));
+    /** The caller says {@code line} (real speech: {@link Speech}), after what is already scripted. */
+    public synchronized SimulatedTwilioCaller says(String line) {
+        byte[] audio = Speech.mulaw(line);
+        int first = -1;
+        int last = -1;
+        for (int at = 0, i = 0; at < audio.length; at += 160, i++) {
+            byte[] frame = java.util.Arrays.copyOfRange(audio, at, at + 160);
+            if (dev.voiceagent.domain.audio.Loudness.dbfs(dev.voiceagent.domain.audio.G711.decode(frame)) > VOICED_DBFS) {
+                first = first < 0 ? i : first;
+                last = i;
             }
-            script.addLast(G711.encode(samples));
+            script.addLast(frame);
         }
+        voicedFrames.addLast(new int[] {first, last});
         return this;
     }
+
+    /** A frame louder than this is the caller's voice (the synthesizer's lead-in and tail are quieter). */
+    static final double VOICED_DBFS = -45;
+    private final Deque<int[]> voicedFrames = new ArrayDeque<>();
+    private int lineFrame = -1;
+    private int[] line;
 
     /** The caller is silent for {@code ms}. */
     public synchronized SimulatedTwilioCaller pauses(int ms) {
@@ -104,14 +117,22 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     private synchronized void tick() {
         long now = System.currentTimeMillis();
         byte[] frame = script.isEmpty() ? SILENCE : script.pollFirst();
-        boolean voiced = frame != SILENCE;
-        if (voiced && !speaking) {
-            speech.add(new long[] {now, now});
+        boolean inLine = frame != SILENCE;
+        if (inLine && !speaking) {
+            lineFrame = 0; // a line begins: its voiced part starts and ends where its loudness says
+            line = voicedFrames.pollFirst();
+            speech.add(new long[] {-1, -1});
         }
-        if (voiced) {
-            speech.getLast()[1] = now + 20;
+        if (inLine) {
+            if (lineFrame == line[0]) {
+                speech.getLast()[0] = now;
+            }
+            if (lineFrame == line[1]) {
+                speech.getLast()[1] = now + 20;
+            }
+            lineFrame++;
         }
-        speaking = voiced;
+        speaking = inLine;
         frameIndex++;
         socket.writeTextMessage("{\"event\":\"media\",\"sequenceNumber\":\"" + (frameIndex + 1) + "\",\"media\":{"
                 + "\"track\":\"inbound\",\"chunk\":\"" + frameIndex + "\",\"timestamp\":\"" + frameIndex * 20
@@ -137,6 +158,9 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
         switch (m.getString("event", "")) {
             case "media" -> {
                 byte[] audio = Base64.getDecoder().decode(m.getJsonObject("media").getString("payload"));
+                if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
+                    underruns++; // the answer went on, but its audio came later than the caller's ear needed it
+                }
                 agentFrames.add(now);
                 playedUntil = Math.max(playedUntil, now) + audio.length / 8;
             }

@@ -78,6 +78,11 @@ public final class ObjectKeys {
         return name.length() > maxLength ? name.substring(name.length() - maxLength) : name;
     }
 
+    /** recordings/<org>/runs/<run>.wav: a call's stereo recording (caller left, agent right), written by the service. */
+    public static String callRecording(long organizationId, long runId) {
+        return "recordings/" + organizationId + "/runs/" + runId + ".wav";
+    }
+
     /** transcripts/<org>/<run>.txt: the text transcript of a run, written by the service. */
     public static String transcript(long organizationId, long runId) {
         return "transcripts/" + organizationId + "/" + runId + ".txt";

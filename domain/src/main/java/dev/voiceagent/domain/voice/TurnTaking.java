@@ -71,6 +71,15 @@ public final class TurnTaking {
         State heard(String text) {
             return new State(phase, connectedAt, since, text, interruptible, overAgentSince, idlePrompts);
         }
+
+        /**
+         * The caller's words of a turn the agent never answered audibly (it was cut before any whole sentence was
+         * heard), carried into the turn now in progress: they are answered with it, or alone when nothing more is
+         * transcribed.
+         */
+        public State carrying(String words) {
+            return words == null || words.isBlank() ? this : heard(join(words.strip(), heard));
+        }
     }
 
     /** The next state and what to do. */
@@ -193,7 +202,7 @@ public final class TurnTaking {
     }
 
     private static String join(String before, String more) {
-        return before.isBlank() ? more : before + " " + more;
+        return before.isBlank() ? more : more.isBlank() ? before : before + " " + more;
     }
 
     /** How long the call has lasted at {@code at} (zero before it connected). */

@@ -64,6 +64,26 @@ class TurnTakingTest {
     }
 
     @Test
+    void wordsCarriedFromAnUnheardAnswerAreAnsweredWithTheNextOnesOrAlone() {
+        greeted(true);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(3_400)));
+        on(new VoiceEvent.Transcript(ms(3_500), "No, that's all,", true));
+        on(new VoiceEvent.SpeechStarted(ms(3_700))); // the caller goes on before the agent said anything
+        assertThat(tick(3_700, 3_900)).containsExactly(new VoiceCommand.Interrupt());
+        state = state.carrying("No, that's all,");
+        on(new VoiceEvent.SpeechStopped(ms(4_200)));
+        assertThat(on(new VoiceEvent.Transcript(ms(4_300), "thanks.", true)))
+                .containsExactly(new Respond("No, that's all, thanks."));
+
+        TurnTaking.State carried = state.carrying("Hello");
+        state = new TurnTaking.State(Phase.AWAITING_TRANSCRIPT, carried.connectedAt(), ms(5_000), carried.heard(), true,
+                null, 0);
+        assertThat(tick(5_000, 7_000)).as("no final comes: the carried words are the turn")
+                .containsExactly(new Respond("Hello"));
+    }
+
+    @Test
     void finalsHeardWhileTheCallerStillSpeaksBelongToTheSameTurn() {
         greeted(false);
         on(new VoiceEvent.SpeechStarted(ms(2_500)));

@@ -82,6 +82,11 @@ public class GuardedHttp {
     }
 
     static final int MAX_BODY = 1 << 20;
+    /**
+     * Connections per provider address: every live call holds a speech-to-text and a text-to-speech socket and, while
+     * it answers, a model stream (Vert.x's defaults, 20 and 50, capped a replica at 25 talking calls).
+     */
+    static final int MAX_CONNECTIONS = 500;
     static final int MAX_REDIRECTS = 3;
 
     private final Vertx vertx;
@@ -104,9 +109,10 @@ public class GuardedHttp {
         this.timeout = timeout;
         this.resolver = resolver;
         this.client = vertx.createHttpClient(new HttpClientOptions().setVerifyHost(true).setForceSni(true)
-                .setConnectTimeout((int) timeout.toMillis()).setMaxPoolSize(20));
+                .setConnectTimeout((int) timeout.toMillis()).setMaxPoolSize(MAX_CONNECTIONS));
         this.sockets = vertx.createWebSocketClient(new WebSocketClientOptions().setVerifyHost(true)
-                .setConnectTimeout((int) timeout.toMillis()).setMaxFrameSize(1 << 20)
+                .setConnectTimeout((int) timeout.toMillis()).setMaxConnections(MAX_CONNECTIONS)
+                .setMaxFrameSize(1 << 20)
                 .setMaxMessageSize(4 << 20));
     }
 
@@ -266,8 +272,12 @@ public class GuardedHttp {
                     open[0] = null;
                     emitter.complete();
                 });
-            }).onFailure(failure -> emitter.fail(failure instanceof Unreachable ? failure
-                    : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+            }).onFailure(failure -> {
+                if (!emitter.isCancelled()) { // a stream cancelled before its answer came is reset by us
+                    emitter.fail(failure instanceof Unreachable ? failure
+                            : new Unreachable("Could not reach " + host + ": " + describe(failure)));
+                }
+            });
         });
     }
 

@@ -8,14 +8,18 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitCallMediaUseCase;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.application.workflow.RunCompletions;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.ChatRuns;
+import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.voice.TurnRules;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
@@ -24,6 +28,7 @@ import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -45,9 +50,18 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     static final String NOT_FOUND = "Workflow run not found";
     static final String COMPLETED = "The run is completed";
     static final String TAKEN = "The run's media is already connected";
+    /** How often a live call says its replica still holds it (well inside {@link VoiceRunStore#STALE}). */
+    static final Duration HEARTBEAT = Duration.ofSeconds(10);
     /** Voice activity already waits 0.2 s of speech before it says the caller started: no second wait on top. */
     static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO, Duration.ofSeconds(10), 1,
             Duration.ofSeconds(300));
+
+    /**
+     * Voice activity on a phone line: speech from a confidence of 0.5 held for 0.1 s (Silero's own threshold; a quicker
+     * barge-in than pipecat's 0.7 and 0.2 s, measured by the voice benchmark), silence after 0.2 s below it.
+     */
+    static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(100),
+            Duration.ofMillis(200), 0.6);
 
     private final VoiceRuntime runtime;
     private final VoiceRunStore runs;
@@ -60,10 +74,17 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     private final VoiceActivityDetector detector;
     private final VoiceSessions sessions;
     private final RunCompletions completions;
+    private final CallRecorder recorder;
+    private final ObjectStore objects;
+    private final VoiceMetrics metrics;
 
     public VoiceCallService(VoiceRuntime runtime, VoiceRunStore runs, WorkflowRepository workflows,
             ConversationModels models, ConversationTools tools, LanguageModel languageModel, SpeechToText speechToText,
-            TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions) {
+            TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions, CallRecorder recorder,
+            ObjectStore objects, VoiceMetrics metrics) {
+        this.metrics = metrics;
+        this.recorder = recorder;
+        this.objects = objects;
         this.runtime = runtime;
         this.runs = runs;
         this.workflows = workflows;
@@ -167,10 +188,21 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
             throw e;
         }
         VoiceActivityDetector.Stream vad = detector.open(media.format().sampleRate());
+        CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, media, stt, tts, vad, detector.windowMillis(), engine,
                 languageModel, loaded.llm(), loaded.toolbox().runner(), new TurnTaking(RULES),
-                VoiceActivity.Params.DEFAULT);
-        session[0] = new VoiceSession(parts, engine.initialState(), ended -> finish(admitted, loaded, ended));
+                ACTIVITY, recording, metrics);
+        AutoCloseable heartbeat = loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
+                .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
+                        admitted.runId(), f.toString())));
+        session[0] = new VoiceSession(parts, engine.initialState(), ended -> {
+            try {
+                heartbeat.close();
+            } catch (Exception ignored) {
+                // the loop's timer goes with the socket
+            }
+            finish(admitted, loaded, recording, ended);
+        });
         sessions.add(admitted.runId());
         session[0].connected();
         return session[0];
@@ -203,9 +235,30 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 r.costInfo(), r.initialContext(), gathered, r.logs(), r.annotations(), r.campaignId(), r.createdAt());
     }
 
-    private void finish(Admitted admitted, Loaded loaded, VoiceSession.Ended ended) {
+    private void finish(Admitted admitted, Loaded loaded, CallRecorder.Recording recording,
+            VoiceSession.Ended ended) {
         sessions.remove(admitted.runId());
-        WorkflowRun run = admitted.run();
+        long org = admitted.organizationId();
+        String transcriptKey = ObjectKeys.transcript(org, admitted.runId());
+        Uni<String> recorded = recording.finish().onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING,
+                "recording of run {0} not stored: {1}", admitted.runId(), f.toString())).onFailure().recoverWithNull();
+        Uni<String> transcribed = objects.put(transcriptKey, transcript(ended.conversation()),
+                        "text/plain; charset=utf-8").replaceWith(transcriptKey)
+                .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "transcript of run {0} not stored: {1}",
+                        admitted.runId(), f.toString())).onFailure().recoverWithNull();
+        Uni.combine().all().unis(recorded, transcribed).asTuple()
+                .map(keys -> finished(admitted.run(), loaded, ended, keys.getItem1(), keys.getItem2()))
+                .chain(finished -> completions.events(false, finished, ended.endedAt())
+                        .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt())))
+                .subscribe().with(done -> LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}",
+                        admitted.runId(), ended.reason()),
+                        failure -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
+                                admitted.runId(), failure.toString()));
+    }
+
+    /** The run as the call left it: values gathered, disposition, usage, and where its recording and transcript are. */
+    private static WorkflowRun finished(WorkflowRun run, Loaded loaded, VoiceSession.Ended ended, String recordingKey,
+            String transcriptKey) {
         WorkflowRun after = ChatRuns.afterTurn(run, ended.conversation(), ended.tokens(),
                 ConversationModels.key(loaded.llm()), ended.endedAt());
         if (ended.failure() != null) {
@@ -219,16 +272,22 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 Math.round(ended.speechSeconds() * 100) / 100.0)));
         usage.put("tts", Map.of(ConversationModels.key(loaded.tts()), Map.of("characters",
                 ended.spokenCharacters())));
-        WorkflowRun finished = new WorkflowRun(completed.id(), completed.organizationId(), completed.workflowId(),
+        return new WorkflowRun(completed.id(), completed.organizationId(), completed.workflowId(),
                 completed.definitionId(), completed.name(), completed.mode(), completed.callType(), completed.state(),
-                completed.completed(), completed.recordingUrl(), completed.transcriptUrl(), usage,
-                completed.costInfo(), completed.initialContext(), completed.gatheredContext(), completed.logs(),
-                completed.annotations(), completed.campaignId(), completed.createdAt());
-        completions.events(false, finished, ended.endedAt())
-                .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt()))
-                .subscribe().with(done -> LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}",
-                        admitted.runId(), ended.reason()),
-                        failure -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
-                                admitted.runId(), failure.toString()));
+                completed.completed(), recordingKey, transcriptKey, usage, completed.costInfo(),
+                completed.initialContext(), completed.gatheredContext(), completed.logs(), completed.annotations(),
+                completed.campaignId(), completed.createdAt());
+    }
+
+    /** "user: ..." and "assistant: ..." lines, what was said (as heard), as text chat's transcripts read. */
+    static byte[] transcript(ConversationState conversation) {
+        StringBuilder text = new StringBuilder();
+        for (ChatMessage m : conversation.messages()) {
+            if ((m.role() == ChatMessage.Role.USER || m.role() == ChatMessage.Role.ASSISTANT) && m.content() != null
+                    && !m.content().isBlank()) {
+                text.append(m.role().wireName()).append(": ").append(m.content().strip()).append('\n');
+            }
+        }
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -50,7 +50,8 @@ public final class VoiceSession implements MediaInput {
     /** Everything a session works with. */
     public record Parts(CallLoop loop, MediaChannel media, SpeechToText.Stream stt, TextToSpeech.Stream tts,
             VoiceActivityDetector.Stream vad, int vadWindowMillis, AgentEngine engine, LanguageModel model,
-            ModelEndpoint llm, ToolRunner tools, TurnTaking rules, VoiceActivity.Params activity) {
+            ModelEndpoint llm, ToolRunner tools, TurnTaking rules, VoiceActivity.Params activity,
+            CallRecorder.Recording recording, VoiceMetrics metrics) {
     }
 
     /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
@@ -121,6 +122,9 @@ public final class VoiceSession implements MediaInput {
     private final int frameBytes;
     private final int vadSamples;
     private final CallLog log;
+    /** The agent's frames sent to the carrier and not yet played, one per 20 ms of the call (the recording's right). */
+    private final Deque<byte[]> playing = new ArrayDeque<>();
+    private final byte[] silentFrame;
     private short[] vadWindow;
     private int vadFill;
     private TurnTaking.State state = TurnTaking.State.INITIAL;
@@ -128,7 +132,6 @@ public final class VoiceSession implements MediaInput {
     private TokenUsage tokens = TokenUsage.ZERO;
     private Answer answer;
     private int answerSeq;
-    private String carriedUserText;
     private AutoCloseable ticker;
     private Instant connectedAt;
     private Instant speechStartedAt;
@@ -148,6 +151,8 @@ public final class VoiceSession implements MediaInput {
         this.vadWindow = new short[vadSamples];
         this.activity = new VoiceActivity(parts.activity(), Duration.ofMillis(parts.vadWindowMillis()));
         this.log = new CallLog(loop);
+        this.silentFrame = new byte[frameBytes];
+        java.util.Arrays.fill(silentFrame, silence());
     }
 
     // ---- what the carrier sends (on the loop) ----
@@ -166,6 +171,10 @@ public final class VoiceSession implements MediaInput {
             return;
         }
         parts.stt().audio(frame);
+        if (parts.recording() != null) {
+            byte[] agent = playing.pollFirst();
+            parts.recording().frame(frame, agent == null ? silentFrame : agent);
+        }
         short[] samples = G711.decode(frame);
         int i = 0;
         while (i < samples.length) {
@@ -308,9 +317,7 @@ public final class VoiceSession implements MediaInput {
         }
     }
 
-    private void respond(String text) {
-        String userText = carriedUserText == null ? text : carriedUserText + " " + text;
-        carriedUserText = null;
+    private void respond(String userText) {
         if (conversation.ended()) {
             end(conversation.endReason());
             return;
@@ -463,6 +470,7 @@ public final class VoiceSession implements MediaInput {
                 }
                 a.out.pollFirst();
                 media.play(frame.bytes());
+                playing.addLast(frame.bytes());
                 playout.sent(FRAME_MS, now).ifPresent(media::mark);
                 if (!a.speaking) {
                     a.speaking = true;
@@ -490,6 +498,7 @@ public final class VoiceSession implements MediaInput {
     private void speaking(Answer a, Instant now) {
         if (a.turn != null && speechStoppedAt != null && a.userText != null) {
             java.util.Map<String, Object> latency = new java.util.LinkedHashMap<>();
+            parts.metrics().answered(Duration.between(speechStoppedAt, now));
             latency.put("kind", "voice_latency_breakdown");
             latency.put("user_stop_to_bot_started_ms", Duration.between(speechStoppedAt, now).toMillis());
             latency.put("llm_first_text_ms", a.firstTextAt == null || a.askedAt == null ? null
@@ -512,6 +521,7 @@ public final class VoiceSession implements MediaInput {
         answer = null;
         Instant now = loop.now();
         media.clear();
+        playing.clear();
         long heardMs = playout.clear(now);
         if (a == null) {
             return;
@@ -525,6 +535,9 @@ public final class VoiceSession implements MediaInput {
         payload.put("heard_text", heard);
         payload.put("heard_ms", heardMs);
         payload.put("barge_in_ms", speechStartedAt == null ? null : Duration.between(speechStartedAt, now).toMillis());
+        if (speechStartedAt != null) {
+            parts.metrics().interrupted(Duration.between(speechStartedAt, now));
+        }
         log.add("rtf-interruption", payload);
         if (a.turn == null) {
             return; // an idle prompt
@@ -532,7 +545,7 @@ public final class VoiceSession implements MediaInput {
         if (a.finished) {
             conversation = conversation.interrupted(heard);
         } else if (heard.isBlank()) {
-            carriedUserText = a.userText; // nothing of the answer was heard: the caller's words join the next turn
+            state = state.carrying(a.userText); // nothing of the answer was heard: the caller's words join this turn
         } else {
             conversation = conversation.cutShort(a.userText, heard);
         }
@@ -545,6 +558,8 @@ public final class VoiceSession implements MediaInput {
         }
         failure = message;
         failedAt = loop.now();
+        parts.metrics().providerFailed(message.startsWith("text-to-speech") ? "tts"
+                : message.startsWith("speech-to-text") ? "stt" : "llm");
         log.add("rtf-pipeline-error", java.util.Map.of("message", message));
         if (message.startsWith("text-to-speech")) {
             end(PIPELINE_ERROR);
@@ -558,6 +573,7 @@ public final class VoiceSession implements MediaInput {
             a.utterances.forEach(u -> parts.tts().cancel(u.id));
         }
         media.clear();
+        playing.clear();
         playout.clear(loop.now());
         Answer last = new Answer(++answerSeq, null, null);
         last.finished = true;
@@ -584,6 +600,11 @@ public final class VoiceSession implements MediaInput {
         parts.stt().close();
         parts.tts().close();
         parts.vad().close();
+        if (parts.recording() != null) {
+            while (!playing.isEmpty()) { // the carrier played these (a goodbye's last marks came back) after the
+                parts.recording().frame(silentFrame, playing.pollFirst()); // caller's last frame reached us
+            }
+        }
         media.close(reason);
         onEnd.accept(new Ended(reason, conversation, tokens, parts.stt().seconds(), parts.tts().characters(),
                 connectedAt, loop.now(), log.events(), failure));

@@ -267,6 +267,25 @@ class VoiceSessionTest {
     final Recognizer recognizer = new Recognizer();
     final Voice voice = new Voice();
     final Model model = new Model();
+    /** The recording's stereo frames: the caller's and the agent's, 20 ms each. */
+    final List<byte[][]> recorded = new ArrayList<>();
+    final CallRecorder.Recording recording = new CallRecorder.Recording() {
+        @Override
+        public void frame(byte[] caller, byte[] agent) {
+            recorded.add(new byte[][] {caller.clone(), agent.clone()});
+        }
+
+        @Override
+        public Uni<String> finish() {
+            return Uni.createFrom().item("recordings/1/runs/1.wav");
+        }
+    };
+    int callerFrames;
+
+    /** Frames of the recording's agent side with audio in them (the fake voice's audio is zero bytes, not silence). */
+    long agentFramesRecorded() {
+        return recorded.stream().filter(f -> f[1][0] != (byte) 0xFF).count();
+    }
     VoiceSession session;
     VoiceSession.Ended ended;
 
@@ -290,7 +309,7 @@ class VoiceSessionTest {
                 false);
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, carrier, recognizer, voice,
                 new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, ToolRunner.NONE,
-                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT);
+                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE);
         session = new VoiceSession(parts, engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
@@ -304,6 +323,7 @@ class VoiceSessionTest {
             for (int i = 0; i < 160; i++) {
                 samples[i] = (short) (12_000 * Math.sin(2 * Math.PI * 440 * (t * 8 + i) / 8_000.0));
             }
+            callerFrames += session.isEnded() ? 0 : 1;
             session.audio(G711.encode(samples));
             loop.advance(Duration.ofMillis(20));
         }
@@ -314,6 +334,7 @@ class VoiceSessionTest {
         byte[] silence = new byte[160];
         java.util.Arrays.fill(silence, (byte) 0xFF);
         for (int t = 0; t < ms; t += 20) {
+            callerFrames += session.isEnded() ? 0 : 1;
             session.audio(silence);
             loop.advance(Duration.ofMillis(20));
         }
@@ -362,6 +383,10 @@ class VoiceSessionTest {
         assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-user-transcription", "rtf-bot-text",
                 "rtf-node-transition", "rtf-function-call-start", "rtf-latency-measured");
         assertThat(recognizer.closed).isTrue();
+        // the recording: one stereo frame per 20 ms of the call (and the goodbye's tail), the agent's side every frame
+        // it played
+        assertThat(recorded).hasSizeBetween(callerFrames, callerFrames + 10);
+        assertThat(agentFramesRecorded()).isEqualTo(carrier.frames);
     }
 
     @Test
@@ -387,6 +412,8 @@ class VoiceSessionTest {
                 "Sorry, go ahead.");
         assertThat(String.join(" ", said)).doesNotContain("Anything else");
         assertThat(ended.reason()).isEqualTo(TurnTaking.USER_HANGUP);
+        // the agent's side of the recording stops where the caller cut in: what was cleared was never played
+        assertThat(agentFramesRecorded()).isLessThan(carrier.frames).isGreaterThan(carrier.frames - 12);
     }
 
     @Test

@@ -68,12 +68,15 @@ public class PostgresVoiceRunStore implements VoiceRunStore {
                                gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || $3,
                                logs = COALESCE(r.logs, '{}'::jsonb)
                                       || jsonb_build_object('realtime_feedback_events', $4::jsonb),
+                               recording_url = COALESCE($5, r.recording_url),
+                               transcript_url = COALESCE($6, r.transcript_url),
                                media_owner = NULL, media_heartbeat_at = NULL
                           FROM prior p
                          WHERE r.id = p.id
                         RETURNING p.is_completed AS was_completed""")
-                .execute(Tuple.of(ended.id(), JsonValues.toJson(ended.usageInfo()),
-                        JsonValues.toJson(ended.gatheredContext()), JsonValues.toJsonArray(events)))
+                .execute(Tuple.tuple().addLong(ended.id()).addValue(JsonValues.toJson(ended.usageInfo()))
+                        .addValue(JsonValues.toJson(ended.gatheredContext())).addValue(JsonValues.toJsonArray(events))
+                        .addString(ended.recordingUrl()).addString(ended.transcriptUrl()))
                 .chain(rows -> {
                     boolean completedHere = rows.size() > 0 && !wasCompleted(rows.iterator().next());
                     return completedHere ? PostgresWebhookOutbox.enqueue(tx, ended.organizationId(), webhooks)

@@ -1,0 +1,128 @@
+package dev.voiceagent.adapters.storage.recording;
+
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.voice.runtime.CallRecorder;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.Wav;
+import dev.voiceagent.domain.storage.ObjectKeys;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Call recordings written as the call goes: the caller's and the agent's μ-law frames interleaved into a 32 KiB
+ * buffer, appended to a temporary file off the event loop when it fills (so a call holds 32 KiB however long it
+ * lasts), and at the end turned into a 16-bit PCM stereo WAV (caller left, agent right) stored at
+ * recordings/{org}/runs/{run}.wav; the temporary file is deleted.
+ */
+@Singleton
+public class TempFileCallRecorder implements CallRecorder {
+
+    static final int BUFFER = 32 * 1024;
+
+    private final ObjectStore objects;
+    private final ExecutorService io = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("recording-", 0)
+            .factory());
+
+    public TempFileCallRecorder(ObjectStore objects) {
+        this.objects = objects;
+    }
+
+    @PreDestroy
+    void close() {
+        io.shutdown();
+    }
+
+    @Override
+    public Recording open(long organizationId, long runId, AudioFormat format) {
+        if (!format.equals(AudioFormat.MULAW_8K)) {
+            throw new IllegalArgumentException("calls are recorded in μ-law 8 kHz, not " + format);
+        }
+        return new FileRecording(ObjectKeys.callRecording(organizationId, runId));
+    }
+
+    private final class FileRecording implements Recording {
+        private final String key;
+        private byte[] buffer = new byte[BUFFER];
+        private int fill;
+        private Path file;
+        private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
+
+        FileRecording(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public void frame(byte[] caller, byte[] agent) {
+            int n = caller.length;
+            if (fill + 2 * n > buffer.length) {
+                flush();
+            }
+            for (int i = 0; i < n; i++) {
+                buffer[fill++] = caller[i];
+                buffer[fill++] = i < agent.length ? agent[i] : (byte) 0xFF;
+            }
+        }
+
+        private void flush() {
+            if (fill == 0) {
+                return;
+            }
+            byte[] chunk = Arrays.copyOf(buffer, fill);
+            fill = 0;
+            written = written.thenRunAsync(() -> append(chunk), io);
+        }
+
+        private void append(byte[] chunk) {
+            try {
+                if (file == null) {
+                    file = Files.createTempFile("call-recording-", ".ulaw");
+                }
+                Files.write(file, chunk, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public Uni<String> finish() {
+            flush();
+            buffer = null;
+            CompletableFuture<byte[]> wav = written.thenApplyAsync(v -> {
+                try {
+                    byte[] mulaw = file == null ? new byte[0] : Files.readAllBytes(file);
+                    byte[] pcm = Wav.stereoPcm(mulaw);
+                    byte[] out = new byte[Wav.HEADER_BYTES + pcm.length];
+                    System.arraycopy(Wav.header(2, 8_000, pcm.length), 0, out, 0, Wav.HEADER_BYTES);
+                    System.arraycopy(pcm, 0, out, Wav.HEADER_BYTES, pcm.length);
+                    return out;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } finally {
+                    delete();
+                }
+            }, io);
+            return Uni.createFrom().completionStage(wav)
+                    .chain(bytes -> objects.put(key, bytes, "audio/wav")).replaceWith(key);
+        }
+
+        private void delete() {
+            try {
+                if (file != null) {
+                    Files.deleteIfExists(file);
+                }
+            } catch (IOException ignored) {
+                // the temporary directory is cleaned by the system
+            }
+        }
+    }
+}

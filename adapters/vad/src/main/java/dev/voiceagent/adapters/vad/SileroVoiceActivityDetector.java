@@ -1,0 +1,234 @@
+package dev.voiceagent.adapters.vad;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.voiceagent.application.voice.runtime.VoiceActivityDetector;
+import dev.voiceagent.domain.audio.Loudness;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.DoubleConsumer;
+
+/**
+ * Silero VAD (v5/v6 ONNX, from the npm package named in ADR 12) on ONNX Runtime: one session for the replica, one
+ * platform thread running it, and every call's pending window in one batch (state [2, B, 128], input [B, context +
+ * window]), so forty calls cost one inference per 32 ms, not forty. Each call keeps its own recurrent state and the
+ * last 32 samples (64 at 16 kHz) as context, as Silero's reference code does. A call has at most one window in a batch:
+ * its next one waits for the state the previous one leaves. Answers are handed back on this thread; the session moves
+ * them to the call's loop. Without the model (or ONNX Runtime), windows are answered by their energy, with a warning.
+ */
+@Singleton
+public class SileroVoiceActivityDetector implements VoiceActivityDetector {
+
+    private static final System.Logger LOG = System.getLogger(SileroVoiceActivityDetector.class.getName());
+    static final String MODEL = "/silero/silero_vad.onnx";
+    static final int MAX_BATCH = 256;
+
+    private record Request(SileroStream stream, short[] samples, DoubleConsumer answer) {
+    }
+
+    private final LinkedBlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+    private final OrtEnvironment environment;
+    private final OrtSession session;
+    private final Thread worker;
+    private volatile boolean running = true;
+
+    public SileroVoiceActivityDetector() {
+        OrtSession loaded = null;
+        OrtEnvironment env = null;
+        try (InputStream model = SileroVoiceActivityDetector.class.getResourceAsStream(MODEL)) {
+            if (model == null) {
+                throw new IOException("no " + MODEL + " on the classpath");
+            }
+            env = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            loaded = env.createSession(model.readAllBytes(), options);
+        } catch (IOException | OrtException | UnsatisfiedLinkError | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "Silero VAD unavailable ({0}): voice activity by energy only", e);
+        }
+        this.environment = env;
+        this.session = loaded;
+        this.worker = Thread.ofPlatform().daemon().name("silero-vad").start(this::work);
+    }
+
+    /** Whether the model runs (false: the energy fallback answers). */
+    public boolean modelLoaded() {
+        return session != null;
+    }
+
+    @PreDestroy
+    void close() {
+        running = false;
+        worker.interrupt();
+        try {
+            if (session != null) {
+                session.close();
+            }
+        } catch (OrtException ignored) {
+            // shutting down
+        }
+    }
+
+    @Override
+    public int windowMillis() {
+        return 32;
+    }
+
+    @Override
+    public Stream open(int sampleRate) {
+        if (sampleRate != 8_000 && sampleRate != 16_000) {
+            throw new IllegalArgumentException("Silero VAD takes 8 or 16 kHz, not " + sampleRate);
+        }
+        return new SileroStream(sampleRate);
+    }
+
+    final class SileroStream implements Stream {
+        final int rate;
+        final float[] state = new float[2 * 128];
+        final float[] context;
+        volatile boolean closed;
+
+        SileroStream(int rate) {
+            this.rate = rate;
+            this.context = new float[rate == 16_000 ? 64 : 32];
+        }
+
+        int window() {
+            return rate == 16_000 ? 512 : 256;
+        }
+
+        @Override
+        public void window(short[] samples, DoubleConsumer answer) {
+            if (samples.length != window()) {
+                throw new IllegalArgumentException("a Silero window is " + window() + " samples, not " + samples.length);
+            }
+            if (!closed) {
+                queue.add(new Request(this, samples, answer));
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    private void work() {
+        Deque<Request> pending = new ArrayDeque<>();
+        while (running) {
+            try {
+                if (pending.isEmpty()) {
+                    pending.add(queue.take());
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            queue.drainTo(pending);
+            List<Request> batch = new ArrayList<>();
+            Deque<Request> rest = new ArrayDeque<>();
+            Map<SileroStream, Boolean> inBatch = new IdentityHashMap<>();
+            for (Request r : pending) {
+                if (batch.size() < MAX_BATCH && inBatch.putIfAbsent(r.stream(), true) == null) {
+                    batch.add(r);
+                } else {
+                    rest.addLast(r); // its stream's previous window is in this batch: the next one waits for it
+                }
+            }
+            pending = rest;
+            answer(batch);
+        }
+    }
+
+    private void answer(List<Request> batch) {
+        List<Request> live = batch.stream().filter(r -> !r.stream().closed).toList();
+        if (live.isEmpty()) {
+            return;
+        }
+        double[] probabilities;
+        try {
+            probabilities = session == null ? energy(live) : infer(live);
+        } catch (OrtException | RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.WARNING, "Silero VAD failed on a batch of {0}: {1}", live.size(), e.toString());
+            probabilities = energy(live);
+        }
+        for (int i = 0; i < live.size(); i++) {
+            try {
+                live.get(i).answer().accept(probabilities[i]);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "a VAD answer failed: {0}", e.toString());
+            }
+        }
+    }
+
+    private static double[] energy(List<Request> batch) {
+        double[] out = new double[batch.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Loudness.speechConfidence(batch.get(i).samples());
+        }
+        return out;
+    }
+
+    /** One inference per sample rate in the batch. */
+    private double[] infer(List<Request> batch) throws OrtException {
+        double[] out = new double[batch.size()];
+        for (int rate : new int[] {8_000, 16_000}) {
+            List<Integer> indices = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (batch.get(i).stream().rate == rate) {
+                    indices.add(i);
+                }
+            }
+            if (!indices.isEmpty()) {
+                infer(batch, indices, rate, out);
+            }
+        }
+        return out;
+    }
+
+    private void infer(List<Request> batch, List<Integer> indices, int rate, double[] out) throws OrtException {
+        int b = indices.size();
+        int contextSize = rate == 16_000 ? 64 : 32;
+        int width = contextSize + (rate == 16_000 ? 512 : 256);
+        float[] input = new float[b * width];
+        float[] state = new float[2 * b * 128];
+        for (int k = 0; k < b; k++) {
+            Request r = batch.get(indices.get(k));
+            SileroStream s = r.stream();
+            System.arraycopy(s.context, 0, input, k * width, contextSize);
+            short[] samples = r.samples();
+            for (int j = 0; j < samples.length; j++) {
+                input[k * width + contextSize + j] = samples[j] / 32768f;
+            }
+            System.arraycopy(s.state, 0, state, k * 128, 128); // layer 0 of [2, B, 128]
+            System.arraycopy(s.state, 128, state, b * 128 + k * 128, 128); // layer 1
+        }
+        try (OnnxTensor in = OnnxTensor.createTensor(environment, FloatBuffer.wrap(input), new long[] {b, width});
+                OnnxTensor st = OnnxTensor.createTensor(environment, FloatBuffer.wrap(state), new long[] {2, b, 128});
+                OnnxTensor sr = OnnxTensor.createTensor(environment, new long[] {rate});
+                OrtSession.Result result = session.run(Map.of("input", in, "state", st, "sr", sr))) {
+            float[][] probabilities = (float[][]) result.get(0).getValue();
+            float[][][] next = (float[][][]) result.get(1).getValue();
+            for (int k = 0; k < b; k++) {
+                Request r = batch.get(indices.get(k));
+                SileroStream s = r.stream();
+                System.arraycopy(next[0][k], 0, s.state, 0, 128);
+                System.arraycopy(next[1][k], 0, s.state, 128, 128);
+                System.arraycopy(input, k * width + width - contextSize, s.context, 0, contextSize);
+                out[indices.get(k)] = probabilities[k][0];
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.voiceagent.adapters.vad;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.application.voice.runtime.VoiceActivityDetector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real model (fetched and checked by the build) on ONNX Runtime, one stream and many at once. */
+class SileroVoiceActivityDetectorTest {
+
+    static SileroVoiceActivityDetector detector;
+
+    @BeforeAll
+    static void load() {
+        detector = new SileroVoiceActivityDetector();
+    }
+
+    @AfterAll
+    static void close() {
+        detector.close();
+    }
+
+    /** A vowel-like sound: a 120 Hz glottal pulse train through two formant resonators, syllables at 4 Hz. */
+    static short[][] voiced(int windows, long seed) {
+        Random noise = new Random(seed);
+        short[][] out = new short[windows][256];
+        double y1 = 0, y2 = 0, z1 = 0, z2 = 0;
+        for (int w = 0; w < windows; w++) {
+            for (int i = 0; i < 256; i++) {
+                int n = w * 256 + i;
+                double t = n / 8_000.0;
+                double pulse = n % (8_000 / 120) == 0 ? 1.0 : 0.0;
+                double x = pulse + 0.01 * noise.nextGaussian();
+                double f1 = resonate(x, 700, 130), f2 = 0;
+                y2 = y1;
+                y1 = f1;
+                z2 = z1;
+                z1 = resonate(x, 1_200, 150);
+                f2 = z1;
+                double envelope = 0.3 + 0.7 * Math.abs(Math.sin(2 * Math.PI * 2 * t));
+                out[w][i] = (short) Math.max(-32_000, Math.min(32_000, 12_000 * envelope * (f1 + 0.6 * f2)));
+            }
+        }
+        return out;
+    }
+
+    private static final double[][] MEMORY = new double[2][2];
+
+    /** A second-order resonator at {@code hz} with bandwidth {@code bw} (state per centre frequency). */
+    private static double resonate(double x, double hz, double bw) {
+        int k = hz < 1_000 ? 0 : 1;
+        double r = Math.exp(-Math.PI * bw / 8_000);
+        double y = x + 2 * r * Math.cos(2 * Math.PI * hz / 8_000) * MEMORY[k][0] - r * r * MEMORY[k][1];
+        MEMORY[k][1] = MEMORY[k][0];
+        MEMORY[k][0] = y;
+        return y * 0.05;
+    }
+
+    static List<Double> run(VoiceActivityDetector.Stream stream, short[][] windows) throws Exception {
+        List<Double> out = new ArrayList<>();
+        for (short[] window : windows) {
+            CompletableFuture<Double> p = new CompletableFuture<>();
+            stream.window(window, p::complete);
+            out.add(p.get(5, TimeUnit.SECONDS));
+        }
+        return out;
+    }
+
+    @Test
+    void theModelLoadsAndSilenceIsNotSpeech() throws Exception {
+        assertThat(detector.modelLoaded()).isTrue();
+        assertThat(detector.windowMillis()).isEqualTo(32);
+        List<Double> silence = run(detector.open(8_000), new short[30][256]);
+        assertThat(silence).allSatisfy(p -> assertThat(p).isLessThan(0.1));
+    }
+
+    @Test
+    void speechIsSpeechAndTheGapsAroundItAreNot() throws Exception {
+        short[] line = Speech.say("Hello, I would like to know where my order is, please.");
+        int windows = line.length / 256;
+        short[][] audio = new short[windows + 30][256];
+        for (int w = 0; w < windows; w++) {
+            System.arraycopy(line, w * 256, audio[w + 15], 0, 256);
+        }
+        List<Double> p = run(detector.open(8_000), audio);
+        long speech = p.stream().filter(x -> x > 0.7).count();
+        assertThat(speech).as("windows of the line heard as speech").isGreaterThan(windows / 2);
+        assertThat(p.subList(0, 15)).allSatisfy(x -> assertThat(x).isLessThan(0.3));
+        assertThat(p.subList(p.size() - 8, p.size())).allSatisfy(x -> assertThat(x).isLessThan(0.3));
+    }
+
+    @Test
+    void manyCallsAtOnceGetTheAnswersEachWouldGetAlone() throws Exception {
+        short[][] a = voiced(40, 1);
+        List<Double> alone = run(detector.open(8_000), a);
+        int calls = 12;
+        List<VoiceActivityDetector.Stream> streams = new ArrayList<>();
+        List<List<CompletableFuture<Double>>> answers = new ArrayList<>();
+        for (int c = 0; c < calls; c++) {
+            streams.add(detector.open(8_000));
+            answers.add(new ArrayList<>());
+        }
+        short[][] b = voiced(40, 2);
+        for (int w = 0; w < 40; w++) { // every call's next window is queued before the worker catches up
+            for (int c = 0; c < calls; c++) {
+                CompletableFuture<Double> p = new CompletableFuture<>();
+                streams.get(c).window(c == 0 ? a[w] : b[w], p::complete);
+                answers.get(c).add(p);
+            }
+        }
+        for (int w = 0; w < 40; w++) {
+            assertThat(answers.get(0).get(w).get(5, TimeUnit.SECONDS)).isCloseTo(alone.get(w),
+                    org.assertj.core.data.Offset.offset(1e-4));
+        }
+        // a call's answers depend on its own past only: the same audio in two calls answers alike
+        for (int w = 0; w < 40; w++) {
+            assertThat(answers.get(1).get(w).get(5, TimeUnit.SECONDS)).isCloseTo(
+                    answers.get(calls - 1).get(w).get(5, TimeUnit.SECONDS), org.assertj.core.data.Offset.offset(1e-4));
+        }
+    }
+}

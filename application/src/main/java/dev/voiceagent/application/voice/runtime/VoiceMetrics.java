@@ -1,0 +1,30 @@
+package dev.voiceagent.application.voice.runtime;
+
+import java.time.Duration;
+
+/** Out-port: the voice runtime's figures (scraped as metrics): how fast calls answer and stop, what fails. */
+public interface VoiceMetrics {
+
+    VoiceMetrics NONE = new VoiceMetrics() {
+        @Override
+        public void answered(Duration afterCallerStopped) {
+        }
+
+        @Override
+        public void interrupted(Duration afterCallerStarted) {
+        }
+
+        @Override
+        public void providerFailed(String stage) {
+        }
+    };
+
+    /** An answer's first audio went out, this long after voice activity heard the caller stop. */
+    void answered(Duration afterCallerStopped);
+
+    /** A barge-in's clear went out, this long after voice activity heard the caller start. */
+    void interrupted(Duration afterCallerStarted);
+
+    /** A provider failed mid-call: stage is stt, tts or llm. */
+    void providerFailed(String stage);
+}

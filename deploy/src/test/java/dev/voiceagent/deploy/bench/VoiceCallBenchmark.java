@@ -1,0 +1,233 @@
+package dev.voiceagent.deploy.bench;
+
+import dev.voiceagent.adapters.telephony.FormBody;
+import dev.voiceagent.deploy.support.FakeProviderServer;
+import dev.voiceagent.deploy.support.FakeVoiceProviders;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.SimulatedTwilioCaller;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Concurrent phone calls against the packaged service (its own process, a fresh PostgreSQL), with local fakes of
+ * Twilio's REST API, Deepgram, the language model and ElevenLabs at fixed delays (speech-to-text final 150 ms after
+ * Finalize, first model token 250 ms, first speech audio 100 ms), and simulated Twilio callers in this process. Each
+ * call: the greeting, three questions, then a long answer the caller cuts into, a last answer, and the caller hangs up.
+ *
+ * <p>Reported per level of concurrency (-Dbench.calls=1,10,40,100):
+ * <ul>
+ * <li>overhead: voice-to-voice (the caller's last speech frame to the first agent frame it receives) minus what the
+ * turn waits for by design (voice activity's 200 ms of silence) minus the fakes' delays (150 + 250 + 20 for the first
+ * sentence's end + 100 ms), p50 and p99 over every answered question;</li>
+ * <li>barge-in: the caller's first speech frame to the clear it receives, p50 and p99;</li>
+ * <li>underruns: agent frames that came after the caller's playback ran dry mid-answer;</li>
+ * <li>the application's CPU per call-second (from /proc), and the calls that did not end as scripted.</li>
+ * </ul>
+ * The callers and fakes share the 2-core machine with the service and PostgreSQL; figures are for that box.
+ */
+public final class VoiceCallBenchmark {
+
+    private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
+    /** What the turn waits for by design, and the fakes' delays (the first sentence ends with the second chunk). */
+    static final long DESIGNED_MS = 200 + 150 + 250 + 20 + 100;
+
+    private static final String WORKFLOW = """
+            {"name": "Bench voice", "workflow_definition": {"nodes": [
+              {"id": "start", "type": "startCall", "position": {"x": 0, "y": 0}, "data": {"name": "Start",
+               "prompt": "Help callers.", "greeting": "Hello, this is Acme. How can I help?", "greeting_type": "text",
+               "allow_interrupt": true}},
+              {"id": "end", "type": "endCall", "position": {"x": 0, "y": 200}, "data": {"name": "End",
+               "prompt": "Say goodbye."}}],
+             "edges": [{"id": "e1", "source": "start", "target": "end", "data": {"label": "Done",
+               "condition": "The caller is done"}}]}}""";
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
+        List<Integer> levels = new ArrayList<>();
+        for (String n : System.getProperty("bench.calls", "1,10,40,100").split(",")) {
+            levels.add(Integer.parseInt(n.strip()));
+        }
+        FakeProviderServer twilio = new FakeProviderServer();
+        FakeVoiceProviders voices = new FakeVoiceProviders();
+        Map<String, String> env = new HashMap<>();
+        twilio.start().forEach((k, v) -> env.put(variable(k), v));
+        voices.start().forEach((k, v) -> env.put(variable(k), v));
+        FakeVoiceProviders.callerScript = List.of("Where is my order?", "When will it arrive?", "Can I change it?",
+                "Tell me about returns.", "Stop, I see.");
+        FakeVoiceProviders.REPLY_FOR.putAll(Map.of(
+                "Where is my order?", Reply.says("Sure. Your order left our warehouse this morning."),
+                "When will it arrive?", Reply.says("Soon. It should arrive on Thursday afternoon."),
+                "Can I change it?", Reply.says("Yes. You can change the address until it ships."),
+                "Tell me about returns.", Reply.slowly("Okay. Returns are free within thirty days and we refund you"
+                        + " in full once the parcel reaches our warehouse in good condition and we checked it."),
+                "Stop, I see.", Reply.says("Alright. Anything else?")));
+        List<String> report = new ArrayList<>();
+        Path store = Files.createTempDirectory("bench-voice-objects");
+        env.put("VOICEAGENT_STORAGE_LOCAL_ROOT", store.toString());
+        env.put("VOICEAGENT_DRAIN_MAX", "PT2S"); // the fake Twilio reports no call's end: do not wait for them
+        env.put("QUARKUS_LOG_LEVEL", "ERROR");
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        try (BenchApp app = new BenchApp(jar, env)) {
+            app.signUp();
+            long org = (long) app.queryDouble("SELECT id FROM organizations ORDER BY id DESC LIMIT 1");
+            try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement(
+                    "UPDATE organizations SET concurrent_call_limit = 1000 WHERE id = ?")) {
+                ps.setLong(1, org);
+                ps.executeUpdate();
+            }
+            app.put("/api/v1/organizations/model-configurations/v2", """
+                    {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
+                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
+                      "stt": {"provider": "deepgram", "api_key": "dg-bench", "model": "nova-3-general"},
+                      "tts": {"provider": "elevenlabs", "api_key": "el-bench", "voice": "v1"}}}}""");
+            long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
+                    null), "id"));
+            long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
+                    "{\"name\":\"Twilio\",\"config\":{\"provider\":\"twilio\",\"account_sid\":\"AC"
+                            + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"bench-token\"}}", null), "id"));
+            app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
+                    "{\"address\":\"+14155552671\"}", null);
+            report.add("Voice calls: fakes at fixed delays (STT final 150 ms, first token 250 ms, first audio 100 ms);"
+                    + " overhead = voice-to-voice - " + DESIGNED_MS + " ms designed");
+            for (int calls : levels) {
+                report.add(level(app, vertx, workflow, calls));
+                System.out.println(report.getLast());
+            }
+        } finally {
+            vertx.close();
+            voices.stop();
+            twilio.stop();
+        }
+        String text = String.join(System.lineSeparator(), report);
+        System.out.println(text);
+        Path out = Path.of(jar.getParent().getParent().toString(), "bench-voice-calls.txt");
+        Files.writeString(out, text + System.lineSeparator());
+        System.out.println("Written to " + out);
+    }
+
+    private static String variable(String property) {
+        return property.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    private static String level(BenchApp app, Vertx vertx, long workflow, int calls) throws Exception {
+        long runsBefore = (long) app.queryDouble("SELECT COALESCE(max(id), 0) FROM workflow_runs");
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            FakeProviderServer.REQUESTS.clear();
+            app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + workflow
+                    + ",\"phone_number\":\"+442071838750\"}", null);
+            String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.getLast().body()), "Twiml");
+            Matcher m = STREAM.matcher(twiml);
+            if (!m.find()) {
+                throw new IllegalStateException("no stream address in " + twiml);
+            }
+            urls.add(m.group(1).replace("localhost", "127.0.0.1"));
+        }
+        CpuTime before = CpuTime.now(app.process.pid());
+        CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
+        long started = System.currentTimeMillis();
+        List<SimulatedTwilioCaller> callers = new ArrayList<>();
+        for (String url : urls) {
+            SimulatedTwilioCaller caller = new SimulatedTwilioCaller(vertx).connect(url);
+            caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
+                    .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
+                    .says("Stop, I see.").pauses(1_600);
+            callers.add(caller);
+            Thread.sleep(Math.max(5, 2_000 / calls)); // calls arrive over about two seconds, not in one instant
+        }
+        long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
+                "Can I change it?", "Tell me about returns.", "Stop, I see.");
+        Thread.sleep(scriptMs + 500);
+        callers.forEach(SimulatedTwilioCaller::hangUp);
+        long callMs = System.currentTimeMillis() - started;
+        for (SimulatedTwilioCaller caller : callers) {
+            caller.closed.get(10, TimeUnit.SECONDS);
+        }
+        CpuTime used = CpuTime.now(app.process.pid()).minus(before);
+        CpuTime load = CpuTime.now(ProcessHandle.current().pid()).minus(loadBefore);
+        List<Long> overhead = new ArrayList<>();
+        List<Long> bargeIn = new ArrayList<>();
+        int underruns = 0;
+        int odd = 0;
+        for (SimulatedTwilioCaller caller : callers) {
+            underruns += caller.underruns;
+            if (caller.speech.size() != 5 || caller.clears.isEmpty()) {
+                odd++;
+                if (odd == 1) {
+                    System.out.println("off script: " + caller.speech.size() + " lines, " + caller.clears.size()
+                            + " clears, closed " + caller.closed.getNow(null));
+                }
+            }
+            for (int turn = 0; turn < Math.min(3, caller.speech.size()); turn++) {
+                long end = caller.speech.get(turn)[1];
+                long first = caller.firstAgentFrameAfter(end);
+                if (first > 0) {
+                    overhead.add(first - end - DESIGNED_MS);
+                }
+            }
+            if (caller.speech.size() >= 5 && !caller.clears.isEmpty()) {
+                bargeIn.add(caller.clears.getFirst() - caller.speech.get(4)[0]);
+            }
+            caller.close();
+        }
+        // the service's own part after voice activity heard the caller stop, from each answer's latency event:
+        // stop -> first frame, minus the model's first text, minus its first sentence's first audio, minus the
+        // recognizer's 150 ms
+        List<Long> pipeline = new ArrayList<>();
+        Thread.sleep(1_000); // the runs' end is written just after the sockets close
+        try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("""
+                SELECT (e->'payload'->>'user_stop_to_bot_started_ms')::bigint
+                       - (e->'payload'->>'llm_first_text_ms')::bigint
+                       - (e->'payload'->>'tts_first_audio_ms')::bigint - 150 AS own
+                  FROM workflow_runs r, jsonb_array_elements(r.logs->'realtime_feedback_events') e
+                 WHERE r.id > ? AND e->>'type' = 'rtf-latency-measured'
+                   AND e->'payload'->>'llm_first_text_ms' IS NOT NULL""")) {
+            ps.setLong(1, runsBefore);
+            try (var rows = ps.executeQuery()) {
+                while (rows.next()) {
+                    pipeline.add(rows.getLong(1));
+                }
+            }
+        }
+        double callSeconds = calls * (callMs / 1000.0);
+        return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
+                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d;")
+                .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
+                        percentile(pipeline, 50), percentile(pipeline, 99),
+                        percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns)
+                + " app CPU %.1f ms per call-second (%.1f%% of one core per call), PostgreSQL %.0f ms in all;"
+                        .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
+                                used.postgresMs())
+                + " callers and fakes %.0f%% of one core; %d calls off script"
+                        .formatted(load.applicationMs() / callMs * 100, odd);
+    }
+
+    private static long lineMs(String... lines) {
+        long ms = 0;
+        for (String line : lines) {
+            ms += dev.voiceagent.deploy.support.Speech.mulaw(line).length / 8;
+        }
+        return ms;
+    }
+
+    private static long percentile(List<Long> values, int p) {
+        if (values.isEmpty()) {
+            return -1;
+        }
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+}
