@@ -11,6 +11,8 @@ import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.FakeToolServers;
+import dev.voiceagent.deploy.support.Speech;
 import dev.voiceagent.deploy.support.SimulatedTwilioCaller;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -261,6 +263,51 @@ class VoiceCallEndToEndTest {
                 .statusCode(302).extract().header("Location");
         return given().urlEncodingEnabled(false).get(signed.substring(signed.indexOf("/api/v1/"))).then()
                 .statusCode(200).extract().asByteArray();
+    }
+
+    @Test
+    void aToolRunsDuringACallWithTheModelsStreamedArgumentsAndTheAnswerAfterItIsSpoken() throws Exception {
+        try (FakeToolServers api = new FakeToolServers()) {
+            Map<String, Object> tool = Map.of("schema_version", 1, "type", "http_api", "config", Map.of("method", "GET",
+                    "url", api.base + "/orders/{{order_id}}", "parameters", List.of(Map.of("name", "order_id",
+                            "type", "string", "description", "The order number", "required", true))));
+            String orders = as(key).body(Map.of("name", "Order status", "category", "http_api", "definition", tool))
+                    .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+            Map<String, Object> definition = new LinkedHashMap<>(definition());
+            List<Map<String, Object>> nodes = new ArrayList<>();
+            for (Object node : (List<?>) definition.get("nodes")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> n = new LinkedHashMap<>((Map<String, Object>) node);
+                if ("start".equals(n.get("id"))) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) n.get("data"));
+                    data.put("tool_uuids", List.of(orders));
+                    n.put("data", data);
+                }
+                nodes.add(n);
+            }
+            definition.put("nodes", nodes);
+            workflow = as(key).body(Map.of("name", "Orders with a tool", "workflow_definition", definition))
+                    .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath()
+                    .getLong("id");
+            FakeVoiceProviders.CALLER_LINES.add("Where is order A-17?");
+            FakeVoiceProviders.REPLIES.addAll(List.of(Reply.calls("order_status", "{\"order_id\": \"A-17\"}"),
+                    Reply.says("It shipped yesterday.")));
+            String url = dial();
+            SimulatedTwilioCaller caller = caller().connect(url);
+            caller.pauses(1_600).says("Where is order A-17?").pauses(3_000);
+            Thread.sleep(1_600 + Speech.mulaw("Where is order A-17?").length / 8 + 2_800);
+            caller.hangUp();
+            caller.closed.get(10, TimeUnit.SECONDS);
+
+            assertThat(api.at("/orders/A-17")).hasSize(1);
+            assertThat(FakeVoiceProviders.TTS_TEXTS).contains("It shipped yesterday.");
+            JsonPath run = completedRun(runOf(url));
+            List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+            assertThat(events).filteredOn(e -> "rtf-function-call-end".equals(e.get("type"))).singleElement()
+                    .satisfies(e -> assertThat(String.valueOf(e.get("payload"))).contains("order_status", "shipped"));
+            assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(120);
+        }
     }
 
     @Test

@@ -36,18 +36,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
 
     /** A scripted model reply: text streamed word by word (every {@code wordMs}), and/or one tool call. */
-    public record Reply(String text, String tool, int wordMs) {
+    public record Reply(String text, String tool, int wordMs, String arguments) {
 
         public static Reply says(String text) {
-            return new Reply(text, null, 20);
+            return new Reply(text, null, 20, null);
         }
 
         public static Reply slowly(String text) {
-            return new Reply(text, null, 150);
+            return new Reply(text, null, 150, null);
         }
 
         public static Reply calls(String tool) {
-            return new Reply(null, tool, 20);
+            return new Reply(null, tool, 20, "{}");
+        }
+
+        /** A call with its arguments (JSON), streamed in two fragments as providers do. */
+        public static Reply calls(String tool, String arguments) {
+            return new Reply(null, tool, 20, arguments);
         }
     }
 
@@ -299,8 +304,12 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
                         .put("id", "call_1").put("type", "function").put("function", new JsonObject()
                                 .put("name", reply.tool()).put("arguments", "")))), null));
-                events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
-                        .put("function", new JsonObject().put("arguments", "{}")))), null));
+                String arguments = reply.arguments();
+                int half = arguments.length() / 2;
+                for (String fragment : List.of(arguments.substring(0, half), arguments.substring(half))) {
+                    events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject()
+                            .put("index", 0).put("function", new JsonObject().put("arguments", fragment)))), null));
+                }
             }
             events.add(chunk(new JsonObject(), reply.tool() != null ? "tool_calls" : "stop"));
             events.add(new JsonObject().put("choices", new JsonArray()).put("usage", new JsonObject()

@@ -164,21 +164,48 @@ public class GuardedHttp {
      * refused upgrade fails with the provider's status in its message.
      */
     public Future<WebSocket> webSocket(String url, Map<String, String> headers, Duration limit, boolean guarded) {
-        URI uri;
+        Target target;
         try {
-            uri = URI.create(url);
-        } catch (IllegalArgumentException e) {
-            return Future.failedFuture(new Refused("Not a valid URL: " + url));
+            target = Target.of(url, true);
+        } catch (Refused refused) {
+            return Future.failedFuture(refused);
         }
-        String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
-        boolean tls = scheme.equals("wss") || scheme.equals("https");
-        if (!tls && !scheme.equals("ws") && !scheme.equals("http") || uri.getHost() == null) {
-            return Future.failedFuture(new Refused("Not a WebSocket URL: " + url));
+        return checked(target.host(), guarded).compose(address -> {
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(target.host())
+                    .setPort(target.port()).setSsl(target.tls()).setURI(target.path()).setTimeout(limit.toMillis());
+            options.setServer(SocketAddress.inetSocketAddress(target.port(), address.getHostAddress()));
+            headers.forEach(options::addHeader);
+            return sockets.connect(options);
+        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
+                : new Unreachable("Could not reach " + target.host() + ": " + describe(failure))));
+    }
+
+    /** Where a URL points: host, port, TLS, and the path with its query. */
+    private record Target(URI uri, String host, int port, boolean tls, String path) {
+
+        /** http(s) only, or also ws(s) for a WebSocket; anything else is refused before it leaves. */
+        static Target of(String url, boolean webSocket) {
+            URI uri;
+            try {
+                uri = URI.create(url);
+            } catch (IllegalArgumentException e) {
+                throw new Refused("Not a valid URL: " + url);
+            }
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            boolean http = scheme.equals("http") || scheme.equals("https");
+            boolean ws = webSocket && (scheme.equals("ws") || scheme.equals("wss"));
+            if (!http && !ws || uri.getHost() == null) {
+                throw new Refused((webSocket ? "Not a WebSocket URL: " : "Not an http(s) URL: ") + url);
+            }
+            boolean tls = scheme.equals("https") || scheme.equals("wss");
+            String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
+                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+            return new Target(uri, uri.getHost(), uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80, tls, path);
         }
-        String host = uri.getHost();
-        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
-        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    }
+
+    /** The host's address, checked against the policy when a tenant chose it. */
+    private Future<InetAddress> checked(String host, boolean guarded) {
         return resolve(host).compose(address -> {
             if (guarded) {
                 Optional<String> refusal = policy.refusal(host, address);
@@ -186,13 +213,8 @@ public class GuardedHttp {
                     return Future.failedFuture(new Refused(refusal.get()));
                 }
             }
-            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(host).setPort(port).setSsl(tls)
-                    .setURI(path).setTimeout(limit.toMillis());
-            options.setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
-            headers.forEach(options::addHeader);
-            return sockets.connect(options);
-        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
-                : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+            return Future.succeededFuture(address);
+        });
     }
 
     /** A streamed answer's refusal: its status and the start of its body. */
@@ -216,39 +238,24 @@ public class GuardedHttp {
     public Multi<Buffer> postStream(String url, Map<String, String> headers, String json, Duration limit,
             boolean guarded) {
         return Multi.createFrom().emitter(emitter -> {
-            URI uri;
+            Target target;
             try {
-                uri = URI.create(url);
-            } catch (IllegalArgumentException e) {
-                emitter.fail(new Refused("Not a valid URL: " + url));
+                target = Target.of(url, false);
+            } catch (Refused refused) {
+                emitter.fail(refused);
                 return;
             }
-            String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-                emitter.fail(new Refused("Not an http(s) URL: " + url));
-                return;
-            }
-            String host = uri.getHost();
-            boolean tls = scheme.equals("https");
-            int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
-            String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                    + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+            String host = target.host();
             io.vertx.core.http.HttpClientRequest[] open = new io.vertx.core.http.HttpClientRequest[1];
             emitter.onTermination(() -> {
                 if (open[0] != null) {
                     open[0].reset(); // cancelled or done: the connection is not reused mid-stream
                 }
             });
-            resolve(host).compose(address -> {
-                if (guarded) {
-                    Optional<String> refusal = policy.refusal(host, address);
-                    if (refusal.isPresent()) {
-                        return Future.failedFuture(new Refused(refusal.get()));
-                    }
-                }
-                RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
-                        .setSsl(tls).setURI(path)
-                        .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
+            checked(host, guarded).compose(address -> {
+                RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host)
+                        .setPort(target.port()).setSsl(target.tls()).setURI(target.path())
+                        .setServer(SocketAddress.inetSocketAddress(target.port(), address.getHostAddress()))
                         .setIdleTimeout(limit.toMillis()).setFollowRedirects(false);
                 headers.forEach(options::putHeader);
                 options.putHeader("Content-Type", "application/json").putHeader("Accept", "text/event-stream");
@@ -283,29 +290,19 @@ public class GuardedHttp {
 
     private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,
             Duration limit, boolean guarded, int hop) {
-        URI uri;
+        Target target;
         try {
-            uri = URI.create(url);
-        } catch (IllegalArgumentException e) {
-            return Future.failedFuture(new Refused("Not a valid URL: " + url));
-        }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-            return Future.failedFuture(new Refused("Not an http(s) URL: " + url));
+            target = Target.of(url, false);
+        } catch (Refused refused) {
+            return Future.failedFuture(refused);
         }
         long started = System.nanoTime();
-        String host = uri.getHost();
-        boolean tls = scheme.equals("https");
-        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
-        String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        return resolve(host).compose(address -> {
-            if (guarded) {
-                Optional<String> refusal = policy.refusal(host, address);
-                if (refusal.isPresent()) {
-                    return Future.failedFuture(new Refused(refusal.get()));
-                }
-            }
+        URI uri = target.uri();
+        String host = target.host();
+        boolean tls = target.tls();
+        int port = target.port();
+        String path = target.path();
+        return checked(host, guarded).compose(address -> {
             RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port)
                     .setSsl(tls).setURI(path).setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
                     .setTimeout(limit.toMillis()).setFollowRedirects(false);
