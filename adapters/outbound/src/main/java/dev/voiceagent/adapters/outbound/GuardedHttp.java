@@ -180,8 +180,44 @@ public class GuardedHttp {
                 : new Unreachable("Could not reach " + target.host() + ": " + describe(failure))));
     }
 
-    /** Where a URL points: host, port, TLS, and the path with its query. */
-    private record Target(URI uri, String host, int port, boolean tls, String path) {
+    /**
+     * Where a URL points: host, port, TLS, and the path with its query (a class, not a record: the native build's
+     * check reads the adapters' records as JSON bodies).
+     */
+    private static final class Target {
+        final URI uri;
+        final String host;
+        final int port;
+        final boolean tls;
+        final String path;
+
+        private Target(URI uri, boolean tls, String path) {
+            this.uri = uri;
+            this.host = uri.getHost();
+            this.port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+            this.tls = tls;
+            this.path = path;
+        }
+
+        URI uri() {
+            return uri;
+        }
+
+        String host() {
+            return host;
+        }
+
+        int port() {
+            return port;
+        }
+
+        boolean tls() {
+            return tls;
+        }
+
+        String path() {
+            return path;
+        }
 
         /** http(s) only, or also ws(s) for a WebSocket; anything else is refused before it leaves. */
         static Target of(String url, boolean webSocket) {
@@ -197,10 +233,9 @@ public class GuardedHttp {
             if (!http && !ws || uri.getHost() == null) {
                 throw new Refused((webSocket ? "Not a WebSocket URL: " : "Not an http(s) URL: ") + url);
             }
-            boolean tls = scheme.equals("https") || scheme.equals("wss");
             String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-            return new Target(uri, uri.getHost(), uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80, tls, path);
+            return new Target(uri, scheme.equals("https") || scheme.equals("wss"), path);
         }
     }
 

@@ -42,6 +42,9 @@ public final class VoiceSession implements MediaInput {
     /** What the caller hears when a provider fails mid-call, before the call ends. */
     static final String FALLBACK_LINE = "I'm sorry, I'm having trouble right now. Please call back later.";
     static final String PIPELINE_ERROR = "pipeline_error";
+    /** What the caller hears while a slow tool runs. */
+    static final String FILLER = "One moment, please.";
+    static final Duration FILLER_AFTER = Duration.ofSeconds(1);
     static final Duration TICK = Duration.ofMillis(20);
     static final int FRAME_MS = 20;
     /** How long a failed call waits for its fallback line to be heard. */
@@ -352,12 +355,19 @@ public final class VoiceSession implements MediaInput {
         sayNewOutputs(a);
         switch (step) {
             case Step.AskModel ask -> ask(a, ask);
-            case Step.RunTool tool -> parts.tools().run(a.turn, tool).subscribe().with(
-                    done -> loop.execute(() -> step(a)),
-                    failed -> loop.execute(() -> {
-                        a.turn.acceptToolResult(tool.call().id(), "The tool failed: " + failed.getMessage());
-                        step(a);
-                    }));
+            case Step.RunTool tool -> {
+                AutoCloseable filler = fillerAfter(a);
+                parts.tools().run(a.turn, tool).subscribe().with(
+                        done -> loop.execute(() -> {
+                            close(filler);
+                            step(a);
+                        }),
+                        failed -> loop.execute(() -> {
+                            close(filler);
+                            a.turn.acceptToolResult(tool.call().id(), "The tool failed: " + failed.getMessage());
+                            step(a);
+                        }));
+            }
             case Step.Finished finished -> {
                 a.finished = true;
                 AgentEngine.TurnResult result = finished.result();
@@ -367,6 +377,28 @@ public final class VoiceSession implements MediaInput {
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
                 pump();
             }
+        }
+    }
+
+    /** A tool still running after {@link #FILLER_AFTER} with nothing playing: the caller hears a short filler line. */
+    private AutoCloseable fillerAfter(Answer a) {
+        AutoCloseable[] timer = new AutoCloseable[1];
+        timer[0] = loop.every(FILLER_AFTER, () -> {
+            close(timer[0]);
+            if (a == answer && !ended && a.utterances.isEmpty() && a.out.isEmpty()) {
+                say(a, FILLER);
+            }
+        });
+        return timer[0];
+    }
+
+    private static void close(AutoCloseable timer) {
+        try {
+            if (timer != null) {
+                timer.close();
+            }
+        } catch (Exception ignored) {
+            // a loop's timer: nothing to release
         }
     }
 
@@ -587,13 +619,7 @@ public final class VoiceSession implements MediaInput {
         }
         ended = true;
         state = new TurnTaking.State(TurnTaking.Phase.ENDED, state.connectedAt(), loop.now(), "", false, null, 0);
-        try {
-            if (ticker != null) {
-                ticker.close();
-            }
-        } catch (Exception ignored) {
-            // the loop's timer is gone with it
-        }
+        close(ticker);
         if (answer != null && answer.stream != null) {
             answer.stream.cancel();
         }

@@ -465,6 +465,44 @@ class VoiceSessionTest {
     }
 
     @Test
+    void aSlowToolGetsAFillerLineAndAQuickOneDoesNot() {
+        java.util.Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
+                "greeting", "Hi.", "allow_interrupt", true));
+        WorkflowDefinition definition = WorkflowDefinition.of(Map.of("nodes", List.of(Map.of("id", "1", "type",
+                "startCall", "data", start)), "edges", List.of()));
+        dev.voiceagent.domain.conversation.FunctionSpec lookup = new dev.voiceagent.domain.conversation.FunctionSpec(
+                "lookup", "Looks an order up", Map.of("type", "object"), dev.voiceagent.domain.conversation.FunctionSpec.Kind.TOOL);
+        long[] toolMs = {2_000};
+        ToolRunner tools = (turn, step) -> Uni.createFrom().emitter(e -> loop.at(Duration.ofMillis(toolMs[0]), () -> {
+            turn.acceptToolResult(step.call().id(), "found");
+            e.complete(null);
+        }));
+        AgentEngine engine = new AgentEngine(definition, Map.of(), node -> List.of(lookup), 0, 6);
+        ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "m", null, List.of("k"), Map.of(), false);
+        session = new VoiceSession(new VoiceSession.Parts(loop, carrier, recognizer, voice,
+                new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, tools,
+                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE),
+                engine.initialState(), e -> ended = e);
+        carrier.session = session;
+        session.connected();
+        callerSilent(600);
+        recognizer.lines.addAll(List.of("Where is my order?", "And the other one?"));
+        model.says(ModelReply.calls(new ToolCall("c1", "lookup", Map.of())));
+        model.says(ModelReply.text("It shipped."));
+        callerSpeaks(600);
+        callerSilent(3_500);
+        assertThat(voice.spoken).containsSubsequence(VoiceSession.FILLER, "It shipped.");
+
+        toolMs[0] = 200;
+        model.says(ModelReply.calls(new ToolCall("c2", "lookup", Map.of())));
+        model.says(ModelReply.text("That one too."));
+        callerSpeaks(600);
+        callerSilent(2_500);
+        assertThat(voice.spoken).endsWith("That one too.");
+        assertThat(voice.spoken.stream().filter(VoiceSession.FILLER::equals)).hasSize(1);
+    }
+
+    @Test
     void aRecognizerThatFailsMidCallLeavesTheCallerAFallbackLineThenTheCallEnds() {
         start(definition("Hello.", true));
         callerSilent(600);
