@@ -45,6 +45,9 @@ public final class VoiceSession implements MediaInput {
     /** What the caller hears while a slow tool runs. */
     static final String FILLER = "One moment, please.";
     static final Duration FILLER_AFTER = Duration.ofSeconds(1);
+    /** How long the model may take to its first words, and a voice to a sentence's first audio, before they failed. */
+    static final Duration MODEL_WAIT = Duration.ofSeconds(8);
+    static final Duration VOICE_WAIT = Duration.ofSeconds(5);
     static final Duration TICK = Duration.ofMillis(20);
     static final int FRAME_MS = 20;
     /** How long a failed call waits for its fallback line to be heard. */
@@ -75,13 +78,16 @@ public final class VoiceSession implements MediaInput {
     private static final class Utterance {
         final String id;
         final String text;
+        final Instant askedAt;
         final Deque<byte[]> audio = new ArrayDeque<>();
+        boolean heard;
         boolean done;
         long startMs = -1;
 
-        Utterance(String id, String text) {
+        Utterance(String id, String text, Instant askedAt) {
             this.id = id;
             this.text = text;
+            this.askedAt = askedAt;
         }
     }
 
@@ -102,6 +108,8 @@ public final class VoiceSession implements MediaInput {
         String endCall;
         Cancellable stream;
         Instant askedAt;
+        /** When the model was last asked and has not said anything back yet (null otherwise). */
+        Instant modelSilentSince;
         Instant firstTextAt;
         Instant firstAudioAt;
 
@@ -259,6 +267,7 @@ public final class VoiceSession implements MediaInput {
             if (answer.firstAudioAt == null) {
                 answer.firstAudioAt = loop.now();
             }
+            u.heard = true;
             u.audio.addLast(audio);
             pump();
         }
@@ -268,6 +277,7 @@ public final class VoiceSession implements MediaInput {
     void voiceDone(String utterance) {
         Utterance u = utterance(utterance);
         if (u != null) {
+            u.heard = true;
             u.done = true;
             pump();
         }
@@ -296,7 +306,32 @@ public final class VoiceSession implements MediaInput {
             end(PIPELINE_ERROR); // the fallback line never came
             return;
         }
+        if (stalled()) {
+            return;
+        }
         decide(new VoiceEvent.Tick(loop.now()));
+    }
+
+    /**
+     * A provider that stopped answering mid-turn (the model's first words, a sentence's first audio) is a provider
+     * that failed: the caller hears the fallback line rather than silence until the idle rule.
+     */
+    private boolean stalled() {
+        Answer a = answer;
+        if (a == null || failure != null) {
+            return false;
+        }
+        Instant now = loop.now();
+        if (a.modelSilentSince != null && Duration.between(a.modelSilentSince, now).compareTo(MODEL_WAIT) > 0) {
+            failed("language model: no answer within " + MODEL_WAIT.toSeconds() + " s");
+            return true;
+        }
+        Utterance head = a.utterances.peekFirst();
+        if (head != null && !head.heard && Duration.between(head.askedAt, now).compareTo(VOICE_WAIT) > 0) {
+            failed("text-to-speech: no audio within " + VOICE_WAIT.toSeconds() + " s");
+            return true;
+        }
+        return false;
     }
 
     private void decide(VoiceEvent event) {
@@ -406,11 +441,13 @@ public final class VoiceSession implements MediaInput {
         SpeakableText chunker = new SpeakableText();
         StringBuilder streamed = new StringBuilder();
         a.askedAt = loop.now();
+        a.modelSilentSince = a.askedAt;
         a.stream = parts.model().stream(parts.llm(), ask.request()).subscribe().with(
                 delta -> loop.execute(() -> {
                     if (a != answer || ended) {
                         return;
                     }
+                    a.modelSilentSince = null;
                     switch (delta) {
                         case ModelDelta.Text text -> {
                             if (a.firstTextAt == null) {
@@ -454,7 +491,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     private void say(Answer a, String sentence) {
-        Utterance u = new Utterance("a" + a.id + "u" + ++a.utteranceSeq, sentence);
+        Utterance u = new Utterance("a" + a.id + "u" + ++a.utteranceSeq, sentence, loop.now());
         a.utterances.addLast(u);
         parts.tts().speak(u.id, sentence);
     }

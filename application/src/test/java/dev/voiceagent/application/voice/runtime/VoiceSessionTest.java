@@ -195,11 +195,15 @@ class VoiceSessionTest {
         final List<String> spoken = new ArrayList<>();
         final List<String> cancelled = new ArrayList<>();
         long characters;
+        boolean mute;
 
         @Override
         public void speak(String utterance, String text) {
             spoken.add(text);
             characters += text.length();
+            if (mute) {
+                return;
+            }
             int ms = 60 * text.split("\\s+").length;
             for (int at = 0; at < ms; at += 40) {
                 int length = Math.min(40, ms - at) * 8;
@@ -500,6 +504,32 @@ class VoiceSessionTest {
         callerSilent(2_500);
         assertThat(voice.spoken).endsWith("That one too.");
         assertThat(voice.spoken.stream().filter(VoiceSession.FILLER::equals)).hasSize(1);
+    }
+
+    @Test
+    void aModelThatNeverAnswersAndAVoiceThatNeverSpeaksAreFailuresNotSilence() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Are you there?");
+        model.replies.add(request -> Multi.createFrom().emitter(emitter -> { })); // never a word
+        callerSpeaks(600);
+        callerSilent(9_000);
+        assertThat(ended).as("still waiting for the model").isNull();
+        callerSilent(4_000);
+        assertThat(voice.spoken).endsWith(VoiceSession.FALLBACK_LINE);
+        assertThat(ended.failure()).contains("language model: no answer within 8 s");
+        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
+    }
+
+    @Test
+    void aVoiceThatNeverSpeaksEndsTheCallWithTheReason() {
+        voice.mute = true;
+        start(definition("Hello.", true));
+        callerSilent(4_000);
+        assertThat(ended).isNull();
+        callerSilent(1_500);
+        assertThat(ended.failure()).contains("text-to-speech: no audio within 5 s");
+        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
     }
 
     @Test
