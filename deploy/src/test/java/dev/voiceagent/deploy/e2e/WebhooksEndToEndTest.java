@@ -255,7 +255,8 @@ class WebhooksEndToEndTest {
         assertThat(sent.id()).isNull(); // the node's own request: not a signed event
         assertThat(receiver.headers.getFirst()).containsEntry("authorization", "Bearer crm-secret-token")
                 .containsEntry("x-source", "voice-simulator");
-        assertThat(sql.queryString("SELECT state FROM webhook_deliveries WHERE workflow_run_id = ? AND node_id ="
-                + " 'hook'", run)).isEqualTo("delivered");
+        // the delivery is settled after the receiver's answer came back: a moment after the request arrived
+        await("the node's delivery settled", Duration.ofSeconds(10), () -> "delivered".equals(sql.queryString(
+                "SELECT state FROM webhook_deliveries WHERE workflow_run_id = ? AND node_id = 'hook'", run)));
     }
 }
