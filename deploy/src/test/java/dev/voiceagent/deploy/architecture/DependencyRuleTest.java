@@ -31,7 +31,7 @@ class DependencyRuleTest {
     void everyLayerHasClasses() {
         for (String layer : new String[] {"domain", "application", "adapters.rest", "adapters.postgres",
                 "adapters.telephony", "adapters.storage", "adapters.scheduler", "adapters.outbound", "adapters.documents",
-                "adapters.payments", "adapters.media", "adapters.vad", "deploy"}) {
+                "adapters.payments", "adapters.media", "adapters.vad", "adapters.simulator", "deploy"}) {
             assertThat(classes.stream().filter(c -> c.getPackageName().startsWith(ROOT + "." + layer)))
                     .as("classes in %s", layer).isNotEmpty();
         }

@@ -37,6 +37,32 @@ public final class ModelCatalog {
                 f("model", Type.TEXT, false, false, "simulator", null, false, null, null, "Always the simulator.",
                         List.of("simulator"), null)));
 
+    /**
+     * Not in the reference: the simulator's speech-to-text, an oracle that knows what the simulator's callee said (it
+     * recognizes the callee's own audio) and reports each line when the caller stops speaking; anything else it hears
+     * is "(inaudible)". For laptops and tests: calls no provider and needs no key.
+     */
+    public static final ModelProvider SIMULATOR_STT = new ModelProvider(ModelService.STT, "simulator",
+            "SimulatorSTTConfiguration", "Built into this service: a simulator speech-to-text for laptops, demos and"
+                    + " tests (knows the lines of the simulator's callee, an oracle); calls no provider and needs no"
+                    + " key", List.of(
+                f("model", Type.TEXT, false, false, "simulator", null, false, null, null, "Always the simulator.",
+                        List.of("simulator"), null)));
+
+    /**
+     * Not in the reference: the simulator's text-to-speech, FreeTTS's kevin16 voice (a pure-Java synthesizer) on
+     * this service's own CPU: real, plain speech with no provider and no key.
+     */
+    public static final ModelProvider SIMULATOR_TTS = new ModelProvider(ModelService.TTS, "simulator",
+            "SimulatorTTSConfiguration", "Built into this service: a simulator text-to-speech for laptops, demos and"
+                    + " tests (FreeTTS's kevin16 voice, synthesized on this service's CPU); calls no provider and"
+                    + " needs no key", List.of(
+                f("model", Type.TEXT, false, false, "simulator", null, false, null, null, "Always the simulator.",
+                        List.of("simulator"), null)));
+
+    /** The providers built into this service rather than taken from the reference. */
+    public static final List<ModelProvider> BUILT_IN = List.of(SIMULATOR, SIMULATOR_STT, SIMULATOR_TTS);
+
     private static final List<ModelProvider> ALL = build();
 
     private ModelCatalog() {
@@ -531,7 +557,7 @@ public final class ModelCatalog {
                         List.of("alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse"), Map.of("allow_custom_input", true)),
                 f("api_version", Type.TEXT, false, false, "v1", null, false, null, null, "Azure OpenAI Realtime protocol version. Use 'v1' for the GA API; date-based versions select the deprecated preview endpoint.",
                         List.of("v1", "2025-04-01-preview", "2024-10-01-preview", "2024-12-17"), null))));
-        all.add(SIMULATOR);
+        all.addAll(BUILT_IN);
         return List.copyOf(all);
     }
 }

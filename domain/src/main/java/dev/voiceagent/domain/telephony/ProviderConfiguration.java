@@ -177,8 +177,14 @@ public sealed interface ProviderConfiguration {
         public Map<String, Object> fields() {
             List<Object> raw = new ArrayList<>();
             for (SimulatorRule rule : rules) {
-                raw.add(map("suffix", rule.suffix(), "outcome", rule.outcome().wireName(),
-                        "duration_seconds", rule.durationSeconds()));
+                Map<String, Object> fields = map("suffix", rule.suffix(), "outcome", rule.outcome().wireName(),
+                        "duration_seconds", rule.durationSeconds());
+                if (rule.script() != null) {
+                    CalleeScript script = rule.script();
+                    fields.putAll(map("lines", script.lines(), "pause_ms", script.pauseMs(),
+                            "interrupt_line", script.interruptLine(), "interrupt_after_ms", script.interruptAfterMs()));
+                }
+                raw.add(fields);
             }
             return map("rules", raw, "default_outcome", defaultOutcome.wireName(),
                     "default_duration_seconds", defaultDurationSeconds, "ring_delay_ms", ringDelayMs);
@@ -192,12 +198,16 @@ public sealed interface ProviderConfiguration {
                     best = rule;
                 }
             }
-            return best != null ? best : new SimulatorRule("", defaultOutcome, defaultDurationSeconds);
+            return best != null ? best : new SimulatorRule("", defaultOutcome, defaultDurationSeconds, null);
         }
     }
 
-    /** A number ending in suffix gets this outcome (and, when answered, this duration). */
-    record SimulatorRule(String suffix, CallStatus outcome, Integer durationSeconds) {
+    /**
+     * A number ending in suffix gets this outcome (and, when answered, this duration). With a {@code script} an
+     * answered call talks: the simulator connects it to the media route like a carrier and a simulated callee says the
+     * script's lines; the call then lasts as long as the conversation ({@code durationSeconds} caps it).
+     */
+    record SimulatorRule(String suffix, CallStatus outcome, Integer durationSeconds, CalleeScript script) {
         public SimulatorRule {
             if (suffix == null) {
                 throw new DomainRuleViolation("a simulator rule needs a suffix");
@@ -205,6 +215,15 @@ public sealed interface ProviderConfiguration {
             if (outcome == null || !outcome.isFinal()) {
                 throw new DomainRuleViolation("a simulator rule's outcome must be a final status");
             }
+            if (script != null && outcome != CallStatus.COMPLETED) {
+                throw new DomainRuleViolation("a simulator rule with lines must have the outcome completed (only an"
+                        + " answered call talks)");
+            }
+        }
+
+        /** Whether an answered call under this rule talks. */
+        public boolean talks() {
+            return script != null;
         }
     }
 

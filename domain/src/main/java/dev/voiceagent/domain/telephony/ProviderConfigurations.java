@@ -79,7 +79,8 @@ public final class ProviderConfigurations {
                     throw new DomainRuleViolation("rules must be a list of {suffix, outcome, duration_seconds}");
                 }
                 rules.add(new SimulatorRule(String.valueOf(rule.get("suffix")), status(rule.get("outcome")),
-                        rule.get("duration_seconds") instanceof Number n ? Integer.valueOf(n.intValue()) : null));
+                        rule.get("duration_seconds") instanceof Number n ? Integer.valueOf(n.intValue()) : null,
+                        script(rule)));
             }
         } else if (fields.get("rules") != null) {
             throw new DomainRuleViolation("rules must be a list of {suffix, outcome, duration_seconds}");
@@ -88,6 +89,32 @@ public final class ProviderConfigurations {
                 fields.containsKey("default_outcome") ? status(fields.get("default_outcome")) : d.defaultOutcome(),
                 number(fields, "default_duration_seconds", d.defaultDurationSeconds()),
                 number(fields, "ring_delay_ms", d.ringDelayMs()));
+    }
+
+    /** A rule's callee script from its lines, pause_ms, interrupt_line and interrupt_after_ms; none without lines. */
+    private static CalleeScript script(Map<?, ?> rule) {
+        Object lines = rule.get("lines");
+        if (lines == null) {
+            for (String name : List.of("pause_ms", "interrupt_line", "interrupt_after_ms")) {
+                if (rule.get(name) != null) {
+                    throw new DomainRuleViolation(name + " needs lines: the callee's script");
+                }
+            }
+            return null;
+        }
+        if (!(lines instanceof List<?> list) || !list.stream().allMatch(String.class::isInstance)) {
+            throw new DomainRuleViolation("lines must be a list of sentences for the callee to say");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = (Map<String, Object>) rule;
+        Object interrupt = fields.get("interrupt_line");
+        if (interrupt != null && !(interrupt instanceof Number)) {
+            throw new DomainRuleViolation("interrupt_line must be a number");
+        }
+        return new CalleeScript(list.stream().map(String.class::cast).toList(),
+                number(fields, "pause_ms", CalleeScript.DEFAULT_PAUSE_MS),
+                interrupt == null ? null : ((Number) interrupt).intValue(),
+                number(fields, "interrupt_after_ms", CalleeScript.DEFAULT_INTERRUPT_AFTER_MS));
     }
 
     private static CallStatus status(Object value) {

@@ -127,6 +127,34 @@ class ProviderConfigurationTest {
     }
 
     @Test
+    void aSimulatorRuleWithLinesTalksAndItsScriptRoundTripsThroughItsFields() {
+        Map<String, Object> fields = Map.of("rules", List.of(Map.of("suffix", "5", "outcome", "completed",
+                "lines", List.of(" Hello? ", "Book me in."), "interrupt_line", 2)));
+        var s = (ProviderConfiguration.Simulator) ProviderConfigurations.parse(Provider.SIMULATOR, fields);
+        var rule = s.outcomeFor("+15550105");
+        assertThat(rule.talks()).isTrue();
+        assertThat(rule.script().lines()).containsExactly("Hello?", "Book me in.");
+        assertThat(rule.script().pauseMs()).isEqualTo(CalleeScript.DEFAULT_PAUSE_MS);
+        assertThat(rule.script().interrupts(1)).isTrue();
+        assertThat(rule.script().interrupts(0)).isFalse();
+        assertThat(s.outcomeFor("+15550106").talks()).isFalse();
+        var again = (ProviderConfiguration.Simulator) ProviderConfigurations.parse(Provider.SIMULATOR, s.fields());
+        assertThat(again).isEqualTo(s);
+
+        for (Map<String, Object> bad : List.<Map<String, Object>>of(
+                Map.of("suffix", "5", "outcome", "busy", "lines", List.of("Hello?")),
+                Map.of("suffix", "5", "outcome", "completed", "lines", List.of()),
+                Map.of("suffix", "5", "outcome", "completed", "lines", List.of("a".repeat(301))),
+                Map.of("suffix", "5", "outcome", "completed", "lines", "Hello?"),
+                Map.of("suffix", "5", "outcome", "completed", "lines", List.of("Hello?"), "interrupt_line", 1),
+                Map.of("suffix", "5", "outcome", "completed", "lines", List.of("Hello?"), "pause_ms", 10_001),
+                Map.of("suffix", "5", "outcome", "completed", "interrupt_after_ms", 10))) {
+            assertThatThrownBy(() -> ProviderConfigurations.parse(Provider.SIMULATOR, Map.of("rules", List.of(bad))))
+                    .as("%s", bad).isInstanceOf(DomainRuleViolation.class);
+        }
+    }
+
+    @Test
     void callerSelectionPrefersTheRequestedThenTheDefaultThenAnyActiveNumber() {
         var a = new CallerSelection.Number(1, "+1555001", true, false);
         var b = new CallerSelection.Number(2, "+1555002", true, true);

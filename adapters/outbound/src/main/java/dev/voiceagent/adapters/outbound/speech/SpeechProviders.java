@@ -8,6 +8,7 @@ import dev.voiceagent.application.voice.runtime.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import io.vertx.core.Vertx;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to: Deepgram live transcription and ElevenLabs' multi-context
  * WebSocket, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps.
+ * the run keeps. (Exposed as itself: the composition root routes the speech ports between this and the simulator's
+ * speech.)
  */
 @Singleton
+@Typed(SpeechProviders.class)
 public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     private final GuardedHttp http;
