@@ -53,6 +53,11 @@ public class ProviderApis {
         return deepgram;
     }
 
+    /** The installation's OpenAI address. */
+    public String openai() {
+        return openai;
+    }
+
     /** The installation's ElevenLabs address. */
     public String elevenlabs() {
         return elevenlabs;
@@ -76,7 +81,7 @@ public class ProviderApis {
                 .map(ModelField::defaultValue).map(v -> trim(String.valueOf(v)));
     }
 
-    static String trim(String url) {
+    public static String trim(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 

@@ -62,10 +62,18 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     @Override
     public TextToSpeech.Stream open(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
-        if (!"elevenlabs".equals(endpoint.provider())) {
-            throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs can)");
+        if (endpoint.managed() || "openai".equals(endpoint.provider())) {
+            return openAiSpeech(endpoint, format, listener);
         }
+        return switch (endpoint.provider()) {
+            case "elevenlabs" -> elevenLabs(endpoint, format, listener);
+            case "deepgram" -> aura(endpoint, format, listener);
+            default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Deepgram Aura and OpenAI can)");
+        };
+    }
+
+    private TextToSpeech.Stream elevenLabs(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
         String own = ProviderApis.own(endpoint);
         String voice = setting(endpoint, "voice", null, "21m00Tcm4TlvDq8ikWAM");
         String url = websocket(own != null ? own : apis.elevenlabs()) + "/v1/text-to-speech/"
@@ -77,6 +85,51 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new ElevenLabsStream(() -> http.webSocket(url, Map.of("xi-api-key", key), timeout, own != null),
                 listener);
     }
+
+    /**
+     * Deepgram Aura: {@code POST /v1/speak} per sentence in the call's own format (mulaw 8 kHz on the phone, linear16
+     * otherwise; no container), so nothing is transcoded. (Its WebSocket allows 20 Flushes a minute: one per sentence
+     * would run out on a talkative call.)
+     */
+    private TextToSpeech.Stream aura(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String voice = setting(endpoint, "voice", endpoint.model(), "aura-2-helena-en");
+        String url = (own != null ? own : apis.deepgram()) + "/v1/speak?model="
+                + URLEncoder.encode(voice, StandardCharsets.UTF_8) + "&encoding="
+                + (format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16") + "&sample_rate="
+                + format.sampleRate() + "&container=none";
+        Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"),
+                "Accept", "audio/*");
+        return new SpeechRequests(http, "Deepgram", text -> new SpeechRequests.Request(url, headers,
+                new io.vertx.core.json.JsonObject().put("text", text).encode()),
+                () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
+    }
+
+    /**
+     * OpenAI's {@code POST /audio/speech} (any OpenAI-compatible base URL, and the installation's managed voice):
+     * raw 24 kHz 16-bit PCM streamed, resampled and encoded to the call's format as it comes.
+     */
+    private TextToSpeech.Stream openAiSpeech(ModelEndpoint endpoint, AudioFormat format,
+            TextToSpeech.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String base = endpoint.managed() ? ProviderApis.trim(endpoint.baseUrl()) : own != null ? own : apis.openai();
+        String key = key(endpoint, endpoint.managed() ? "The managed voice" : "OpenAI");
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key, "Accept", "audio/*");
+        String model = setting(endpoint, "model", endpoint.model(), "gpt-4o-mini-tts");
+        String voice = setting(endpoint, "voice", null, "alloy");
+        Object speed = endpoint.settings().get("speed");
+        return new SpeechRequests(http, ProviderApis.display(endpoint.provider()), text -> {
+            io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject().put("model", model)
+                    .put("input", text).put("voice", voice).put("response_format", "pcm");
+            if (speed instanceof Number n) {
+                body.put("speed", n.doubleValue());
+            }
+            return new SpeechRequests.Request(base + "/audio/speech", headers, body.encode());
+        }, () -> SpeechRequests.Conversion.fromPcm(OPENAI_PCM_RATE, format), own != null, timeout, listener);
+    }
+
+    /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */
+    static final int OPENAI_PCM_RATE = 24_000;
 
     private static String key(ModelEndpoint endpoint, String provider) {
         if (endpoint.apiKey() == null || endpoint.apiKey().isBlank()) {
