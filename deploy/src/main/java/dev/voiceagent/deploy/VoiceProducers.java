@@ -2,8 +2,14 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.outbound.speech.SpeechProviders;
 import dev.voiceagent.adapters.simulator.SimulatorSpeech;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.voice.runtime.CarrierCalls;
 import dev.voiceagent.application.voice.runtime.SpeechToText;
 import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -25,5 +31,12 @@ public class VoiceProducers {
     TextToSpeech textToSpeech(SpeechProviders providers, SimulatorSpeech simulator) {
         return (endpoint, format, listener) -> SimulatorSpeech.PROVIDER.equals(endpoint.provider())
                 ? simulator.open(endpoint, format, listener) : providers.open(endpoint, format, listener);
+    }
+
+    @Produces
+    @Singleton
+    CarrierCalls carrierCalls(CallRepository calls, TelephonyConfigurationRepository configurations,
+            @Any Instance<CallGateway> gateways) {
+        return new CarrierCalls(calls, configurations, gateways.stream().toList());
     }
 }

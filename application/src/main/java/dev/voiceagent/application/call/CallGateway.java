@@ -16,6 +16,16 @@ public interface CallGateway {
 
     Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId);
 
+    /**
+     * Hands a live call to {@code destination} (a phone number or a SIP URI), ringing it up to {@code timeoutSeconds};
+     * the call's media stream ends. Fails with CallGatewayException when the provider refuses or cannot.
+     */
+    default Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
+            int timeoutSeconds) {
+        return Uni.createFrom().failure(new CallGatewayException(provider().displayName()
+                + " calls cannot be transferred here yet", null));
+    }
+
     /** The provider's view of the call, for reconciling calls whose reports were lost. */
     Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId);
 }

@@ -110,6 +110,7 @@ public class ConversationTools {
                 details.put("destination_source", config.get("destination_source"));
                 Object destination = config.get("destination");
                 details.put("destination", destination instanceof String d && !d.isBlank() ? d : null);
+                details.put("timeout", config.get("timeout") instanceof Number t ? t.intValue() : 30);
                 turn.acceptToolEnd(call.id(), "Transferring the conversation", spoken(config), "transfer_call",
                         details);
                 return Uni.createFrom().voidItem();

@@ -24,6 +24,15 @@ public interface WorkflowRunRepository {
     Uni<Integer> closeUnstarted(Instant before, String disposition, int limit,
             Function<WorkflowRun, List<WebhookEvent>> events);
 
+    /**
+     * Completes, with the given disposition and {@code error}, the runs whose call media a replica held but stopped
+     * keeping alive (its heartbeat older than {@code heartbeatBefore}: the replica died mid-call); their media is
+     * released; at most {@code limit}; how many. Values already on the run are kept (a carrier's report may still add
+     * its own). In the same transaction, the webhook events {@code events} gives for each closed run.
+     */
+    Uni<Integer> closeOrphaned(Instant heartbeatBefore, String disposition, String error, int limit,
+            java.util.function.Function<WorkflowRun, List<WebhookEvent>> events);
+
     /** A run by id alone: only for what a signed link names (the link is the authorization). */
     Uni<Optional<WorkflowRun>> findById(long runId);
 

@@ -46,10 +46,24 @@ class HealthOperationsEndToEndTest {
     }
 
     @Test
-    void theMetricIsTheLedgersLiveCallsPlusTheBufferAndABadBufferIs422() throws Exception {
+    void theMetricIsTheFleetsLiveCallsAndVoiceSessionsPlusTheBufferAndABadBufferIs422() throws Exception {
         Sql sql = new Sql(dataSource);
-        String live = "SELECT count(*) FROM calls WHERE status IN ('initiated', 'ringing', 'in-progress')"
-                + " AND started_at > now() - interval '2 hours'";
+        // a voice session (a run whose media a replica holds and beats for) with no call in the ledger, as a browser
+        // call will be, and one whose replica stopped beating: the first counts, the second does not
+        Api.Account account = Api.signUp("ops-sessions");
+        String key = Api.createKey(account, "k");
+        long workflow = given().header("X-API-Key", key).contentType(ContentType.JSON)
+                .body(Map.of("name", "Talker", "workflow_definition", WorkflowEndToEndTest.definition("Hi")))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        long definition = sql.queryLong("SELECT id FROM workflow_definitions WHERE workflow_id = ?", workflow);
+        String session = "INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode,"
+                + " is_completed, state, media_owner, media_heartbeat_at) VALUES (?, ?, ?, 's', 'webrtc', false,"
+                + " 'running', 'a-replica', now() - ?::interval)";
+        long talking = sql.insertReturningId(session, account.organizationId(), workflow, definition, "1 second");
+        sql.insertReturningId(session, account.organizationId(), workflow, definition, "2 minutes");
+        String live = "SELECT count(*) FROM (SELECT workflow_run_id FROM calls WHERE status IN ('initiated', 'ringing',"
+                + " 'in-progress') AND started_at > now() - interval '2 hours' UNION SELECT id FROM workflow_runs"
+                + " WHERE media_owner IS NOT NULL AND media_heartbeat_at > now() - interval '30 seconds') live";
         long fleet = -1;
         for (int i = 0; i < 20 && fleet < 0; i++) { // other tests' calls may still be ending: read a stable moment
             long before = sql.queryLong(live);
@@ -60,7 +74,20 @@ class HealthOperationsEndToEndTest {
                 Thread.sleep(200);
             }
         }
-        assertThat(fleet).as("a stable reading").isGreaterThanOrEqualTo(0);
+        assertThat(fleet).as("a stable reading, the live voice session in it").isGreaterThanOrEqualTo(1);
+        sql.update("UPDATE workflow_runs SET is_completed = true, media_owner = NULL WHERE id = ?", talking);
+        long afterSession = -1;
+        for (int i = 0; i < 20 && afterSession < 0; i++) {
+            long before = sql.queryLong(live);
+            long measured = value("0");
+            if (before == measured && sql.queryLong(live) == before) {
+                afterSession = before;
+            } else {
+                Thread.sleep(200);
+            }
+        }
+        assertThat(afterSession).as("the ended session no longer counts").isGreaterThanOrEqualTo(0);
+        fleet = afterSession;
         assertThat(value("20")).isEqualTo(fleet + 20);
         assertThat(value("-3")).isEqualTo(fleet);
         given().header("X-Devops-Secret", SECRET).get("/api/v1/health/autoscale-metric?buffer=lots").then()

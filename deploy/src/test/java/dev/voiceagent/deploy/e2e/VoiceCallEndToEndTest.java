@@ -169,6 +169,12 @@ class VoiceCallEndToEndTest {
         assertThat(reason).as("the call ended with %s (fakes at %s: %s)", run.getString("gathered_context.error"),
                         FakeVoiceProviders.base, FakeVoiceProviders.VIOLATIONS)
                 .isEqualTo("end_call_node");
+        for (int i = 0; i < 30 && FakeProviderServer.REQUESTS.stream().noneMatch(r -> "completed".equals(
+                FormBody.first(FormBody.parse(r.body()), "Status"))); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(FakeProviderServer.REQUESTS).as("the agent hung up at Twilio too, after closing the stream")
+                .anySatisfy(r -> assertThat(FormBody.first(FormBody.parse(r.body()), "Status")).isEqualTo("completed"));
         assertThat(caller.violations).isEmpty();
         assertThat(caller.speech).hasSize(3);
         long greetingFrames = caller.agentFramesBetween(0, caller.speech.get(0)[0]);
@@ -307,6 +313,69 @@ class VoiceCallEndToEndTest {
             assertThat(events).filteredOn(e -> "rtf-function-call-end".equals(e.get("type"))).singleElement()
                     .satisfies(e -> assertThat(String.valueOf(e.get("payload"))).contains("order_status", "shipped"));
             assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(120);
+        }
+    }
+
+    /** The workflow again, its start node with these tools. */
+    private long workflowWithTools(String name, List<String> toolUuids) {
+        Map<String, Object> definition = new LinkedHashMap<>(definition());
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Object node : (List<?>) definition.get("nodes")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> n = new LinkedHashMap<>((Map<String, Object>) node);
+            if ("start".equals(n.get("id"))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) n.get("data"));
+                data.put("tool_uuids", toolUuids);
+                n.put("data", data);
+            }
+            nodes.add(n);
+        }
+        definition.put("nodes", nodes);
+        return as(key).body(Map.of("name", name, "workflow_definition", definition))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    @Test
+    void aTransferSaysItsLineThenTwilioDialsTheDestinationAndARefusedTransferEndsTheCallWithTheReason()
+            throws Exception {
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination", "+14155550199", "messageType", "custom", "customMessage", "Connecting you now.",
+                "timeout", 20));
+        String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = workflowWithTools("Orders with a transfer", List.of(sales));
+        for (int status : new int[] {200, 404}) {
+            FakeVoiceProviders.reset();
+            FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");
+            FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
+            String url = dial();
+            String callSid = FakeProviderServer.lastSid;
+            SimulatedTwilioCaller caller = caller().connect(url);
+            caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
+            FakeProviderServer.status = status; // Twilio's answer to the transfer
+            String reason = caller.closed.get(20, TimeUnit.SECONDS);
+            FakeProviderServer.status = 201;
+
+            // the caller heard the line first; then the call was redirected to <Dial> through Twilio's API
+            assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Connecting you now.");
+            List<FakeProviderServer.Received> updates = FakeProviderServer.REQUESTS.stream()
+                    .filter(r -> r.path().equals("/2010-04-01/Accounts/" + SID + "/Calls/" + callSid + ".json"))
+                    .toList();
+            assertThat(updates).as("the transfer, nothing else").hasSize(1);
+            String twiml = FormBody.first(FormBody.parse(updates.getFirst().body()), "Twiml");
+            assertThat(twiml).isEqualTo("<Response><Dial timeout=\"20\" answerOnBridge=\"true\"><Number>+14155550199"
+                    + "</Number></Dial></Response>");
+            JsonPath run = completedRun(runOf(url));
+            if (status == 200) {
+                assertThat(reason).isEqualTo("transfer_call");
+                assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
+            } else {
+                assertThat(reason).isEqualTo("transfer_call_failed");
+                assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call_failed");
+                assertThat(run.getString("gathered_context.error")).startsWith("The call could not be transferred:")
+                        .contains("Twilio answered HTTP 404");
+            }
         }
     }
 

@@ -208,7 +208,7 @@ class WorkflowRunsEndToEndTest {
     }
 
     @Test
-    void aBrowserRunWhoseMediaNeverConnectedIsClosedAsAbandonedAndOthersAreLeftAlone() throws InterruptedException {
+    void aBrowserRunWhoseMediaNeverConnectedIsClosedAsAbandonedACallWhoseReplicaDiedAsMediaLostAndOthersAreLeftAlone() throws InterruptedException {
         String runs = "/api/v1/workflow/" + workflow + "/runs";
         as(key).body(Map.of("url", "https://crm.example.com/hooks", "event_types", List.of("run.completed")))
                 .post("/api/v1/webhook-endpoints").then().statusCode(200);
@@ -222,8 +222,18 @@ class WorkflowRunsEndToEndTest {
         long connected = as(key).body(Map.of("mode", "smallwebrtc", "name", "in a call")).post(runs).then()
                 .statusCode(200).extract().jsonPath().getLong("id");
         sql.update("UPDATE workflow_runs SET state = 'running' WHERE id = ?", connected);
+        // two phone calls whose media a replica holds: one replica still beats, the other died mid-call
+        long talking = sql.insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id,"
+                + " name, mode, is_completed, state, created_at, media_owner, media_heartbeat_at) VALUES (?, ?, ?,"
+                + " 'talking', 'twilio', false, 'running', now(), 'live-replica', now() + interval '10 minutes')",
+                account.organizationId(), workflow, definition);
+        long orphaned = sql.insertReturningId("INSERT INTO workflow_runs (organization_id, workflow_id, definition_id,"
+                + " name, mode, is_completed, state, created_at, media_owner, media_heartbeat_at, usage_info) VALUES"
+                + " (?, ?, ?, 'cut off', 'twilio', false, 'running', now(), 'dead-replica', now(),"
+                + " '{\"call_duration_seconds\": 12}'::jsonb)", account.organizationId(), workflow, definition);
 
         Thread.sleep(1_500); // a tick before the five minutes: nothing is closed
+        assertThat(run(orphaned).getBoolean("is_completed")).isFalse();
         assertThat(run(browser).getBoolean("is_completed")).isFalse();
 
         TestClock.advance(Duration.ofMinutes(6));
@@ -243,6 +253,23 @@ class WorkflowRunsEndToEndTest {
                 .as("the closed run announces its completion").isEqualTo("abandoned");
         assertThat(run(queuedPhoneCall).getBoolean("is_completed")).isFalse();
         assertThat(run(connected).getBoolean("is_completed")).isFalse();
+        assertThat(run(talking).getBoolean("is_completed")).as("a call whose replica beats goes on").isFalse();
+
+        // the call whose replica died is settled, not in progress forever; its media is free, its values kept
+        JsonPath cut = run(orphaned);
+        for (int i = 0; i < 50 && !cut.getBoolean("is_completed"); i++) {
+            Thread.sleep(100); // closed in the same tick, right after the browser run
+            cut = run(orphaned);
+        }
+        assertThat(cut.getBoolean("is_completed")).isTrue();
+        assertThat(cut.getString("gathered_context.call_disposition")).isEqualTo("media_lost");
+        assertThat(cut.getString("gathered_context.error")).contains("stopped");
+        assertThat(cut.getFloat("usage_info.call_duration_seconds")).isEqualTo(12f);
+        assertThat(sql.queryString("SELECT coalesce(media_owner, 'released') FROM workflow_runs WHERE id = ?",
+                orphaned)).isEqualTo("released");
+        assertThat(sql.queryString("SELECT payload->'data'->>'disposition' FROM webhook_deliveries"
+                + " WHERE event_type = 'run.completed' AND (payload->'data'->>'workflow_run_id')::bigint = ?", orphaned))
+                .isEqualTo("media_lost");
         as(key).queryParam("filters", "[{\"attribute\":\"dispositionCode\",\"value\":{\"codes\":[\"abandoned\"]}}]")
                 .get(runs).then().statusCode(200).body("total_count", equalTo(1)).body("runs[0].id", equalTo((int) browser));
     }

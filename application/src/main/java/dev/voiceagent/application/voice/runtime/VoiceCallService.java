@@ -77,12 +77,14 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     private final CallRecorder recorder;
     private final ObjectStore objects;
     private final VoiceMetrics metrics;
+    private final CarrierCalls carrier;
 
     public VoiceCallService(VoiceRuntime runtime, VoiceRunStore runs, WorkflowRepository workflows,
             ConversationModels models, ConversationTools tools, LanguageModel languageModel, SpeechToText speechToText,
             TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions, CallRecorder recorder,
-            ObjectStore objects, VoiceMetrics metrics) {
+            ObjectStore objects, VoiceMetrics metrics, CarrierCalls carrier) {
         this.metrics = metrics;
+        this.carrier = carrier;
         this.recorder = recorder;
         this.objects = objects;
         this.runtime = runtime;
@@ -201,12 +203,50 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
             } catch (Exception ignored) {
                 // the loop's timer goes with the socket
             }
+            if (VoiceSession.TRANSFER.equals(ended.reason())) {
+                transfer(admitted, media, loop, ended).subscribe().with(
+                        outcome -> finish(admitted, loaded, recording, outcome),
+                        failure -> finish(admitted, loaded, recording, ended));
+                return;
+            }
+            if (!TurnTaking.USER_HANGUP.equals(ended.reason())) { // the agent ended it: the carrier ends the call too
+                carrier.hangUp(admitted.organizationId(), admitted.runId()).subscribe().with(ok -> { },
+                        f -> LOG.log(System.Logger.Level.DEBUG, "hang-up of run {0} at the carrier: {1}",
+                                admitted.runId(), f.toString()));
+            }
             finish(admitted, loaded, recording, ended);
         });
         sessions.add(admitted.runId());
         session[0].connected();
         return session[0];
     }
+
+    /**
+     * Hands the call to the transfer tool's destination through the carrier's API, then lets the media go; when the
+     * carrier refuses (or the destination is only known at call time), the call ends as transfer_call_failed with the
+     * reason. The caller heard the transfer's message before this (the session waits for its last mark).
+     */
+    private Uni<VoiceSession.Ended> transfer(Admitted admitted, MediaChannel media, CallLoop loop,
+            VoiceSession.Ended ended) {
+        Map<?, ?> details = ended.endDetails();
+        Object destination = details.get("destination");
+        int timeout = details.get("timeout") instanceof Number n ? n.intValue() : 30;
+        Uni<Void> handed = destination instanceof String to && !to.isBlank()
+                ? carrier.transfer(admitted.organizationId(), admitted.runId(), to, timeout)
+                : Uni.createFrom().failure(new IllegalStateException("the transfer's destination is chosen at call"
+                        + " time (" + details.get("destination_source") + "), which voice calls cannot do yet"));
+        return handed.map(ok -> {
+            loop.execute(() -> media.close(VoiceSession.TRANSFER)); // the carrier has the call: its stream ends
+            return ended;
+        }).onFailure().recoverWithItem(failure -> {
+            String reason = "The call could not be transferred: " + failure.getMessage();
+            LOG.log(System.Logger.Level.WARNING, "run {0}: {1}", admitted.runId(), reason);
+            loop.execute(() -> media.close(TRANSFER_FAILED));
+            return ended.as(TRANSFER_FAILED, reason);
+        });
+    }
+
+    static final String TRANSFER_FAILED = "transfer_call_failed";
 
     /** The call could not start (a model the runtime cannot use, a workflow gone): the run ends with the reason. */
     private Uni<Void> refuse(Admitted admitted, MediaChannel media, CallLoop loop, Throwable failure) {

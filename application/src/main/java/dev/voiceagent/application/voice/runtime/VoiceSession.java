@@ -42,6 +42,8 @@ public final class VoiceSession implements MediaInput {
     /** What the caller hears when a provider fails mid-call, before the call ends. */
     static final String FALLBACK_LINE = "I'm sorry, I'm having trouble right now. Please call back later.";
     static final String PIPELINE_ERROR = "pipeline_error";
+    /** The call is handed to a person: its media stays up until the carrier took it (the session's owner does it). */
+    static final String TRANSFER = "transfer_call";
     /** What the caller hears while a slow tool runs. */
     static final String FILLER = "One moment, please.";
     static final Duration FILLER_AFTER = Duration.ofSeconds(1);
@@ -64,6 +66,23 @@ public final class VoiceSession implements MediaInput {
     public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
             long spokenCharacters, Instant connectedAt, Instant endedAt, List<java.util.Map<String, Object>> events,
             String failure) {
+
+        /** The same end with another reason and failure (a transfer the carrier refused). */
+        Ended as(String otherReason, String otherFailure) {
+            return new Ended(otherReason, conversation, tokens, speechSeconds, spokenCharacters, connectedAt, endedAt,
+                    events, otherFailure);
+        }
+
+        /** The payload of the conversation's end event (the end tool's details), or empty. */
+        java.util.Map<?, ?> endDetails() {
+            for (int i = events.size() - 1; i >= 0; i--) {
+                if ("rtf-call-ended".equals(events.get(i).get("type"))
+                        && events.get(i).get("payload") instanceof java.util.Map<?, ?> payload) {
+                    return payload;
+                }
+            }
+            return java.util.Map.of();
+        }
     }
 
     private sealed interface Out {
@@ -668,7 +687,9 @@ public final class VoiceSession implements MediaInput {
                 parts.recording().frame(silentFrame, playing.pollFirst()); // caller's last frame reached us
             }
         }
-        media.close(reason);
+        if (!TRANSFER.equals(reason)) { // closing the stream first would hang up before the carrier transferred
+            media.close(reason);
+        }
         onEnd.accept(new Ended(reason, conversation, tokens, parts.stt().seconds(), parts.tts().characters(),
                 connectedAt, loop.now(), log.events(), failure));
     }

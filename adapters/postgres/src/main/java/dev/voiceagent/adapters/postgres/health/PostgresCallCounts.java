@@ -10,11 +10,16 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 
-/** Live calls from the ledger: one indexed count, whatever the number of replicas. */
+/**
+ * Live calls: the ledger's calls in progress and the runs whose media a replica holds (voice sessions, phone or
+ * browser), each run counted once: one statement over two indexes, whatever the number of replicas.
+ */
 @ApplicationScoped
 public class PostgresCallCounts implements CallCounts {
 
     private static final String ACTIVE = "status IN ('initiated', 'ringing', 'in-progress')";
+    /** A voice session's heartbeat older than this is a replica gone (VoiceRunStore.STALE). */
+    private static final java.time.Duration MEDIA_STALE = dev.voiceagent.application.voice.runtime.VoiceRunStore.STALE;
 
     private final Pool pool;
     private final ReplicaIdentity replica;
@@ -26,15 +31,20 @@ public class PostgresCallCounts implements CallCounts {
 
     @Override
     public Uni<Long> fleetActive(Instant staleBefore) {
-        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM calls WHERE " + ACTIVE
-                        + " AND started_at > $1").execute(Tuple.of(utc(staleBefore)))
+        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM ("
+                        + "SELECT workflow_run_id AS run FROM calls WHERE " + ACTIVE + " AND started_at > $1"
+                        + " UNION SELECT id FROM workflow_runs WHERE media_owner IS NOT NULL AND media_heartbeat_at > $2"
+                        + ") live").execute(Tuple.of(utc(staleBefore), utc(Instant.now().minus(MEDIA_STALE))))
                 .map(rows -> rows.iterator().next().getLong("live"));
     }
 
     @Override
     public Uni<Long> thisReplicaActive(Instant staleBefore) {
-        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM calls WHERE placed_by = $1 AND "
-                        + ACTIVE + " AND started_at > $2").execute(Tuple.of(replica.id(), utc(staleBefore)))
+        return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM ("
+                        + "SELECT workflow_run_id AS run FROM calls WHERE placed_by = $1 AND " + ACTIVE
+                        + " AND started_at > $2 UNION SELECT id FROM workflow_runs WHERE media_owner = $1"
+                        + " AND media_heartbeat_at > $3) live")
+                .execute(Tuple.of(replica.id(), utc(staleBefore), utc(Instant.now().minus(MEDIA_STALE))))
                 .map(rows -> rows.iterator().next().getLong("live"));
     }
 }

@@ -16,6 +16,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -74,18 +75,40 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
                                          ORDER BY u.created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                         RETURNING\s""" + COLUMNS)
                 .execute(Tuple.of(before.atOffset(ZoneOffset.UTC), disposition, limit))
-                .chain(rows -> {
-                    List<WorkflowRun> closed = new ArrayList<>(rows.size());
-                    rows.forEach(row -> closed.add(run(row)));
-                    // one batch per organization: a tick closes few runs, usually of one organization
-                    Map<Long, List<WebhookEvent>> byOrganization = new LinkedHashMap<>();
-                    closed.forEach(run -> byOrganization.computeIfAbsent(run.organizationId(), o -> new ArrayList<>())
-                            .addAll(events.apply(run)));
-                    return Multi.createFrom().iterable(byOrganization.entrySet()).onItem()
-                            .transformToUniAndConcatenate(e -> PostgresWebhookOutbox.enqueue(tx, e.getKey(),
-                                    e.getValue()))
-                            .collect().last().replaceWith(closed.size());
-                }));
+                .chain(rows -> enqueue(tx, rows, events)));
+    }
+
+    /** The closed runs' webhook events, enqueued in the closing transaction; how many runs were closed. */
+    private static Uni<Integer> enqueue(SqlConnection tx, RowSet<Row> rows,
+            Function<WorkflowRun, List<WebhookEvent>> events) {
+        List<WorkflowRun> closed = new ArrayList<>(rows.size());
+        rows.forEach(row -> closed.add(run(row)));
+        // one batch per organization: a tick closes few runs, usually of one organization
+        Map<Long, List<WebhookEvent>> byOrganization = new LinkedHashMap<>();
+        closed.forEach(run -> byOrganization.computeIfAbsent(run.organizationId(), o -> new ArrayList<>())
+                .addAll(events.apply(run)));
+        return Multi.createFrom().iterable(byOrganization.entrySet()).onItem()
+                .transformToUniAndConcatenate(e -> PostgresWebhookOutbox.enqueue(tx, e.getKey(), e.getValue()))
+                .collect().last().replaceWith(closed.size());
+    }
+
+    @Override
+    public Uni<Integer> closeOrphaned(Instant heartbeatBefore, String disposition, String error, int limit,
+            Function<WorkflowRun, List<WebhookEvent>> events) {
+        return pool.withTransaction(tx -> tx.preparedQuery("""
+                        /* background tick */ UPDATE workflow_runs r
+                           SET state = 'completed', is_completed = true, media_owner = NULL, media_heartbeat_at = NULL,
+                               gathered_context = jsonb_build_object(
+                                   'call_disposition', $2::text, 'mapped_call_disposition', $2::text,
+                                   'call_status', $2::text, 'call_tags', jsonb_build_array($2::text), 'error', $4::text)
+                                   || COALESCE(r.gathered_context, '{}'::jsonb)
+                         WHERE r.id IN (SELECT u.id FROM workflow_runs u
+                                         WHERE u.media_owner IS NOT NULL AND u.media_heartbeat_at < $1
+                                           AND NOT u.is_completed
+                                         ORDER BY u.media_heartbeat_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                        RETURNING\s""" + COLUMNS)
+                .execute(Tuple.of(heartbeatBefore.atOffset(ZoneOffset.UTC), disposition, limit, error))
+                .chain(rows -> enqueue(tx, rows, events)));
     }
 
     @Override

@@ -169,6 +169,13 @@ public class SimulatorCallGateway implements CallGateway, InboundCallSimulator {
         return Uni.createFrom().voidItem();
     }
 
+    /** The simulator takes every transfer: the simulated call ends when its media stream does. */
+    @Override
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
+            int timeoutSeconds) {
+        return Uni.createFrom().voidItem();
+    }
+
     /**
      * The simulated provider's view of a call, read from its id (so any replica answers, as a real
      * provider's API would): in progress until its end, then its outcome; unknown ids are unknown.

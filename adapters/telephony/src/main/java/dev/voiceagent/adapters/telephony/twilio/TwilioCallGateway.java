@@ -87,6 +87,24 @@ public class TwilioCallGateway implements CallGateway {
                 .onFailure().transform(TwilioCallGateway::refused);
     }
 
+    /**
+     * Redirects the live call to {@code <Dial>} (a {@code <Number>}, or a {@code <Sip>} for a sip: URI): Twilio ends
+     * the {@code <Connect><Stream>} and rings the destination, the caller on the line.
+     */
+    @Override
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
+            int timeoutSeconds) {
+        var twilio = (ProviderConfiguration.Twilio) configuration;
+        String to = destination.strip();
+        String noun = to.regionMatches(true, 0, "sip:", 0, 4) ? "<Sip>" + InboundCallResource.escape(to) + "</Sip>"
+                : "<Number>" + InboundCallResource.escape(to) + "</Number>";
+        MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
+        form.add("Twiml", "<Response><Dial timeout=\"" + timeoutSeconds
+                + "\" answerOnBridge=\"true\">" + noun + "</Dial></Response>");
+        return api.update(twilio.accountSid(), providerCallId, basic(twilio), form).replaceWithVoid()
+                .onFailure().transform(TwilioCallGateway::refused);
+    }
+
     @Override
     public Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId) {
         var twilio = (ProviderConfiguration.Twilio) configuration;

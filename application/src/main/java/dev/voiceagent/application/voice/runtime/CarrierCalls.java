@@ -1,0 +1,74 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallGatewayException;
+import dev.voiceagent.application.call.CallRecord;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.domain.telephony.Provider;
+import io.smallrye.mutiny.Uni;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the voice runtime asks of the carrier about a call it talks on, through the provider's own API (the media
+ * stream alone cannot): hand the call to a person (transfer_call) and end it. The call is found from its run in the
+ * call ledger, with the telephony configuration that placed or answered it.
+ */
+public class CarrierCalls {
+
+    private final CallRepository calls;
+    private final TelephonyConfigurationRepository configurations;
+    private final Map<Provider, CallGateway> gateways = new HashMap<>();
+
+    public CarrierCalls(CallRepository calls, TelephonyConfigurationRepository configurations,
+            List<CallGateway> gateways) {
+        this.calls = calls;
+        this.configurations = configurations;
+        gateways.forEach(g -> this.gateways.put(g.provider(), g));
+    }
+
+    /** Hands the run's call to {@code destination} (a number or a SIP URI); the carrier then ends the media stream. */
+    public Uni<Void> transfer(long organizationId, long runId, String destination, int timeoutSeconds) {
+        return call(organizationId, runId, (gateway, found) -> gateway.transfer(found.configuration,
+                found.providerCallId, destination, timeoutSeconds));
+    }
+
+    /** Ends the run's call at the carrier (a call without one in the ledger, or already over, is left alone). */
+    public Uni<Void> hangUp(long organizationId, long runId) {
+        return call(organizationId, runId, (gateway, found) -> gateway.hangUp(found.configuration,
+                found.providerCallId));
+    }
+
+    private static final class Found {
+        final dev.voiceagent.domain.telephony.ProviderConfiguration configuration;
+        final String providerCallId;
+
+        Found(dev.voiceagent.domain.telephony.ProviderConfiguration configuration, String providerCallId) {
+            this.configuration = configuration;
+            this.providerCallId = providerCallId;
+        }
+    }
+
+    private Uni<Void> call(long organizationId, long runId,
+            java.util.function.BiFunction<CallGateway, Found, Uni<Void>> action) {
+        return calls.findByRun(runId).chain(record -> {
+            if (record.isEmpty() || record.get().attempt().providerCallId() == null
+                    || record.get().configurationId() == null) {
+                return Uni.createFrom().failure(new CallGatewayException("the call is not in the call ledger", null));
+            }
+            CallRecord call = record.get();
+            CallGateway gateway = gateways.get(call.provider());
+            if (gateway == null) {
+                return Uni.createFrom().failure(new CallGatewayException(call.provider().wireName()
+                        + " calls cannot be controlled here", null));
+            }
+            return configurations.find(organizationId, call.configurationId()).chain(view -> view.isEmpty()
+                    ? Uni.createFrom().failure(new CallGatewayException("the call's telephony configuration no longer"
+                            + " exists", null))
+                    : action.apply(gateway, new Found(view.get().configuration().configuration(),
+                            call.attempt().providerCallId())));
+        });
+    }
+}
