@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * <p>Reported per level of concurrency (-Dbench.calls=1,10,40,100):
  * <ul>
  * <li>overhead: voice-to-voice (the caller's last speech frame to the first agent frame it receives) minus what the
- * turn waits for by design (voice activity's 200 ms of silence) minus the fakes' delays (150 + 250 + 20 for the first
+ * turn waits for by design (voice activity's silence, {@code VoiceCallService.ACTIVITY}: 256 ms) minus the fakes' delays (150 + 250 + 20 for the first
  * sentence's end + 100 ms), p50 and p99 over every answered question;</li>
  * <li>barge-in: the caller's first speech frame to the clear it receives, p50 and p99;</li>
  * <li>underruns: agent frames that came after the caller's playback ran dry mid-answer;</li>
@@ -41,7 +41,8 @@ public final class VoiceCallBenchmark {
 
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
     /** What the turn waits for by design, and the fakes' delays (the first sentence ends with the second chunk). */
-    static final long DESIGNED_MS = 200 + 150 + 250 + 20 + 100;
+    static final long DESIGNED_MS = dev.voiceagent.application.voice.runtime.VoiceCallService.ACTIVITY.stop().toMillis()
+            + 150 + 250 + 20 + 100;
 
     private static final String WORKFLOW = """
             {"name": "Bench voice", "workflow_definition": {"nodes": [

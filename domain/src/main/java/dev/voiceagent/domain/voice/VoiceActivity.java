@@ -7,10 +7,14 @@ import java.util.Optional;
 
 /**
  * Whether the caller is speaking, decided window by window from a detector's speech confidence and the window's volume
- * (pipecat's VAD analyser rule, which the reference runs): a window is voiced when its confidence reaches
- * {@code confidence} and the smoothed volume reaches {@code minVolume}; speech starts after {@code start} of voiced
+ * (pipecat's VAD analyser rule, which the reference runs, without its smoothing): a window is voiced when its confidence
+ * reaches {@code confidence} and its volume reaches {@code minVolume}; speech starts after {@code start} of voiced
  * windows and stops after {@code stop} of unvoiced ones, so a cough shorter than {@code start} and a breath shorter than
- * {@code stop} change nothing. One instance per call; it keeps no clock and reads none.
+ * {@code stop} change nothing. pipecat smooths the volume (each window moves it a fifth of the way): from a quiet line a
+ * voice then needs about six windows (0.2 s) before a window counts as voiced, and a voice that stopped keeps counting
+ * for two more, delaying both a barge-in and the answer; the start and stop delays already debounce, so the window's
+ * own volume is used (measured by the voice benchmark, ADR 12). One instance per call; it keeps no clock and reads
+ * none.
  */
 public final class VoiceActivity {
 
@@ -23,7 +27,7 @@ public final class VoiceActivity {
      * @param confidence the least detector confidence of a voiced window (0..1)
      * @param start how long voiced windows must last before speech starts
      * @param stop how long unvoiced windows must last before speech stops (the endpointing silence)
-     * @param minVolume the least smoothed volume of a voiced window (0..1, see {@code domain.audio.Loudness})
+     * @param minVolume the least volume of a voiced window (0..1, see {@code domain.audio.Loudness})
      */
     public record Params(double confidence, Duration start, Duration stop, double minVolume) {
 
@@ -40,15 +44,11 @@ public final class VoiceActivity {
         }
     }
 
-    /** pipecat's smoothing of the volume: each window moves it a fifth of the way. */
-    private static final double SMOOTHING = 0.2;
-
     private final Params params;
     private final int startWindows;
     private final int stopWindows;
     private State state = State.QUIET;
     private int count;
-    private double volume;
 
     /** @param window the length of one detector window (32 ms for Silero's 256 samples at 8 kHz) */
     public VoiceActivity(Params params, Duration window) {
@@ -69,11 +69,10 @@ public final class VoiceActivity {
     }
 
     /**
-     * One window heard at {@code at}: the detector's confidence and the window's raw volume. Returns the event when
+     * One window heard at {@code at}: the detector's confidence and the window's volume. Returns the event when
      * speech starts or stops with this window, empty otherwise.
      */
-    public Optional<VoiceEvent> window(double confidence, double rawVolume, Instant at) {
-        volume += SMOOTHING * (rawVolume - volume);
+    public Optional<VoiceEvent> window(double confidence, double volume, Instant at) {
         boolean voiced = confidence >= params.confidence() && volume >= params.minVolume();
         switch (state) {
             case QUIET -> {

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * SIMULATOR speech for laptops, demos and tests, behind the same ports as the real providers (model provider
  * "simulator"). Its text-to-speech is FreeTTS's kevin16 voice. Its speech-to-text is an oracle: it recognizes the
- * simulated callee's own audio ({@link SpokenLines}) and, when the caller stops speaking (Finalize), reports the line
- * it heard most of; speech it does not know is "(inaudible)". It hears phone audio (μ-law 8 kHz) only.
+ * simulated callee's own audio ({@link SpokenLines}) and, when the caller stops speaking (Finalize), reports each line
+ * whose audio ended; speech it does not know is "(inaudible)". It hears phone audio (μ-law 8 kHz) only.
  */
 @Singleton
 @Typed(SimulatorSpeech.class)
@@ -58,6 +58,7 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
         private int carried;
         private long bytes;
         private final Map<String, Integer> votes = new LinkedHashMap<>();
+        private final java.util.List<String> ended = new java.util.ArrayList<>();
         private String interim;
         private int unknownVoiced;
         private boolean closed;
@@ -86,27 +87,36 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
         }
 
         private void hear(byte[] frame) {
-            String line = lines.line(frame, 0);
-            if (line != null) {
-                votes.merge(line, 1, Integer::sum);
-                if (!line.equals(interim)) {
-                    interim = line;
-                    listener.transcript(line, false);
+            SpokenLines.Heard heard = lines.line(frame, 0);
+            if (heard != null) {
+                votes.merge(heard.line(), 1, Integer::sum);
+                if (!heard.line().equals(interim)) {
+                    interim = heard.line();
+                    listener.transcript(heard.line(), false);
+                }
+                if (heard.last()) { // the line's audio ended: it is settled at the next Finalize
+                    ended.add(heard.line());
+                    votes.remove(heard.line());
+                    interim = null;
                 }
             } else if (SpokenLines.voiced(frame, 0)) {
                 unknownVoiced++;
             }
         }
 
+        /**
+         * The lines whose audio ended since the last Finalize; a line still being said (the caller paused mid-line)
+         * is not settled yet: an empty final, as Deepgram's for a Finalize over nothing new. Unknown speech is
+         * "(inaudible)".
+         */
         @Override
         public void finalizeNow() {
             if (closed) {
                 return;
             }
-            String heard = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                    .orElse(unknownVoiced * 20 >= INAUDIBLE_AFTER_MS ? INAUDIBLE : "");
-            votes.clear();
-            interim = null;
+            String heard = !ended.isEmpty() ? String.join(" ", ended)
+                    : votes.isEmpty() && unknownVoiced * 20 >= INAUDIBLE_AFTER_MS ? INAUDIBLE : "";
+            ended.clear();
             unknownVoiced = 0;
             listener.transcript(heard, true);
         }

@@ -21,22 +21,31 @@ public class SpokenLines {
     /** A frame louder than this is voice (FreeTTS's lead-in and tail are quieter). */
     static final double VOICED_DBFS = -45;
 
-    private final ConcurrentHashMap<Long, String> frames = new ConcurrentHashMap<>();
+    /** A voiced frame of a line: the line, and whether it is the line's last voiced frame (its audio ends). */
+    public record Heard(String line, boolean last) {
+    }
+
+    private final ConcurrentHashMap<Long, Heard> frames = new ConcurrentHashMap<>();
 
     /** Indexes the voiced frames of {@code mulaw}, the callee's line {@code text}. */
     public void remember(String text, byte[] mulaw) {
         if (frames.size() > MAX_FRAMES) {
             frames.clear();
         }
+        long last = 0;
         for (int at = 0; at + FRAME <= mulaw.length; at += FRAME) {
             if (voiced(mulaw, at)) {
-                frames.put(hash(mulaw, at), text);
+                last = hash(mulaw, at);
+                frames.put(last, new Heard(text, false));
             }
+        }
+        if (last != 0) {
+            frames.put(last, new Heard(text, true));
         }
     }
 
     /** The line whose frame starts at {@code offset}, or null. */
-    public String line(byte[] mulaw, int offset) {
+    public Heard line(byte[] mulaw, int offset) {
         return frames.get(hash(mulaw, offset));
     }
 

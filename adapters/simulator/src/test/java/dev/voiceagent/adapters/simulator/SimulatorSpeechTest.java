@@ -61,6 +61,15 @@ class SimulatorSpeechTest {
         stream.finalizeNow(); // nothing since: an empty final, as Deepgram answers a Finalize over silence
         assertThat(heard).containsExactly("final:");
 
+        heard.clear(); // a pause mid-line: the line is settled only once its audio ended
+        int half = booking.length / 2 / 160 * 160;
+        stream.audio(java.util.Arrays.copyOfRange(booking, 0, half));
+        stream.finalizeNow();
+        stream.audio(java.util.Arrays.copyOfRange(booking, half, booking.length));
+        stream.finalizeNow();
+        assertThat(heard).containsExactly("interim:I would like to book a cleaning on Tuesday.", "final:",
+                "final:I would like to book a cleaning on Tuesday.");
+
         heard.clear(); // speech the callee never said (the agent's own voice) is not a line
         byte[] unknown = FREE_TTS.audio(FreeTts.Speaker.AGENT, "Something nobody scripted.", AudioFormat.MULAW_8K)
                 .get(30, TimeUnit.SECONDS);

@@ -57,11 +57,13 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
             Duration.ofSeconds(300));
 
     /**
-     * Voice activity on a phone line: speech from a confidence of 0.5 held for 0.1 s (Silero's own threshold; a quicker
-     * barge-in than pipecat's 0.7 and 0.2 s, measured by the voice benchmark), silence after 0.2 s below it.
+     * Voice activity on a phone line, in whole 32 ms Silero windows: speech from a confidence of 0.5 held for 3 windows
+     * (96 ms; Silero's own threshold, a quicker barge-in than pipecat's 0.7 and 0.2 s), silence after 8 windows (256 ms)
+     * below it, so the pause after a comma does not end the caller's turn (the turn also waits for the final
+     * transcript); the volume floor is pipecat's 0.6 (-50 dBFS). Measured by the voice benchmark.
      */
-    static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(100),
-            Duration.ofMillis(200), 0.6);
+    public static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(96),
+            Duration.ofMillis(256), 0.6);
 
     private final VoiceRuntime runtime;
     private final VoiceRunStore runs;
