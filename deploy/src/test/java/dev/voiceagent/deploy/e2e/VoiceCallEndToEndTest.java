@@ -49,6 +49,11 @@ class VoiceCallEndToEndTest {
 
     private static final String SID = "AC" + "0123456789abcdef".repeat(2);
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
+    /** The long answer the caller cuts into: written and spoken, then cut mid-way; then what was never written. */
+    private static final String RETURNS = "Returns are easy. You can send anything back within thirty days of"
+            + " delivery, in its original box or without it, with the receipt or without it.";
+    private static final String REFUNDS = "We will refund you in full once it arrives at our warehouse in good"
+            + " condition, usually within five working days of the day it arrives, by the same means you paid with.";
 
     @Inject
     Vertx vertx;
@@ -151,8 +156,7 @@ class VoiceCallEndToEndTest {
                 "No that is all thanks."));
         FakeVoiceProviders.REPLIES.addAll(List.of(
                 Reply.says("Your order ships today. Is there anything else?"),
-                Reply.slowly("Returns are easy. You can send anything back within thirty days of delivery and we will"
-                        + " refund you in full once it arrives at our warehouse in good condition."),
+                new Reply(RETURNS + " " + REFUNDS, null, 60, null), // still writing when the caller cuts in
                 Reply.calls("done"),
                 Reply.says("Thank you, goodbye.")));
         String url = dial();
@@ -160,7 +164,7 @@ class VoiceCallEndToEndTest {
         assertThat(run(runId).getBoolean("is_completed")).isFalse();
 
         SimulatedTwilioCaller caller = caller().connect(url);
-        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_000)
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_900)
                 .says("No that is all thanks.").pauses(1_000);
         String reason = ended(caller, runId);
 
@@ -201,12 +205,11 @@ class VoiceCallEndToEndTest {
             assertThat(keepAlives.get(i) - keepAlives.get(i - 1)).isLessThanOrEqualTo(5_000);
         }
         assertThat(FakeVoiceProviders.TTS_QUERIES.getFirst()).contains("output_format=ulaw_8000",
-                "model_id=eleven_flash_v2_5");
+                "model_id=eleven_flash_v2_5", "sync_alignment=true");
         assertThat(FakeVoiceProviders.TTS_MAX_CONTEXTS.get()).isBetween(1, 5);
         assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.", "How can I help you?",
                 "Your order ships today.", "Is there anything else?", "Returns are easy.");
-        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Thank you, goodbye.").doesNotContain(
-                "refund you in full once it arrives at our warehouse in good condition.");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Thank you, goodbye.").doesNotContain(REFUNDS);
         assertThat(FakeVoiceProviders.CHAT_REQUESTS).hasSize(4).allSatisfy(r -> {
             assertThat(r.getBoolean("stream")).isTrue();
             assertThat(r.getJsonObject("stream_options").getBoolean("include_usage")).isTrue();
@@ -227,13 +230,15 @@ class VoiceCallEndToEndTest {
                 .findFirst().orElseThrow();
         @SuppressWarnings("unchecked")
         String heard = (String) ((Map<String, Object>) interruption.get("payload")).get("heard_text");
-        assertThat(heard).startsWith("Returns are easy.").doesNotContain("good condition");
+        // the sentence cut mid-way keeps the words the caller heard (ElevenLabs' alignment), never more
+        assertThat(heard).as("the words heard of the cut sentence").startsWith("Returns are easy. You can")
+                .isNotEqualTo(RETURNS).doesNotContain("refund").satisfies(h -> assertThat(RETURNS).startsWith(h));
 
         // the transcript keeps what was said as heard; the recording is a stereo WAV, the caller left, the agent right
         String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n")
                 .contains("assistant: " + heard + "\n", "user: No that is all thanks.\n")
-                .endsWith("assistant: Thank you, goodbye.\n").doesNotContain("good condition");
+                .endsWith("assistant: Thank you, goodbye.\n").doesNotContain("refund");
         byte[] wav = download(run.getString("recording_public_url"));
         ByteBuffer header = ByteBuffer.wrap(wav, 0, 44).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(new String(wav, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("RIFF");

@@ -48,7 +48,10 @@ public final class NativeReflectionCheck {
                     "an outbound answer: status, headers, body bytes"),
             Map.entry("dev.voiceagent.adapters.outbound.EmbeddingsClient$Target", "an embeddings URL and its headers"),
             Map.entry("dev.voiceagent.adapters.payments.StripePayments$Settings",
-                    "the Stripe adapter's configuration"));
+                    "the Stripe adapter's configuration"),
+            Map.entry("dev.voiceagent.adapters.simulator.FreeTts$Pcm", "synthesized samples and their rate"),
+            Map.entry("dev.voiceagent.adapters.simulator.SpokenLines$Heard",
+                    "a simulated callee's line and whether a frame ends it"));
 
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Results message after {@link #sttDelayMs} (an oracle: it knows what the simulated caller says).</li>
  * <li>ElevenLabs multi-context TTS (WebSocket /v1/text-to-speech/{voice}/multi-stream-input): xi-api-key, text frames
  * only, at most 5 live contexts (more is the provider's 1008 close); each flushed context answers with μ-law audio (60 ms
- * per word, the first after {@link #ttsDelayMs}) and isFinal once it is closed.</li>
+ * per word, the first after {@link #ttsDelayMs}) in 100 ms messages, each with its characters' alignment (times from
+ * the message's start), and isFinal once it is closed.</li>
  * <li>OpenAI-compatible chat completions (POST /v1/chat/completions, stream true): the next scripted reply as server-sent
  * events, its first token after {@link #llmDelayMs}, tool calls in index deltas, the usage chunk, [DONE]; a client that
  * closes the stream early is counted as a cancellation.</li>
@@ -235,11 +236,38 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 for (int i = 0; i < audio.length; i++) {
                     audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F); // a quiet buzz: enough to see in a recording
                 }
+                // where each character falls: a word every 60 ms, its characters (and the space after it) evenly in it
+                String[] words = said.split("\\s+");
+                List<Object[]> chars = new ArrayList<>();
+                for (int w = 0; w < words.length; w++) {
+                    String word = words[w] + (w < words.length - 1 ? " " : "");
+                    int each = 60 / word.length();
+                    for (int k = 0; k < word.length(); k++) {
+                        chars.add(new Object[] {String.valueOf(word.charAt(k)), 60 * w + each * k, each});
+                    }
+                }
                 vertx.setTimer(ttsDelayMs, t -> {
                     for (int at = 0; at < audio.length; at += 800) {
                         byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
+                        // the characters starting in this chunk, their times from the chunk's start (ElevenLabs's
+                        // alignment restarts at zero in every message)
+                        long from = at / 8;
+                        long to = from + chunk.length / 8;
+                        JsonArray letters = new JsonArray();
+                        JsonArray starts = new JsonArray();
+                        JsonArray durations = new JsonArray();
+                        for (Object[] letter : chars) {
+                            int start = (int) letter[1];
+                            if (start >= from && start < to) {
+                                letters.add(letter[0]);
+                                starts.add(start - from);
+                                durations.add(letter[2]);
+                            }
+                        }
                         if (!ws.isClosed()) {
                             ws.writeTextMessage(new JsonObject().put("audio", Base64.getEncoder().encodeToString(chunk))
+                                    .put("alignment", new JsonObject().put("chars", letters)
+                                            .put("charStartTimesMs", starts).put("charDurationsMs", durations))
                                     .put("contextId", id).encode());
                         }
                     }

@@ -18,6 +18,13 @@ public interface TextToSpeech {
         /** The utterance's audio is complete. */
         void done(String utterance);
 
+        /**
+         * When the provider says where its words fall (ElevenLabs' alignment): words of the utterance, in order, in
+         * milliseconds from the start of the utterance's audio. What a barge-in keeps of a sentence cut mid-way.
+         */
+        default void words(String utterance, java.util.List<dev.voiceagent.domain.voice.HeardText.Word> words) {
+        }
+
         /** The connection failed or the provider refused; nothing more comes. */
         void failed(String message);
     }

@@ -183,6 +183,11 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 }
 
                 @Override
+                public void words(String utterance, List<dev.voiceagent.domain.voice.HeardText.Word> words) {
+                    loop.execute(() -> session[0].voiceWords(utterance, words));
+                }
+
+                @Override
                 public void failed(String message) {
                     loop.execute(() -> session[0].failed("text-to-speech: " + message));
                 }

@@ -99,6 +99,8 @@ public final class VoiceSession implements MediaInput {
         final String text;
         final Instant askedAt;
         final Deque<byte[]> audio = new ArrayDeque<>();
+        /** Its words on its audio, when the voice gives them. */
+        final List<HeardText.Word> words = new ArrayList<>();
         boolean heard;
         boolean done;
         long startMs = -1;
@@ -289,6 +291,14 @@ public final class VoiceSession implements MediaInput {
             u.heard = true;
             u.audio.addLast(audio);
             pump();
+        }
+    }
+
+    /** Where an utterance's words fall on its audio. */
+    void voiceWords(String utterance, List<HeardText.Word> words) {
+        Utterance u = utterance(utterance);
+        if (u != null) {
+            u.words.addAll(words);
         }
     }
 
@@ -544,7 +554,7 @@ public final class VoiceSession implements MediaInput {
                 a.queuedMs += FRAME_MS;
             }
             if (u.startMs >= 0) {
-                a.sentences.add(new HeardText.Sentence(u.text, u.startMs, a.queuedMs, List.of()));
+                a.sentences.add(new HeardText.Sentence(u.text, u.startMs, a.queuedMs, u.words));
                 a.out.addLast(new SentenceEnd());
             }
             a.utterances.pollFirst();
@@ -618,7 +628,12 @@ public final class VoiceSession implements MediaInput {
             a.stream.cancel();
         }
         a.utterances.forEach(u -> parts.tts().cancel(u.id));
-        String heard = HeardText.of(a.sentences, heardMs);
+        List<HeardText.Sentence> said = new ArrayList<>(a.sentences);
+        Utterance current = a.utterances.peekFirst();
+        if (current != null && current.startMs >= 0) { // the sentence whose audio was still coming: its end unknown
+            said.add(new HeardText.Sentence(current.text, current.startMs, Long.MAX_VALUE, current.words));
+        }
+        String heard = HeardText.of(said, heardMs);
         java.util.Map<String, Object> payload = new java.util.LinkedHashMap<>();
         payload.put("heard_text", heard);
         payload.put("heard_ms", heardMs);

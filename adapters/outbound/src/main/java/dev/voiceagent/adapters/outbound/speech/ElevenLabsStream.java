@@ -2,14 +2,20 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.application.voice.runtime.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.voice.HeardText;
 import io.vertx.core.Future;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -20,6 +26,8 @@ import java.util.function.Supplier;
  * finishes what it holds, then says isFinal), so an interruption leaves nothing open on the provider's side: its late
  * audio is dropped here. ElevenLabs allows 5 contexts per connection: at most {@link #MAX_CONTEXTS} are in flight, the
  * next sentences wait their turn. A socket the provider closed for inactivity is opened again on the next sentence.
+ * Each audio message's alignment (asked for with sync_alignment: characters with start times and durations, restarting
+ * at zero in every message) becomes the sentence's words on its audio, for what a barge-in keeps of it.
  */
 final class ElevenLabsStream implements TextToSpeech.Stream {
 
@@ -29,6 +37,8 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
 
     private final Supplier<Future<WebSocket>> connect;
     private final TextToSpeech.Listener listener;
+    private final AudioFormat format;
+    private final Map<String, Words> words = new HashMap<>();
     private final Set<String> open = new LinkedHashSet<>();
     private final Set<String> cancelled = new LinkedHashSet<>();
     private final Deque<String[]> waiting = new ArrayDeque<>();
@@ -38,10 +48,59 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
     private boolean closed;
     private long characters;
 
-    ElevenLabsStream(Supplier<Future<WebSocket>> connect, TextToSpeech.Listener listener) {
+    ElevenLabsStream(Supplier<Future<WebSocket>> connect, AudioFormat format, TextToSpeech.Listener listener) {
         this.connect = connect;
+        this.format = format;
         this.listener = listener;
         connect();
+    }
+
+    /** A sentence's words so far: its audio received (ms) and the word its last message left unfinished. */
+    static final class Words {
+        long audioBytes;
+        final StringBuilder partial = new StringBuilder();
+        long partialStart;
+        long partialEnd;
+    }
+
+    /**
+     * The words an audio message's alignment completes, on the sentence's audio: the message's characters start at
+     * zero where its audio starts, which is after the audio the sentence already had. A word ends at a space; the
+     * last one waits for the next message (or the sentence's end).
+     */
+    static List<HeardText.Word> words(Words w, JsonObject alignment, long audioStartMs, boolean last) {
+        List<HeardText.Word> out = new ArrayList<>();
+        JsonArray chars = alignment == null ? null : alignment.getJsonArray("chars");
+        JsonArray starts = alignment == null ? null : alignment.getJsonArray("charStartTimesMs");
+        JsonArray durations = alignment == null ? null : alignment.getJsonArray("charDurationsMs",
+                alignment.getJsonArray("charsDurationsMs"));
+        int n = chars == null || starts == null || durations == null ? 0
+                : Math.min(chars.size(), Math.min(starts.size(), durations.size()));
+        for (int i = 0; i < n; i++) {
+            String c = String.valueOf(chars.getValue(i));
+            long start = audioStartMs + ((Number) starts.getValue(i)).longValue();
+            long end = start + ((Number) durations.getValue(i)).longValue();
+            if (c.isBlank()) {
+                flush(w, out);
+            } else {
+                if (w.partial.isEmpty()) {
+                    w.partialStart = start;
+                }
+                w.partial.append(c);
+                w.partialEnd = end;
+            }
+        }
+        if (last) {
+            flush(w, out);
+        }
+        return out;
+    }
+
+    private static void flush(Words w, List<HeardText.Word> out) {
+        if (!w.partial.isEmpty()) {
+            out.add(new HeardText.Word(w.partial.toString(), w.partialStart, w.partialEnd));
+            w.partial.setLength(0);
+        }
     }
 
     static String output(AudioFormat format) {
@@ -112,10 +171,23 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
             return;
         }
         String audio = json.getString("audio");
+        boolean last = Boolean.TRUE.equals(json.getBoolean("isFinal"));
         if (audio != null && !audio.isEmpty() && isOpen(context)) {
-            listener.audio(context, DECODE.decode(audio));
+            byte[] bytes = DECODE.decode(audio);
+            Words w = words(context);
+            List<HeardText.Word> said = words(w, json.getJsonObject("alignment"), format.millis(w.audioBytes), last);
+            w.audioBytes += bytes.length;
+            listener.audio(context, bytes);
+            if (!said.isEmpty()) {
+                listener.words(context, said);
+            }
+        } else if (last && isOpen(context)) {
+            List<HeardText.Word> said = words(words(context), null, 0, true);
+            if (!said.isEmpty()) {
+                listener.words(context, said);
+            }
         }
-        if (Boolean.TRUE.equals(json.getBoolean("isFinal")) && finished(context)) {
+        if (last && finished(context)) {
             listener.done(context);
         }
     }
@@ -124,8 +196,13 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
         return open.contains(context);
     }
 
+    private synchronized Words words(String context) {
+        return words.computeIfAbsent(context, c -> new Words());
+    }
+
     /** The context's last audio came: the next waiting sentence goes. */
     private synchronized boolean finished(String context) {
+        words.remove(context);
         boolean known = open.remove(context);
         cancelled.remove(context);
         next();
@@ -168,6 +245,7 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
         if (open.remove(utterance)) {
             cancelled.add(utterance); // still counts against the provider's contexts until its isFinal
         }
+        words.remove(utterance);
     }
 
     @Override

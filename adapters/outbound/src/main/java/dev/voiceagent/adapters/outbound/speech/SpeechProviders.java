@@ -80,10 +80,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 + URLEncoder.encode(voice, StandardCharsets.UTF_8) + "/multi-stream-input?model_id="
                 + URLEncoder.encode(setting(endpoint, "model", endpoint.model(), "eleven_flash_v2_5"),
                         StandardCharsets.UTF_8)
-                + "&output_format=" + ElevenLabsStream.output(format) + "&inactivity_timeout=180";
+                + "&output_format=" + ElevenLabsStream.output(format) + "&inactivity_timeout=180&sync_alignment=true";
         String key = key(endpoint, "ElevenLabs");
         return new ElevenLabsStream(() -> http.webSocket(url, Map.of("xi-api-key", key), timeout, own != null),
-                listener);
+                format, listener);
     }
 
     /**
