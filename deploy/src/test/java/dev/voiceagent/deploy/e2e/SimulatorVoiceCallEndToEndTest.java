@@ -145,6 +145,58 @@ class SimulatorVoiceCallEndToEndTest {
         assertThat(agentLoud / 8_000.0).as("seconds of the agent's speech on the right").isBetween(1.0, 15.0);
     }
 
+    /** A WAV of 16-bit PCM at 16 kHz: {@code ms} of a loud 440 Hz tone (a recorded greeting stand-in). */
+    private static byte[] toneWav(int ms) {
+        int n = 16 * ms;
+        ByteBuffer b = ByteBuffer.allocate(44 + 2 * n).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(dev.voiceagent.domain.audio.Wav.header(1, 16_000, 2L * n));
+        for (int i = 0; i < n; i++) {
+            b.putShort((short) (10_000 * Math.sin(2 * Math.PI * 440 * i / 16_000.0)));
+        }
+        return b.array();
+    }
+
+    @Test
+    void aPreRecordedGreetingPlaysTheOrganizationsRecordingAndTheTranscriptSaysWhatItSays() throws Exception {
+        byte[] wav = toneWav(1_500);
+        Map<String, Object> item = as(key).body(Map.of("files", List.of(Map.of("filename", "welcome.wav",
+                "mime_type", "audio/wav", "file_size", wav.length)))).post("/api/v1/workflow-recordings/upload-url")
+                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
+        given().urlEncodingEnabled(false).contentType("audio/wav").body(wav).put((String) item.get("upload_url"))
+                .then().statusCode(200);
+        as(key).body(Map.of("recordings", List.of(Map.of("recording_id", item.get("recording_id"),
+                "storage_key", item.get("storage_key"), "transcript", "Welcome to Acme Dental."))))
+                .post("/api/v1/workflow-recordings/").then().statusCode(200);
+        Map<String, Object> start = new LinkedHashMap<>();
+        start.put("name", "Start");
+        start.put("prompt", "Acme Dental looks after your teeth. Ask how to help.");
+        start.put("greeting_type", "audio");
+        start.put("greeting_recording_id", item.get("recording_id"));
+        start.put("allow_interrupt", true);
+        workflow = as(key).body(Map.of("name", "Recorded", "workflow_definition", Map.of(
+                "nodes", List.of(Map.of("id", "start", "type", "startCall", "position", Map.of("x", 0, "y", 0),
+                        "data", start)), "edges", List.of())))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        telephony(Map.of("suffix", "", "outcome", "completed", "lines", List.of(SECOND)));
+        long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+15550100123"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+
+        JsonPath run = completedRun(runId);
+        String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).startsWith("assistant: Welcome to Acme Dental.\nuser: " + SECOND + "\n");
+        assertThat(run.getInt("usage_info.tts.'simulator/simulator'.characters"))
+                .as("the greeting was not synthesized").isEqualTo("Acme Dental looks after your teeth.".length());
+        // the agent's side opens with the recording: a steady tone, resampled from 16 kHz to the call's 8 kHz
+        byte[] recording = download(run.getString("recording_public_url"));
+        long toneSamples = 0;
+        for (int i = 44; i + 3 < Math.min(recording.length, 44 + 4 * 8_000 * 3); i += 4) {
+            toneSamples += Math.abs((short) ((recording[i + 2] & 0xFF) | recording[i + 3] << 8)) > 5_000 ? 1 : 0;
+        }
+        assertThat(toneSamples / 8_000.0).as("seconds of the tone's loud half-waves in the first 3 s")
+                .isBetween(0.5, 1.5);
+    }
+
     @Test
     void aScriptIsCheckedWhenSavedAndKept() {
         as(key).body(Map.of("name", "Bad", "config", Map.of("provider", "simulator", "rules", List.of(Map.of(

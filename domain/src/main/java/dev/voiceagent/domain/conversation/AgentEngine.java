@@ -115,6 +115,27 @@ public final class AgentEngine {
         return turn;
     }
 
+    /**
+     * The start node's pre-recorded greeting (greeting_type audio with a greeting_recording_id): the recording a voice
+     * call plays instead of synthesizing a greeting; empty otherwise.
+     */
+    public java.util.Optional<String> greetingRecording() {
+        String recording = text(start, "greeting_recording_id");
+        return NodeTypes.START_CALL.equals(start.type()) && "audio".equals(text(start, "greeting_type"))
+                && recording != null && !recording.isBlank() ? java.util.Optional.of(recording.strip())
+                : java.util.Optional.empty();
+    }
+
+    /**
+     * The opening turn when the greeting was played from its recording: what it says ({@code transcript}) is the
+     * assistant's first message; nothing is left to say or to ask.
+     */
+    public Turn openRecorded(ConversationState state, String transcript) {
+        Turn turn = new Turn(state);
+        turn.messages.add(ChatMessage.assistant(transcript, List.of()));
+        return turn;
+    }
+
     /** A turn started by what the user said. */
     public Turn reply(ConversationState state, String userText) {
         if (state.ended()) {

@@ -150,4 +150,35 @@ class AudioTest {
         }
         return out;
     }
+
+    @Test
+    void wavFilesOf16BitPcmOrMulawAreReadAsMonoAndOthersAreRefusedWithWhatTheyAre() {
+        // stereo 16-bit PCM at 16 kHz, with a LIST chunk before the data (as many editors write): channels averaged
+        java.nio.ByteBuffer pcm = java.nio.ByteBuffer.allocate(12 + 24 + 16 + 8 + 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        pcm.put("RIFF".getBytes()).putInt(pcm.capacity() - 8).put("WAVE".getBytes());
+        pcm.put("fmt ".getBytes()).putInt(16).putShort((short) 1).putShort((short) 2).putInt(16_000)
+                .putInt(64_000).putShort((short) 4).putShort((short) 16);
+        pcm.put("LIST".getBytes()).putInt(8).put("INFOabcd".getBytes());
+        pcm.put("data".getBytes()).putInt(8).putShort((short) 1000).putShort((short) 3000)
+                .putShort((short) -200).putShort((short) -400);
+        Wav.Audio stereo = Wav.read(pcm.array());
+        assertThat(stereo.sampleRate()).isEqualTo(16_000);
+        assertThat(stereo.samples()).containsExactly((short) 2000, (short) -300);
+
+        byte[] mulaw = java.util.Arrays.copyOf(Wav.header(1, 8_000, 0), 44 + 2);
+        java.nio.ByteBuffer.wrap(mulaw).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort(20, (short) 7)
+                .putShort(34, (short) 8).putInt(40, 2).putInt(4, 38);
+        mulaw[44] = G711.encode(8_000);
+        mulaw[45] = G711.encode(-8_000);
+        assertThat(Wav.read(mulaw).samples()).containsExactly(G711.decode(G711.encode(8_000)),
+                G711.decode(G711.encode(-8_000)));
+
+        assertThatThrownBy(() -> Wav.read("ID3 an mp3 file".getBytes())).isInstanceOf(DomainRuleViolation.class)
+                .hasMessage("not a WAV file");
+        byte[] float32 = Wav.header(1, 8_000, 0);
+        java.nio.ByteBuffer.wrap(float32).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort(20, (short) 3)
+                .putShort(34, (short) 32);
+        assertThatThrownBy(() -> Wav.read(float32)).isInstanceOf(DomainRuleViolation.class)
+                .hasMessageContaining("format 3, 32 bits");
+    }
 }

@@ -80,11 +80,13 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     private final ObjectStore objects;
     private final VoiceMetrics metrics;
     private final CarrierCalls carrier;
+    private final RecordedPrompts prompts;
 
     public VoiceCallService(VoiceRuntime runtime, VoiceRunStore runs, WorkflowRepository workflows,
             ConversationModels models, ConversationTools tools, LanguageModel languageModel, SpeechToText speechToText,
             TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions, CallRecorder recorder,
-            ObjectStore objects, VoiceMetrics metrics, CarrierCalls carrier) {
+            ObjectStore objects, VoiceMetrics metrics, CarrierCalls carrier, RecordedPrompts prompts) {
+        this.prompts = prompts;
         this.metrics = metrics;
         this.carrier = carrier;
         this.recorder = recorder;
@@ -200,7 +202,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, media, stt, tts, vad, detector.windowMillis(), engine,
                 languageModel, loaded.llm(), loaded.toolbox().runner(), new TurnTaking(RULES),
-                ACTIVITY, recording, metrics);
+                ACTIVITY, recording, metrics,
+                recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()));
         AutoCloseable heartbeat = loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
                 .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
                         admitted.runId(), f.toString())));

@@ -20,6 +20,7 @@ import dev.voiceagent.domain.voice.VoiceActivity;
 import dev.voiceagent.domain.voice.VoiceCommand;
 import dev.voiceagent.domain.voice.VoiceEvent;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -59,7 +60,8 @@ public final class VoiceSession implements MediaInput {
     public record Parts(CallLoop loop, MediaChannel media, SpeechToText.Stream stt, TextToSpeech.Stream tts,
             VoiceActivityDetector.Stream vad, int vadWindowMillis, AgentEngine engine, LanguageModel model,
             ModelEndpoint llm, ToolRunner tools, TurnTaking rules, VoiceActivity.Params activity,
-            CallRecorder.Recording recording, VoiceMetrics metrics) {
+            CallRecorder.Recording recording, VoiceMetrics metrics,
+            java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts) {
     }
 
     /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
@@ -374,7 +376,7 @@ public final class VoiceSession implements MediaInput {
                 return;
             }
             switch (command) {
-                case VoiceCommand.Open open -> begin(parts.engine().open(conversation), null);
+                case VoiceCommand.Open open -> open();
                 case VoiceCommand.Respond respond -> respond(respond.userText());
                 case VoiceCommand.FinalizeTranscript f -> parts.stt().finalizeNow();
                 case VoiceCommand.Interrupt interrupt -> interrupt();
@@ -382,6 +384,45 @@ public final class VoiceSession implements MediaInput {
                 case VoiceCommand.Hangup hangup -> end(hangup.reason());
             }
         }
+    }
+
+    /**
+     * The agent opens the call: a pre-recorded greeting is played from its recording (its transcript is what the
+     * conversation says was said); when it cannot be played, the greeting is skipped as text chat skips it (the model
+     * speaks first) and the log says why. Otherwise the engine's opening turn.
+     */
+    private void open() {
+        java.util.Optional<String> recording = parts.engine().greetingRecording();
+        if (recording.isEmpty()) {
+            begin(parts.engine().open(conversation), null);
+            return;
+        }
+        Answer waiting = new Answer(++answerSeq, null, null); // the agent is about to speak: nothing to cancel yet
+        answer = waiting;
+        parts.prompts().apply(recording.get()).subscribe().with(
+                prompt -> loop.execute(() -> {
+                    if (answer == waiting && !ended) {
+                        greet(prompt);
+                    }
+                }),
+                failure -> loop.execute(() -> {
+                    if (answer == waiting && !ended) {
+                        log.add("rtf-pipeline-error", java.util.Map.of("message", "the greeting's recording "
+                                + recording.get() + " cannot be played: " + failure.getMessage()));
+                        begin(parts.engine().open(conversation), null);
+                    }
+                }));
+    }
+
+    private void greet(RecordedPrompts.Prompt prompt) {
+        Answer a = new Answer(++answerSeq, parts.engine().openRecorded(conversation, prompt.transcript()), null);
+        answer = a;
+        Utterance u = new Utterance("a" + a.id + "rec", prompt.transcript(), loop.now());
+        a.utterances.addLast(u);
+        log.add("rtf-bot-text", java.util.Map.of("text", prompt.transcript(), "recording", true));
+        voiceAudio(u.id, prompt.audio());
+        voiceDone(u.id);
+        step(a);
     }
 
     private void respond(String userText) {

@@ -292,6 +292,9 @@ class VoiceSessionTest {
     }
     VoiceSession session;
     VoiceSession.Ended ended;
+    /** The organization's recordings as the session asks for them: none unless a test gives one. */
+    java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts = id -> Uni.createFrom().failure(
+            new IllegalStateException("no recording " + id));
 
     static WorkflowDefinition definition(String greeting, boolean interruptible) {
         Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help with orders.",
@@ -313,7 +316,8 @@ class VoiceSessionTest {
                 false);
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, carrier, recognizer, voice,
                 new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, ToolRunner.NONE,
-                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE);
+                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
+                prompts);
         session = new VoiceSession(parts, engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
@@ -391,6 +395,51 @@ class VoiceSessionTest {
         // it played
         assertThat(recorded).hasSizeBetween(callerFrames, callerFrames + 10);
         assertThat(agentFramesRecorded()).isEqualTo(carrier.frames);
+    }
+
+    static WorkflowDefinition recordedGreeting(String recordingId) {
+        Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help with orders.",
+                "allow_interrupt", true, "greeting_type", "audio", "greeting_recording_id", recordingId));
+        return WorkflowDefinition.of(Map.of("nodes", List.of(Map.of("id", "1", "type", "startCall", "data", start)),
+                "edges", List.of()));
+    }
+
+    @Test
+    void aPreRecordedGreetingPlaysItsAudioAndTheConversationSaysItsTranscript() {
+        byte[] audio = new byte[160 * 40]; // 800 ms, a recognisable pattern, not silence
+        for (int i = 0; i < audio.length; i++) {
+            audio[i] = (byte) (i % 7 == 0 ? 0x10 : 0x20);
+        }
+        List<String> asked = new ArrayList<>();
+        prompts = id -> {
+            asked.add(id);
+            return Uni.createFrom().item(new RecordedPrompts.Prompt("Welcome to Acme Dental.", audio));
+        };
+        start(recordedGreeting("welcome-1"));
+        callerSilent(1_200);
+        assertThat(asked).containsExactly("welcome-1");
+        assertThat(voice.spoken).as("nothing synthesized: the recording plays").isEmpty();
+        assertThat(carrier.frames).isEqualTo(40);
+        assertThat(model.asked).isEmpty();
+
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today."));
+        callerSpeaks(800);
+        callerSilent(1_500);
+        assertThat(model.asked.getFirst().messages()).extracting(ChatMessage::content)
+                .endsWith("Welcome to Acme Dental.", "Where is my order?");
+    }
+
+    @Test
+    void aGreetingRecordingThatCannotBePlayedLetsTheModelSpeakFirstAndSaysWhy() {
+        model.says(ModelReply.text("Hello, how can I help?"));
+        start(recordedGreeting("gone"));
+        callerSilent(1_200);
+        assertThat(voice.spoken).containsExactly("Hello, how can I help?");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.events()).anySatisfy(e -> assertThat(String.valueOf(e)).contains("rtf-pipeline-error",
+                "the greeting's recording gone cannot be played"));
     }
 
     @Test
@@ -485,8 +534,8 @@ class VoiceSessionTest {
         ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "m", null, List.of("k"), Map.of(), false);
         session = new VoiceSession(new VoiceSession.Parts(loop, carrier, recognizer, voice,
                 new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, tools,
-                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE),
-                engine.initialState(), e -> ended = e);
+                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
+                prompts), engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
         callerSilent(600);

@@ -1,0 +1,83 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.recording.RecordingRepository;
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Pcm16;
+import dev.voiceagent.domain.audio.Resampler;
+import dev.voiceagent.domain.audio.Wav;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+
+/**
+ * The organization's pre-recorded prompts (workflow recordings) as a call plays them: the recording's transcript (what
+ * it says, for the conversation) and its audio in the call's format. The file is read off the event loop; WAV files
+ * (16-bit PCM or μ-law, any rate) play, other formats are refused with the reason.
+ */
+@Singleton
+public class RecordedPrompts {
+
+    /** Files larger than the recordings' upload limit are not read. */
+    static final int MAX_BYTES = 5 * 1024 * 1024;
+
+    /** A prompt ready to play: what it says and its audio, in whole 20 ms frames of the call's format. */
+    public record Prompt(String transcript, byte[] audio) {
+    }
+
+    private final RecordingRepository recordings;
+    private final ObjectStore objects;
+
+    public RecordedPrompts(RecordingRepository recordings, ObjectStore objects) {
+        this.recordings = recordings;
+        this.objects = objects;
+    }
+
+    public Uni<Prompt> load(long organizationId, String recordingId, AudioFormat format) {
+        return recordings.findByRecordingId(organizationId, recordingId).chain(found -> {
+            if (found.isEmpty() || found.get().storageKey() == null) {
+                return Uni.createFrom().failure(new DomainRuleViolation("no recording " + recordingId));
+            }
+            String transcript = found.get().transcript();
+            return objects.open(found.get().storageKey()).emitOn(Infrastructure.getDefaultWorkerPool())
+                    .map(stream -> new Prompt(transcript, convert(read(stream.orElseThrow(() ->
+                            new DomainRuleViolation("the file of recording " + recordingId + " is missing"))),
+                            format)));
+        });
+    }
+
+    private static byte[] read(InputStream in) {
+        try (in) {
+            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                throw new DomainRuleViolation("the recording is larger than " + MAX_BYTES + " bytes");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static byte[] convert(byte[] file, AudioFormat format) {
+        Wav.Audio audio = Wav.read(file);
+        short[] samples = audio.sampleRate() == format.sampleRate() ? audio.samples() : resample(audio, format);
+        int frame = format.sampleRate() / 50;
+        short[] whole = Arrays.copyOf(samples, Math.max(1, (samples.length + frame - 1) / frame) * frame);
+        return format.encoding() == AudioFormat.Encoding.MULAW ? G711.encode(whole) : Pcm16.bytes(whole);
+    }
+
+    private static short[] resample(Wav.Audio audio, AudioFormat format) {
+        Resampler resampler = new Resampler(audio.sampleRate(), format.sampleRate());
+        short[] head = resampler.process(audio.samples());
+        short[] tail = resampler.flush();
+        short[] all = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
+    }
+}
