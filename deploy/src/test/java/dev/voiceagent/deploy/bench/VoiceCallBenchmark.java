@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  * turn waits for by design (voice activity's silence, {@code VoiceCallService.ACTIVITY}: 256 ms) minus the fakes' delays (150 + 250 + 20 for the first
  * sentence's end + 100 ms), p50 and p99 over every answered question;</li>
  * <li>barge-in: the caller's first speech frame to the clear it receives, p50 and p99;</li>
- * <li>underruns: agent frames that came after the caller's playback ran dry mid-answer;</li>
+ * <li>underruns: agent frames that came after the caller's playback ran dry mid-sentence (a glitch the caller
+ * hears), and apart from them the sentences whose audio came after the previous one had played (a pause between
+ * sentences: the model wrote the next one after the last was spoken);</li>
  * <li>the application's CPU per call-second (from /proc), and the calls that did not end as scripted.</li>
  * </ul>
  * The callers and fakes share the 2-core machine with the service and PostgreSQL; figures are for that box.
@@ -161,9 +163,11 @@ public final class VoiceCallBenchmark {
         List<Long> overhead = new ArrayList<>();
         List<Long> bargeIn = new ArrayList<>();
         int underruns = 0;
+        int pauses = 0;
         int odd = 0;
         for (SimulatedTwilioCaller caller : callers) {
             underruns += caller.underruns;
+            pauses += caller.sentencePauses;
             if (caller.speech.size() != 5 || caller.clears.isEmpty()) {
                 odd++;
                 if (odd == 1) {
@@ -204,10 +208,10 @@ public final class VoiceCallBenchmark {
         }
         double callSeconds = calls * (callMs / 1000.0);
         return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
-                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d;")
+                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d mid-sentence, %d pauses between sentences;")
                 .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
                         percentile(pipeline, 50), percentile(pipeline, 99),
-                        percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns)
+                        percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns, pauses)
                 + " app CPU %.1f ms per call-second (%.1f%% of one core per call), PostgreSQL %.0f ms in all;"
                         .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
                                 used.postgresMs())

@@ -42,8 +42,11 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     /** When each agent media frame arrived. */
     public final List<Long> agentFrames = new ArrayList<>();
     public final List<Long> clears = new ArrayList<>();
-    /** Agent frames that arrived after the caller's playback had run dry in the middle of an answer. */
+    /** Agent frames that arrived after the caller's playback had run dry in the middle of a sentence. */
     public int underruns;
+    /** Sentences whose audio came after the previous sentence had played (a pause between them, not a glitch). */
+    public int sentencePauses;
+    private boolean sentenceEnded;
     public final List<String> marksEchoed = new ArrayList<>();
     public final List<String> violations = new ArrayList<>();
     public final CompletableFuture<String> closed = new CompletableFuture<>();
@@ -159,13 +162,21 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
             case "media" -> {
                 byte[] audio = Base64.getDecoder().decode(m.getJsonObject("media").getString("payload"));
                 if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
-                    underruns++; // the answer went on, but its audio came later than the caller's ear needed it
+                    if (sentenceEnded) {
+                        sentencePauses++; // the next sentence came after the last one had played: a pause
+                    } else {
+                        underruns++; // mid-sentence, the audio came later than the caller's ear needed it
+                    }
                 }
+                sentenceEnded = false;
                 agentFrames.add(now);
                 playedUntil = Math.max(playedUntil, now) + audio.length / 8;
             }
-            case "mark" -> pendingMarks.add(new Object[] {m.getJsonObject("mark").getString("name"),
-                    Math.max(playedUntil, now)});
+            case "mark" -> {
+                String name = m.getJsonObject("mark").getString("name");
+                sentenceEnded = name.startsWith("s"); // the service names a sentence's end mark s<n>
+                pendingMarks.add(new Object[] {name, Math.max(playedUntil, now)});
+            }
             case "clear" -> {
                 clears.add(now);
                 playedUntil = now;

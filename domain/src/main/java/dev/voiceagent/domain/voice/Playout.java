@@ -56,16 +56,19 @@ public final class Playout {
             anchorAt = now;
         }
         sentMs += ms;
-        return sentMs - lastMarkMs >= markEveryMs ? Optional.of(mark()) : Optional.empty();
+        return sentMs - lastMarkMs >= markEveryMs ? Optional.of(mark("m")) : Optional.empty();
     }
 
-    /** A sentence ended: a mark to send so its end is known exactly (empty when a mark already stands there). */
+    /**
+     * A sentence ended: a mark to send so its end is known exactly (empty when a mark already stands there). Its
+     * name starts with "s" (the half-second marks' with "m"), so whoever plays the audio knows where sentences end.
+     */
     public Optional<String> sentenceEnd() {
-        return sentMs > lastMarkMs ? Optional.of(mark()) : Optional.empty();
+        return sentMs > lastMarkMs ? Optional.of(mark("s")) : Optional.empty();
     }
 
-    private String mark() {
-        String name = "m" + ++markSeq;
+    private String mark(String kind) {
+        String name = kind + ++markSeq;
         pending.addLast(new Mark(name, sentMs));
         lastMarkMs = sentMs;
         return name;

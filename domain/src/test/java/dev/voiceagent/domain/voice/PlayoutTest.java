@@ -51,9 +51,9 @@ class PlayoutTest {
         assertThat(playout.marked("m1", at(700))).isTrue();
         assertThat(playout.playedMs(at(800))).as("the echo, not the clock, says where the caller is").isEqualTo(600);
         assertThat(playout.allPlayed()).isFalse();
-        assertThat(playout.sentenceEnd()).as("the audio after m2 needs its own mark").contains("m3");
+        assertThat(playout.sentenceEnd()).as("the audio after m2 needs its own mark, a sentence's").contains("s3");
         assertThat(playout.sentenceEnd()).as("one mark per position").isEmpty();
-        assertThat(playout.marked("m3", at(1_500))).as("a later mark confirms the earlier ones too").isTrue();
+        assertThat(playout.marked("s3", at(1_500))).as("a later mark confirms the earlier ones too").isTrue();
         assertThat(playout.allPlayed()).isTrue();
     }
 
