@@ -323,6 +323,27 @@ class VoiceCallEndToEndTest {
         }
     }
 
+    @Test
+    void aModelThatFailsMidCallIsHeardAsTheFallbackLineAndTheRunEndsWithTheReason() throws Exception {
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "And my refund?"));
+        FakeVoiceProviders.REPLIES.add(Reply.says("Your order ships today.")); // the second question: HTTP 500
+        String url = dial();
+        SimulatedTwilioCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("And my refund?").pauses(8_000);
+        String reason = ended(caller, runOf(url));
+
+        assertThat(reason).isEqualTo("pipeline_error");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).as("the caller heard the fallback line, not silence")
+                .endsWith("I'm sorry, I'm having trouble right now. Please call back later.");
+        long afterQuestion = caller.agentFramesBetween(caller.speech.get(1)[1], Long.MAX_VALUE);
+        assertThat(afterQuestion * 20).as("ms of the fallback line played before the hang-up").isGreaterThan(500);
+        JsonPath run = completedRun(runOf(url));
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
+        assertThat(run.getString("gathered_context.error")).contains("language model").contains("no scripted reply");
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).extracting(e -> e.get("type")).contains("rtf-pipeline-error", "rtf-call-ended");
+    }
+
     /** The workflow again, its start node with these tools. */
     private long workflowWithTools(String name, List<String> toolUuids) {
         Map<String, Object> definition = new LinkedHashMap<>(definition());

@@ -58,6 +58,21 @@ final class CallLog {
         }
     }
 
+    /**
+     * The call ended: its reason, unless the conversation's own end already said it (an end-call node or tool); told
+     * even when the log is full.
+     */
+    void ended(String reason) {
+        if (events.stream().noneMatch(e -> "rtf-call-ended".equals(e.get("type")))) {
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("type", "rtf-call-ended");
+            event.put("timestamp", loop.now().toString());
+            event.put("turn", turn);
+            event.put("payload", Map.of("reason", reason));
+            events.add(event);
+        }
+    }
+
     List<Map<String, Object>> events() {
         List<Map<String, Object>> all = new ArrayList<>(events);
         if (dropped > 0) {

@@ -743,6 +743,7 @@ public final class VoiceSession implements MediaInput {
                 parts.recording().frame(silentFrame, playing.pollFirst()); // caller's last frame reached us
             }
         }
+        log.ended(reason);
         if (!TRANSFER.equals(reason)) { // closing the stream first would hang up before the carrier transferred
             media.close(reason);
         }
