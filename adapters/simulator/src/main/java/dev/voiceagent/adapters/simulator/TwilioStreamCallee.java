@@ -37,6 +37,8 @@ public class TwilioStreamCallee implements SimulatedCallee {
 
     private static final Logger LOG = Logger.getLogger(TwilioStreamCallee.class);
     static final int FRAME_MS = 20;
+    /** Simulated calls talking at once (a campaign's max_concurrency is at most this). */
+    static final int MAX_CALLS = 500;
     /** The callee speaks anyway when the agent said nothing for this long after its line (or the call's start). */
     static final long UNANSWERED_MS = 6_000;
     /** After its last line was answered, the callee hangs up after this much silence. */
@@ -56,8 +58,10 @@ public class TwilioStreamCallee implements SimulatedCallee {
         this.vertx = vertx;
         this.freeTts = freeTts;
         this.spoken = spoken;
+        // one socket per simulated call, all to this service's own address: Vert.x's default of 50 would queue a
+        // campaign's 51st talking call
         this.client = vertx.createWebSocketClient(new WebSocketClientOptions().setConnectTimeout(10_000)
-                .setMaxFrameSize(1 << 20).setMaxMessageSize(4 << 20));
+                .setMaxConnections(MAX_CALLS).setMaxFrameSize(1 << 20).setMaxMessageSize(4 << 20));
     }
 
     @PreDestroy
