@@ -64,6 +64,7 @@ class VoiceCallEndToEndTest {
     private String key;
     private long workflow;
     private final List<SimulatedTwilioCaller> callers = new ArrayList<>();
+    private final List<FakeToolServers> toolServers = new ArrayList<>();
 
     private static RequestSpecification as(String apiKey) {
         return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
@@ -110,6 +111,16 @@ class VoiceCallEndToEndTest {
     @AfterEach
     void hangUp() {
         callers.forEach(SimulatedTwilioCaller::close);
+        toolServers.forEach(FakeToolServers::close);
+    }
+
+    /** An http_api tool "Order status" (GET {api}/orders/{{order_id}}); its uuid. */
+    private String orderStatusTool(FakeToolServers api) {
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "http_api", "config", Map.of("method", "GET",
+                "url", api.base + "/orders/{{order_id}}", "parameters", List.of(Map.of("name", "order_id",
+                        "type", "string", "description", "The order number", "required", true))));
+        return as(key).body(Map.of("name", "Order status", "category", "http_api", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
     }
 
     /** Places the call; the media address Twilio was told to stream to. */
@@ -151,10 +162,14 @@ class VoiceCallEndToEndTest {
     }
 
     @Test
-    void aCallGreetsHearsAnswersIsInterruptedMovesOnAndHangsUpAfterItsGoodbye() throws Exception {
+    void aCallGreetsHearsLooksUpAnAnswerIsInterruptedMovesOnAndHangsUpAfterItsGoodbye() throws Exception {
+        FakeToolServers api = new FakeToolServers();
+        toolServers.add(api);
+        workflow = workflowWithTools("Orders with a tool", List.of(orderStatusTool(api)));
         FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "Tell me about returns.",
                 "No that is all thanks."));
         FakeVoiceProviders.REPLIES.addAll(List.of(
+                Reply.calls("order_status", "{\"order_id\": \"A-17\"}"), // the order is looked up first
                 Reply.says("Your order ships today. Is there anything else?"),
                 new Reply(RETURNS + " " + REFUNDS, null, 60, null), // still writing when the caller cuts in
                 Reply.calls("done"),
@@ -210,7 +225,8 @@ class VoiceCallEndToEndTest {
         assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.", "How can I help you?",
                 "Your order ships today.", "Is there anything else?", "Returns are easy.");
         assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Thank you, goodbye.").doesNotContain(REFUNDS);
-        assertThat(FakeVoiceProviders.CHAT_REQUESTS).hasSize(4).allSatisfy(r -> {
+        assertThat(api.at("/orders/A-17")).as("the tool ran once, with the model's arguments").hasSize(1);
+        assertThat(FakeVoiceProviders.CHAT_REQUESTS).hasSize(5).allSatisfy(r -> {
             assertThat(r.getBoolean("stream")).isTrue();
             assertThat(r.getJsonObject("stream_options").getBoolean("include_usage")).isTrue();
         });
@@ -220,12 +236,14 @@ class VoiceCallEndToEndTest {
         // what the call left on its run
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
         assertThat(run.getDouble("usage_info.call_duration_seconds")).isGreaterThan(5.0);
-        assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(180);
+        assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens"))
+                .as("four answers' usage; the interrupted stream sent none").isEqualTo(240);
         assertThat(run.getDouble("usage_info.stt.'deepgram/nova-3-general'.audio_seconds")).isGreaterThan(5.0);
         assertThat(run.getInt("usage_info.tts.'elevenlabs/eleven_flash_v2_5'.characters")).isGreaterThan(100);
         List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
         assertThat(events).extracting(e -> e.get("type")).contains("rtf-user-transcription", "rtf-bot-text",
-                "rtf-interruption", "rtf-node-transition", "rtf-latency-measured", "rtf-call-ended");
+                "rtf-interruption", "rtf-node-transition", "rtf-latency-measured", "rtf-call-ended",
+                "rtf-function-call-start", "rtf-function-call-end");
         Map<String, Object> interruption = events.stream().filter(e -> "rtf-interruption".equals(e.get("type")))
                 .findFirst().orElseThrow();
         @SuppressWarnings("unchecked")
