@@ -34,19 +34,46 @@ public class ListVoicesService implements ListVoicesUseCase {
     private record Entry(List<Voice> voices, Instant until) {
     }
 
+    /** The reference's name for the installation's managed models. */
+    static final String MANAGED = "dograh";
+    static final String SIMULATOR = "simulator";
+    /** The simulator text-to-speech speaks with one voice, built in. */
+    static final List<Voice> SIMULATOR_VOICES = List.of(new Voice("kevin16", "Kevin",
+            "FreeTTS's built-in voice (the simulator text-to-speech)", "american", "male", "en", null));
+
     private final ModelConfigurations configurations;
     private final VoiceCatalog catalog;
     private final Clock clock;
+    private final ManagedModels managed;
     private final Map<Key, Entry> cache = new ConcurrentHashMap<>();
 
-    public ListVoicesService(ModelConfigurations configurations, VoiceCatalog catalog, Clock clock) {
+    public ListVoicesService(ModelConfigurations configurations, VoiceCatalog catalog, Clock clock,
+            ManagedModels managed) {
+        this.managed = managed;
         this.configurations = configurations;
         this.catalog = catalog;
         this.clock = clock;
     }
 
+    /**
+     * The managed provider's voices ("dograh", which the reference dashboard asks for on every editor load): the
+     * managed models are an OpenAI-compatible endpoint, so OpenAI's voices; none when the installation manages no models.
+     */
+    private Uni<VoicesView> managedVoices(Filters filters) {
+        if (!managed.available()) {
+            return Uni.createFrom().item(view(MANAGED, List.of(), filters));
+        }
+        return catalog.voices("openai", null).map(found -> view(MANAGED, found.orElse(List.of()), filters));
+    }
+
     @Override
     public Uni<VoicesView> voices(Principal principal, String provider, Filters filters) {
+        if (MANAGED.equals(provider)) {
+            return managedVoices(filters);
+        }
+        if (SIMULATOR.equals(provider)) {
+            return Uni.createFrom().item(view(SIMULATOR, SIMULATOR_VOICES, filters));
+        }
         return configurations.resolve(principal.organizationId(), principal.userId()).chain(resolved -> {
             ModelEndpoint endpoint = own(resolved, provider);
             Key key = new Key(principal.organizationId(), provider,

@@ -153,7 +153,12 @@ public final class KnowledgeSearchBenchmark {
 
     private static HttpServer embeddingsServer() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        // daemon threads: the stand-in must not keep the benchmark's JVM alive once its figures are written
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+            Thread thread = new Thread(r, "embeddings-stand-in");
+            thread.setDaemon(true);
+            return thread;
+        }));
         server.createContext("/v1/embeddings", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Matcher input = Pattern.compile("\"input\"\\s*:\\s*\\[\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(body);

@@ -105,6 +105,11 @@ class ModelProvidersEndToEndTest {
         assertThat(managed).isNotEmpty().allSatisfy(r -> assertThat(r.header("Authorization"))
                 .isEqualTo("Bearer " + FakeModelProviders.INSTALLATION_KEY));
         assertThat(FakeModelProviders.REQUESTS).allSatisfy(r -> assertThat(r.path()).startsWith("/managed/"));
+        // the dashboard's editor asks for the managed provider's voices: the managed endpoint's (OpenAI's) voices
+        JsonPath voices = as().get("/api/v1/user/configurations/voices/dograh").then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(voices.getString("provider")).isEqualTo("dograh");
+        assertThat(voices.getList("voices.voice_id", String.class)).contains("alloy", "coral");
     }
 
     @Test

@@ -213,6 +213,8 @@ class SimulatorVoiceCallEndToEndTest {
                 .body("detail", org.hamcrest.Matchers.containsString("pause_ms needs lines"));
         assertThat(as(key).get("/api/v1/organizations/telephony-configs").then().statusCode(200).extract().asString())
                 .as("nothing half-written").doesNotContain("\"Bad\"");
+        as(key).get("/api/v1/user/configurations/voices/simulator").then().statusCode(200)
+                .body("voices.voice_id", org.hamcrest.Matchers.contains("kevin16"));
         long config = telephony(Map.of("suffix", "7", "outcome", "completed", "lines", List.of(FIRST)));
         assertThat(as(key).get("/api/v1/organizations/telephony-configs/" + config).then().statusCode(200).extract()
                 .jsonPath().getList("config.rules[0].lines")).containsExactly(FIRST);
