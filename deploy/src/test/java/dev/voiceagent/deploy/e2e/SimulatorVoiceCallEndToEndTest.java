@@ -83,7 +83,7 @@ class SimulatorVoiceCallEndToEndTest {
                 .getLong("workflow_run_id");
 
         JsonPath run = completedRun(runId);
-        String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).isEqualTo("assistant: Hello, this is Acme Dental. How can I help?\nuser: " + SECOND
                 + "\nassistant: Your cleaning is booked for Tuesday.\n");
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
@@ -123,7 +123,7 @@ class SimulatorVoiceCallEndToEndTest {
                 .extracting(e -> String.valueOf(((Map<?, ?>) e.get("payload")).get("text")))
                 .containsExactly(FIRST, SECOND);
 
-        String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Hello, this is Acme Dental. How can I help?\nuser: " + FIRST
                 + "\n").contains("user: " + SECOND + "\n").endsWith("assistant: Your cleaning is booked for Tuesday."
                 + "\n").doesNotContain("six days a week"); // the answer the callee cut short was not heard in full
@@ -132,7 +132,7 @@ class SimulatorVoiceCallEndToEndTest {
         assertThat(run.getDouble("usage_info.stt.'simulator/simulator'.audio_seconds")).isGreaterThan(3.0);
         assertThat(run.getInt("usage_info.tts.'simulator/simulator'.characters")).isGreaterThan(60);
 
-        byte[] wav = download(run.getString("recording_public_url"));
+        byte[] wav = Api.download(run.getString("recording_public_url"));
         ByteBuffer header = ByteBuffer.wrap(wav, 0, 44).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(header.getShort(22)).as("channels").isEqualTo((short) 2);
         long callerLoud = 0;
@@ -183,12 +183,12 @@ class SimulatorVoiceCallEndToEndTest {
                 .getLong("workflow_run_id");
 
         JsonPath run = completedRun(runId);
-        String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Welcome to Acme Dental.\nuser: " + SECOND + "\n");
         assertThat(run.getInt("usage_info.tts.'simulator/simulator'.characters"))
                 .as("the greeting was not synthesized").isEqualTo("Acme Dental looks after your teeth.".length());
         // the agent's side opens with the recording: a steady tone, resampled from 16 kHz to the call's 8 kHz
-        byte[] recording = download(run.getString("recording_public_url"));
+        byte[] recording = Api.download(run.getString("recording_public_url"));
         long toneSamples = 0;
         for (int i = 44; i + 3 < Math.min(recording.length, 44 + 4 * 8_000 * 3); i += 4) {
             toneSamples += Math.abs((short) ((recording[i + 2] & 0xFF) | recording[i + 3] << 8)) > 5_000 ? 1 : 0;
@@ -220,11 +220,4 @@ class SimulatorVoiceCallEndToEndTest {
                 .jsonPath().getList("config.rules[0].lines")).containsExactly(FIRST);
     }
 
-    /** An artifact through its public link (a redirect to a signed URL). */
-    private static byte[] download(String link) {
-        String signed = given().redirects().follow(false).get(link.substring(link.indexOf("/api/v1/"))).then()
-                .statusCode(302).extract().header("Location");
-        return given().urlEncodingEnabled(false).get(signed.substring(signed.indexOf("/api/v1/"))).then()
-                .statusCode(200).extract().asByteArray();
-    }
 }

@@ -253,11 +253,11 @@ class VoiceCallEndToEndTest {
                 .isNotEqualTo(RETURNS).doesNotContain("refund").satisfies(h -> assertThat(RETURNS).startsWith(h));
 
         // the transcript keeps what was said as heard; the recording is a stereo WAV, the caller left, the agent right
-        String transcript = new String(download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n")
                 .contains("assistant: " + heard + "\n", "user: No that is all thanks.\n")
                 .endsWith("assistant: Thank you, goodbye.\n").doesNotContain("refund");
-        byte[] wav = download(run.getString("recording_public_url"));
+        byte[] wav = Api.download(run.getString("recording_public_url"));
         ByteBuffer header = ByteBuffer.wrap(wav, 0, 44).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(new String(wav, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("RIFF");
         assertThat(header.getShort(22)).as("channels").isEqualTo((short) 2);
@@ -288,39 +288,10 @@ class VoiceCallEndToEndTest {
         }
     }
 
-    /** An artifact through its public link (a redirect to a signed URL). */
-    private static byte[] download(String link) {
-        String signed = given().redirects().follow(false).get(link.substring(link.indexOf("/api/v1/"))).then()
-                .statusCode(302).extract().header("Location");
-        return given().urlEncodingEnabled(false).get(signed.substring(signed.indexOf("/api/v1/"))).then()
-                .statusCode(200).extract().asByteArray();
-    }
-
     @Test
     void aToolRunsDuringACallWithTheModelsStreamedArgumentsAndTheAnswerAfterItIsSpoken() throws Exception {
         try (FakeToolServers api = new FakeToolServers()) {
-            Map<String, Object> tool = Map.of("schema_version", 1, "type", "http_api", "config", Map.of("method", "GET",
-                    "url", api.base + "/orders/{{order_id}}", "parameters", List.of(Map.of("name", "order_id",
-                            "type", "string", "description", "The order number", "required", true))));
-            String orders = as(key).body(Map.of("name", "Order status", "category", "http_api", "definition", tool))
-                    .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
-            Map<String, Object> definition = new LinkedHashMap<>(definition());
-            List<Map<String, Object>> nodes = new ArrayList<>();
-            for (Object node : (List<?>) definition.get("nodes")) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> n = new LinkedHashMap<>((Map<String, Object>) node);
-                if ("start".equals(n.get("id"))) {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) n.get("data"));
-                    data.put("tool_uuids", List.of(orders));
-                    n.put("data", data);
-                }
-                nodes.add(n);
-            }
-            definition.put("nodes", nodes);
-            workflow = as(key).body(Map.of("name", "Orders with a tool", "workflow_definition", definition))
-                    .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath()
-                    .getLong("id");
+            workflow = workflowWithTools("Orders with a tool", List.of(orderStatusTool(api)));
             FakeVoiceProviders.CALLER_LINES.add("Where is order A-17?");
             FakeVoiceProviders.REPLIES.addAll(List.of(Reply.calls("order_status", "{\"order_id\": \"A-17\"}"),
                     Reply.says("It shipped yesterday.")));

@@ -42,4 +42,12 @@ public final class Api {
     public static RequestSpecification asKey(String apiKey) {
         return given().header("X-API-Key", apiKey);
     }
+
+    /** A run's artifact (recording, transcript) through its public link: a redirect to a signed URL, followed. */
+    public static byte[] download(String link) {
+        String signed = given().redirects().follow(false)
+                .get(link.substring(link.indexOf("/api/v1/"))).then().statusCode(302).extract().header("Location");
+        return given().urlEncodingEnabled(false)
+                .get(signed.substring(signed.indexOf("/api/v1/"))).then().statusCode(200).extract().asByteArray();
+    }
 }

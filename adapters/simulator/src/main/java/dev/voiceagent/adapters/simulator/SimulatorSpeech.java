@@ -7,8 +7,8 @@ import dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -57,8 +57,7 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
         private final byte[] carry = new byte[SpokenLines.FRAME];
         private int carried;
         private long bytes;
-        private final Map<String, Integer> votes = new LinkedHashMap<>();
-        private final java.util.List<String> ended = new java.util.ArrayList<>();
+        private final List<String> ended = new ArrayList<>();
         private String interim;
         private int unknownVoiced;
         private boolean closed;
@@ -89,14 +88,12 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
         private void hear(byte[] frame) {
             SpokenLines.Heard heard = lines.line(frame, 0);
             if (heard != null) {
-                votes.merge(heard.line(), 1, Integer::sum);
-                if (!heard.line().equals(interim)) {
+                if (!heard.line().equals(interim)) { // a line begins (or goes on after a pause)
                     interim = heard.line();
                     listener.transcript(heard.line(), false);
                 }
                 if (heard.last()) { // the line's audio ended: it is settled at the next Finalize
                     ended.add(heard.line());
-                    votes.remove(heard.line());
                     interim = null;
                 }
             } else if (SpokenLines.voiced(frame, 0)) {
@@ -115,7 +112,7 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
                 return;
             }
             String heard = !ended.isEmpty() ? String.join(" ", ended)
-                    : votes.isEmpty() && unknownVoiced * 20 >= INAUDIBLE_AFTER_MS ? INAUDIBLE : "";
+                    : interim == null && unknownVoiced * 20 >= INAUDIBLE_AFTER_MS ? INAUDIBLE : "";
             ended.clear();
             unknownVoiced = 0;
             listener.transcript(heard, true);
