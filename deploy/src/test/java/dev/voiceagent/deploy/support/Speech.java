@@ -2,6 +2,8 @@ package dev.voiceagent.deploy.support;
 
 import dev.voiceagent.adapters.simulator.FreeTts;
 import dev.voiceagent.domain.audio.AudioFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,12 +14,18 @@ import java.util.concurrent.TimeUnit;
 public final class Speech {
 
     private static final FreeTts FREE_TTS = new FreeTts();
+    /** Encoded once per line: the benchmark's callers say the same lines many times. */
+    private static final Map<String, byte[]> SAID = new ConcurrentHashMap<>();
 
     private Speech() {
     }
 
     /** The line as μ-law 8 kHz, its length a whole number of 20 ms frames. */
     public static byte[] mulaw(String text) {
+        return SAID.computeIfAbsent(text, Speech::synthesize);
+    }
+
+    private static byte[] synthesize(String text) {
         try {
             return FREE_TTS.audio(FreeTts.Speaker.AGENT, text, AudioFormat.MULAW_8K).get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
