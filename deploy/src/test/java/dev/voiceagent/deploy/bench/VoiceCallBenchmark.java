@@ -4,7 +4,7 @@ import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
-import dev.voiceagent.deploy.support.SimulatedTwilioCaller;
+import dev.voiceagent.deploy.support.SimulatedCaller;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
@@ -141,9 +141,9 @@ public final class VoiceCallBenchmark {
         CpuTime before = CpuTime.now(app.process.pid());
         CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
         long started = System.currentTimeMillis();
-        List<SimulatedTwilioCaller> callers = new ArrayList<>();
+        List<SimulatedCaller> callers = new ArrayList<>();
         for (String url : urls) {
-            SimulatedTwilioCaller caller = new SimulatedTwilioCaller(vertx).connect(url);
+            SimulatedCaller caller = new SimulatedCaller(vertx).connect(url);
             caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
                     .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
                     .says("Stop, I see.").pauses(1_600);
@@ -153,9 +153,9 @@ public final class VoiceCallBenchmark {
         long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
                 "Can I change it?", "Tell me about returns.", "Stop, I see.");
         Thread.sleep(scriptMs + 500);
-        callers.forEach(SimulatedTwilioCaller::hangUp);
+        callers.forEach(SimulatedCaller::hangUp);
         long callMs = System.currentTimeMillis() - started;
-        for (SimulatedTwilioCaller caller : callers) {
+        for (SimulatedCaller caller : callers) {
             caller.closed.get(10, TimeUnit.SECONDS);
         }
         CpuTime used = CpuTime.now(app.process.pid()).minus(before);
@@ -165,7 +165,7 @@ public final class VoiceCallBenchmark {
         int underruns = 0;
         int pauses = 0;
         int odd = 0;
-        for (SimulatedTwilioCaller caller : callers) {
+        for (SimulatedCaller caller : callers) {
             underruns += caller.underruns;
             pauses += caller.sentencePauses;
             if (caller.speech.size() != 5 || caller.clears.isEmpty()) {

@@ -101,7 +101,7 @@ class TelephonyConfigurationEndToEndTest {
                 "auth_token", "t"))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
         as(key).body(Map.of("address", "+442071838750")).post(BASE + "/" + plivo + "/phone-numbers").then().statusCode(200);
         as(key).get(BASE + "/" + plivo).then().body("is_ready_for_outbound", equalTo(false))
-                .body("outbound_blocked_reason", containsString("not available"));
+                .body("outbound_blocked_reason", containsString("Plivo calls cannot talk in this service yet"));
         as(key).get("/api/v1/organizations/telephony-providers/metadata").then().statusCode(200)
                 .body("providers.find { it.provider == 'twilio' }.supports_outbound", equalTo(true))
                 .body("providers.find { it.provider == 'plivo' }.supports_outbound", equalTo(false))

@@ -75,11 +75,14 @@ class TelnyxEndToEndTest {
         long runId = inbound(initiated, true).statusCode(200).body("status", equalTo("answered")).extract().jsonPath()
                 .getLong("workflow_run_id");
         assertThat(FakeProviderServer.REQUESTS).extracting(FakeProviderServer.Received::path).containsExactly(
-                "/v2/calls/" + id + "/actions/answer", "/v2/calls/" + id + "/actions/streaming_start");
+                "/v2/calls/" + id + "/actions/answer");
         assertThat(FakeProviderServer.REQUESTS).allSatisfy(r -> assertThat(r.authorization()).isEqualTo("Bearer KEY123"));
-        JsonPath stream = new JsonPath(FakeProviderServer.REQUESTS.get(1).body());
-        assertThat(stream.getString("stream_url")).startsWith("ws://localhost:8081/api/v1/telephony/ws/" + workflow + "/");
-        assertThat(stream.getString("stream_track")).isEqualTo("both_tracks");
+        JsonPath stream = new JsonPath(FakeProviderServer.REQUESTS.getFirst().body());
+        assertThat(stream.getString("stream_url")).startsWith("ws://localhost:8081/api/v1/telephony/ws/" + workflow + "/")
+                .contains("/" + runId + "/");
+        assertThat(stream.getString("stream_track")).isEqualTo("inbound_track");
+        assertThat(stream.getString("stream_bidirectional_mode")).isEqualTo("rtp");
+        assertThat(stream.getString("webhook_url")).endsWith("/api/v1/telephony/telnyx/events/" + runId);
         as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().body("call_type", equalTo("inbound"))
                 .body("is_completed", equalTo(false));
 
@@ -121,6 +124,11 @@ class TelnyxEndToEndTest {
         assertThat(sent.getString("to")).isEqualTo("+442071838750");
         assertThat(sent.getString("from")).isEqualTo("+14155552671");
         assertThat(sent.getString("webhook_url")).isEqualTo("http://localhost:8081/api/v1/telephony/telnyx/events/" + runId);
+        assertThat(sent.getString("stream_url")).as("the call streams from the moment it is answered")
+                .startsWith("ws://localhost:8081/api/v1/telephony/ws/" + workflow + "/").contains("/" + runId + "/");
+        assertThat(sent.getString("stream_track")).isEqualTo("inbound_track");
+        assertThat(sent.getString("stream_bidirectional_mode")).isEqualTo("rtp");
+        assertThat(sent.getString("stream_bidirectional_codec")).isEqualTo("PCMU");
 
         long now = Instant.now().getEpochSecond();
         event(runId, "ev-1", "call.answered", null, now, false).statusCode(403);

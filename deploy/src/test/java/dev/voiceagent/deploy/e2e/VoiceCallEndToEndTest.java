@@ -13,7 +13,7 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.FakeToolServers;
 import dev.voiceagent.deploy.support.Speech;
-import dev.voiceagent.deploy.support.SimulatedTwilioCaller;
+import dev.voiceagent.deploy.support.SimulatedCaller;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -63,7 +63,7 @@ class VoiceCallEndToEndTest {
 
     private String key;
     private long workflow;
-    private final List<SimulatedTwilioCaller> callers = new ArrayList<>();
+    private final List<SimulatedCaller> callers = new ArrayList<>();
     private final List<FakeToolServers> toolServers = new ArrayList<>();
 
     private static RequestSpecification as(String apiKey) {
@@ -110,7 +110,7 @@ class VoiceCallEndToEndTest {
 
     @AfterEach
     void hangUp() {
-        callers.forEach(SimulatedTwilioCaller::close);
+        callers.forEach(SimulatedCaller::close);
         toolServers.forEach(FakeToolServers::close);
     }
 
@@ -134,8 +134,8 @@ class VoiceCallEndToEndTest {
         return m.group(1);
     }
 
-    private SimulatedTwilioCaller caller() {
-        SimulatedTwilioCaller caller = new SimulatedTwilioCaller(vertx);
+    private SimulatedCaller caller() {
+        SimulatedCaller caller = new SimulatedCaller(vertx);
         callers.add(caller);
         return caller;
     }
@@ -178,7 +178,7 @@ class VoiceCallEndToEndTest {
         long runId = runOf(url);
         assertThat(run(runId).getBoolean("is_completed")).isFalse();
 
-        SimulatedTwilioCaller caller = caller().connect(url);
+        SimulatedCaller caller = caller().connect(url);
         caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_900)
                 .says("No that is all thanks.").pauses(1_000);
         String reason = ended(caller, runId);
@@ -276,7 +276,7 @@ class VoiceCallEndToEndTest {
     }
 
     /** How the call ended; when it did not, the caller hangs up and the run's events say where it stood. */
-    private String ended(SimulatedTwilioCaller caller, long runId) throws Exception {
+    private String ended(SimulatedCaller caller, long runId) throws Exception {
         try {
             return caller.closed.get(30, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
@@ -296,7 +296,7 @@ class VoiceCallEndToEndTest {
             FakeVoiceProviders.REPLIES.addAll(List.of(Reply.calls("order_status", "{\"order_id\": \"A-17\"}"),
                     Reply.says("It shipped yesterday.")));
             String url = dial();
-            SimulatedTwilioCaller caller = caller().connect(url);
+            SimulatedCaller caller = caller().connect(url);
             caller.pauses(1_600).says("Where is order A-17?").pauses(3_000);
             Thread.sleep(1_600 + Speech.mulaw("Where is order A-17?").length / 8 + 2_800);
             caller.hangUp();
@@ -317,7 +317,7 @@ class VoiceCallEndToEndTest {
         FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "And my refund?"));
         FakeVoiceProviders.REPLIES.add(Reply.says("Your order ships today.")); // the second question: HTTP 500
         String url = dial();
-        SimulatedTwilioCaller caller = caller().connect(url);
+        SimulatedCaller caller = caller().connect(url);
         caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("And my refund?").pauses(8_000);
         String reason = ended(caller, runOf(url));
 
@@ -368,7 +368,7 @@ class VoiceCallEndToEndTest {
             FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
             String url = dial();
             String callSid = FakeProviderServer.lastSid;
-            SimulatedTwilioCaller caller = caller().connect(url);
+            SimulatedCaller caller = caller().connect(url);
             caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
             FakeProviderServer.status = status; // Twilio's answer to the transfer
             String reason = caller.closed.get(20, TimeUnit.SECONDS);
@@ -414,7 +414,7 @@ class VoiceCallEndToEndTest {
         long otherOrganization = otherAccount.organizationId();
         assertThat(refusal(runtime.streamUrl(otherOrganization, otherWorkflow, runId).orElseThrow())).isEqualTo(404);
 
-        SimulatedTwilioCaller first = caller().connect(url);
+        SimulatedCaller first = caller().connect(url);
         assertThat(refusal(url)).as("a second socket for a live run").isEqualTo(409);
         first.hangUp();
         first.closed.get(10, TimeUnit.SECONDS);
@@ -431,7 +431,7 @@ class VoiceCallEndToEndTest {
                 "tts", Map.of("provider", "cartesia", "api_key", "ca-voice-test")))))
                 .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
         String url = dial();
-        SimulatedTwilioCaller caller = caller().connect(url);
+        SimulatedCaller caller = caller().connect(url);
         assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         JsonPath run = completedRun(runOf(url));
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
@@ -440,7 +440,7 @@ class VoiceCallEndToEndTest {
 
     /** The HTTP status a media socket's upgrade is refused with (0 when it is accepted). */
     private int refusal(String url) throws Exception {
-        SimulatedTwilioCaller probe = caller();
+        SimulatedCaller probe = caller();
         try {
             probe.connect(url);
             return 0;

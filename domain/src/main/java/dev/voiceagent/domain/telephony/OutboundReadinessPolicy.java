@@ -24,7 +24,8 @@ public final class OutboundReadinessPolicy {
                 "The configuration is inactive"));
         steps.add(SetupStep.blocking("outbound_gateway", "Outbound calling",
                 "Whether this service can place calls through " + provider.displayName(), provider.supportsOutbound(),
-                provider.displayName() + " outbound calling is not available in this service yet"));
+                provider.displayName() + " calls cannot talk in this service yet (the voice runtime does not speak its"
+                        + " media protocol), so none are placed: a call that would be silent is never dialled"));
         if (provider != Provider.SIMULATOR) {
             steps.add(SetupStep.blocking("phone_number", "A number to call from",
                     "At least one active phone number of this configuration, used as the caller id", activeNumbers > 0,

@@ -63,6 +63,31 @@ class AudioTest {
     }
 
     @Test
+    void aLawMatchesTheStandardsReferencePointsAndBecomesMuLawOfTheSameSound() {
+        assertThat(G711.decodeAlaw((byte) 0xD5)).as("A-law's silence").isEqualTo((short) 8);
+        assertThat(G711.decodeAlaw((byte) 0xAA)).as("the largest positive code").isEqualTo((short) 32_256);
+        assertThat(G711.decodeAlaw((byte) 0x2A)).isEqualTo((short) -32_256);
+        assertThat(G711.encodeAlaw(0)).isEqualTo((byte) 0xD5);
+        assertThat(G711.encodeAlaw(32_767)).isEqualTo((byte) 0xAA);
+        for (int code = 0; code < 256; code++) {
+            short linear = G711.decodeAlaw((byte) code);
+            assertThat(G711.decodeAlaw(G711.encodeAlaw(linear))).as("code %d", code).isEqualTo(linear);
+        }
+        byte[] tone = new byte[160];
+        for (int i = 0; i < tone.length; i++) {
+            tone[i] = G711.encodeAlaw((int) (12_000 * Math.sin(2 * Math.PI * 440 * i / 8_000.0)));
+        }
+        byte[] mulaw = G711.alawToMulaw(tone.clone());
+        for (int i = 0; i < tone.length; i++) {
+            int a = G711.decodeAlaw(tone[i]);
+            assertThat(Math.abs(G711.decode(mulaw[i]) - a)).as("sample %d", i).isLessThanOrEqualTo(Math.max(16,
+                    Math.abs(a) / 16));
+        }
+        assertThat(G711.alawToMulaw(new byte[] {(byte) 0xD5})[0]).as("silence stays silence")
+                .isIn((byte) 0xFF, (byte) 0xFE, (byte) 0x7F, (byte) 0x7E);
+    }
+
+    @Test
     void pcmIsLittleEndianAndRoundTrips() {
         short[] samples = {0, 1, -1, 32_767, -32_768, 258};
         byte[] bytes = Pcm16.bytes(samples);

@@ -31,8 +31,13 @@ public interface TelnyxApi {
             @HeaderParam("Authorization") String authorization, Map<String, Object> body);
 
     @POST
-    @Path("/{callControlId}/actions/streaming_start")
-    Uni<Map<String, Object>> streamingStart(@PathParam("callControlId") String callControlId,
+    @Path("/{callControlId}/actions/streaming_stop")
+    Uni<Map<String, Object>> streamingStop(@PathParam("callControlId") String callControlId,
+            @HeaderParam("Authorization") String authorization, Map<String, Object> body);
+
+    @POST
+    @Path("/{callControlId}/actions/transfer")
+    Uni<Map<String, Object>> transfer(@PathParam("callControlId") String callControlId,
             @HeaderParam("Authorization") String authorization, Map<String, Object> body);
 
     @POST

@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
+import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -17,17 +18,34 @@ import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Telnyx Call Control: dial with the connection id and our webhook URL, Bearer authentication. */
+/**
+ * Telnyx Call Control, Bearer authentication: dial with the connection id and our webhook URL, answer inbound calls,
+ * and in both the call's media streamed to the voice runtime's signed address in bidirectional RTP mode (the caller's
+ * inbound track only, PCMU both ways: the runtime never hears itself and Telnyx plays what it sends at once, not as
+ * queued MP3 files). Transfers and hang-ups through the call's actions.
+ */
 @ApplicationScoped
 public class TelnyxCallGateway implements CallGateway {
 
     private final TelnyxApi api;
     private final String callbackBaseUrl;
+    private final VoiceRuntime runtime;
 
     public TelnyxCallGateway(@ConfigProperty(name = "voiceagent.telnyx.base-url", defaultValue = "https://api.telnyx.com")
-            String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl) {
+            String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl,
+            VoiceRuntime runtime) {
         this.api = QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(baseUrl)).build(TelnyxApi.class);
         this.callbackBaseUrl = CallbackUrls.base(callbackBaseUrl);
+        this.runtime = runtime;
+    }
+
+    /** The streaming fields of a dial or answer command: the caller's track to {@code streamUrl}, RTP PCMU back. */
+    static void stream(Map<String, Object> body, String streamUrl) {
+        body.put("stream_url", streamUrl);
+        body.put("stream_track", "inbound_track");
+        body.put("stream_codec", "PCMU");
+        body.put("stream_bidirectional_mode", "rtp");
+        body.put("stream_bidirectional_codec", "PCMU");
     }
 
     @Override
@@ -48,6 +66,8 @@ public class TelnyxCallGateway implements CallGateway {
         body.put("from", call.from());
         body.put("webhook_url", webhookUrl(call.runId()));
         body.put("webhook_url_method", "POST");
+        stream(body, runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
+                .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null)));
         return api.dial(bearer(telnyx), body).map(TelnyxCallGateway::callControlId)
                 .onFailure().transform(TelnyxCallGateway::refused);
     }
@@ -69,14 +89,36 @@ public class TelnyxCallGateway implements CallGateway {
                 .onFailure().transform(TelnyxCallGateway::refused);
     }
 
-    /** An inbound call taken: answered, then its media streamed (both tracks) to the voice runtime. */
+    static final String NO_RUNTIME = "No voice runtime address is configured (voiceagent.voice-runtime.url or"
+            + " voiceagent.public-base-url): the call would have no media";
+
+    /** An inbound call taken: answered with its media streamed to the voice runtime, in one command. */
     public Uni<Void> answerAndStream(ProviderConfiguration configuration, String callControlId, String streamUrl,
             long runId) {
         var telnyx = (ProviderConfiguration.Telnyx) configuration;
-        return api.answer(callControlId, bearer(telnyx), Map.of("webhook_url", webhookUrl(runId),
-                        "webhook_url_method", "POST", "command_id", "answer-" + runId))
-                .chain(() -> api.streamingStart(callControlId, bearer(telnyx), Map.of("stream_url", streamUrl,
-                        "stream_track", "both_tracks", "command_id", "stream-" + runId)))
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("webhook_url", webhookUrl(runId));
+        body.put("webhook_url_method", "POST");
+        body.put("command_id", "answer-" + runId);
+        stream(body, streamUrl);
+        return api.answer(callControlId, bearer(telnyx), body).replaceWithVoid()
+                .onFailure().transform(TelnyxCallGateway::refused);
+    }
+
+    /**
+     * Hands the live call to {@code destination} (a number or a sip: URI): Telnyx rings it and bridges the caller
+     * when it answers, then the stream to the runtime is stopped (the agent leaves the conversation). A refused
+     * transfer leaves the call as it was.
+     */
+    @Override
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
+            int timeoutSeconds) {
+        var telnyx = (ProviderConfiguration.Telnyx) configuration;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("to", destination.strip());
+        body.put("timeout_secs", timeoutSeconds);
+        return api.transfer(providerCallId, bearer(telnyx), body)
+                .chain(() -> api.streamingStop(providerCallId, bearer(telnyx), Map.of()))
                 .replaceWithVoid().onFailure().transform(TelnyxCallGateway::refused);
     }
 

@@ -19,19 +19,20 @@ import java.util.Locale;
  * The carriers' media route, the reference's address: GET /api/v1/telephony/ws/{workflow_id}/{organization_id}/
  * {run_id}/{token}, upgraded to a WebSocket only after the token's signature is checked and the run is claimed for
  * this replica (a wrong token 403, an unknown run or another organization's 404, a completed run or a second socket
- * 409, each logged without the token). The socket then speaks Twilio Media Streams ({@link TwilioMediaSocket}).
+ * 409, each logged without the token). The socket then speaks the carrier's media protocol, Twilio Media Streams or
+ * Telnyx media streaming ({@link CarrierMediaSocket}).
  */
 @ApplicationScoped
-public class TwilioMediaRoute {
+public class CarrierMediaRoute {
 
-    private static final System.Logger LOG = System.getLogger(TwilioMediaRoute.class.getName());
+    private static final System.Logger LOG = System.getLogger(CarrierMediaRoute.class.getName());
     public static final String PATH = "/api/v1/telephony/ws/:workflow/:organization/:run/:token";
 
     private final AdmitCallMediaUseCase admit;
     private final StartVoiceSessionUseCase start;
     private final Vertx vertx;
 
-    public TwilioMediaRoute(AdmitCallMediaUseCase admit, StartVoiceSessionUseCase start, Vertx vertx) {
+    public CarrierMediaRoute(AdmitCallMediaUseCase admit, StartVoiceSessionUseCase start, Vertx vertx) {
         this.admit = admit;
         this.start = start;
         this.vertx = vertx;
@@ -71,7 +72,7 @@ public class TwilioMediaRoute {
     private void upgrade(RoutingContext rc, Admitted admitted) {
         rc.request().toWebSocket().onSuccess(socket -> {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
-            new TwilioMediaSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+            new CarrierMediaSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
         }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",
                 admitted.runId(), failure.toString()));
     }

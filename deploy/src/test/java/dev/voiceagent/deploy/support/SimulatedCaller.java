@@ -15,15 +15,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A phone caller as Twilio Media Streams presents it to the service (test code): it connects to the media address,
- * says connected and start (with a streamSid and customParameters), then sends a 20 ms μ-law frame every 20 ms, its
+ * A phone caller as a carrier's media stream presents it to the service (test code), in Twilio Media Streams' dialect
+ * or in Telnyx's (RTP bidirectional mode, PCMU or PCMA on the way in): it connects to the media address, says
+ * connected and start (with the stream's id), then sends a 20 ms frame every 20 ms, its
  * scripted speech (real speech, synthesized by FreeTTS) or silence, like a phone line. It plays the
  * agent's audio in real time: each mark is echoed when the audio before it has played, a clear drops what was not
  * played and echoes the pending marks at once (as Twilio does). It records both sides with their times.
  */
-public final class SimulatedTwilioCaller implements AutoCloseable {
+public final class SimulatedCaller implements AutoCloseable {
 
     public static final String STREAM_SID = "MZ" + "0123456789abcdef".repeat(2);
+    public static final String TELNYX_STREAM_ID = "32DE0DEA-53CB-4B21-89A4-9E1819C043BC";
+
+    /** The carrier whose media protocol the caller speaks. */
+    public enum Carrier {
+        TWILIO, TELNYX
+    }
+
+    private final Carrier carrier;
+    /** Telnyx's encoding of the caller's audio: PCMU, or PCMA (A-law, which the service must turn into μ-law). */
+    private final String encoding;
 
     private final Vertx vertx;
     private final WebSocketClient client;
@@ -52,23 +63,42 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     public final CompletableFuture<String> closed = new CompletableFuture<>();
     private boolean speaking;
 
-    public SimulatedTwilioCaller(Vertx vertx) {
+    public SimulatedCaller(Vertx vertx) {
+        this(vertx, Carrier.TWILIO, "PCMU");
+    }
+
+    public SimulatedCaller(Vertx vertx, Carrier carrier, String encoding) {
         this.vertx = vertx;
         this.client = vertx.createWebSocketClient();
+        this.carrier = carrier;
+        this.encoding = encoding;
     }
 
     /** Connects to the media URL (ws://...); the upgrade's refusal status is the failure's message. */
-    public SimulatedTwilioCaller connect(String url) throws Exception {
+    public SimulatedCaller connect(String url) throws Exception {
         URI uri = URI.create(url);
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
                 .setURI(uri.getRawPath());
         socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         socket.textMessageHandler(this::message);
-        socket.binaryMessageHandler(b -> violations.add("a binary frame (Twilio takes text frames only)"));
+        socket.binaryMessageHandler(b -> violations.add("a binary frame (carriers take text frames only)"));
         socket.closeHandler(v -> {
             vertx.cancelTimer(timer);
             closed.complete(socket.closeReason());
         });
+        if (carrier == Carrier.TELNYX) {
+            socket.writeTextMessage("{\"event\":\"connected\",\"version\":\"1.0.0\"}");
+            socket.writeTextMessage(new JsonObject().put("event", "start").put("sequence_number", "1")
+                    .put("stream_id", TELNYX_STREAM_ID).put("start", new JsonObject()
+                            .put("user_id", "3E6F995F-85F7-4705-9741-53B116D28237")
+                            .put("call_control_id", "v3:call-control-1").put("call_session_id", "session-1")
+                            .put("from", "+14155552671").put("to", "+442071838750")
+                            .put("custom_parameters", new JsonObject())
+                            .put("media_format", new JsonObject().put("encoding", encoding).put("sample_rate", 8000)
+                                    .put("channels", 1))).encode());
+            timer = vertx.setPeriodic(20, t -> tick());
+            return this;
+        }
         socket.writeTextMessage("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
         socket.writeTextMessage(new JsonObject().put("event", "start").put("sequenceNumber", "1")
                 .put("streamSid", STREAM_SID).put("start", new JsonObject().put("streamSid", STREAM_SID)
@@ -81,7 +111,7 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     }
 
     /** The caller says {@code line} (real speech: {@link Speech}), after what is already scripted. */
-    public synchronized SimulatedTwilioCaller says(String line) {
+    public synchronized SimulatedCaller says(String line) {
         byte[] audio = Speech.mulaw(line);
         int first = -1;
         int last = -1;
@@ -104,7 +134,7 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     private int[] line;
 
     /** The caller is silent for {@code ms}. */
-    public synchronized SimulatedTwilioCaller pauses(int ms) {
+    public synchronized SimulatedCaller pauses(int ms) {
         for (int t = 0; t < ms; t += 20) {
             script.addLast(SILENCE);
         }
@@ -112,9 +142,14 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     }
 
     private static final byte[] SILENCE = new byte[160];
+    /** A loud buzz (full-scale square wave): what a late frame carries, so that hearing one would show. */
+    private static final byte[] LATE = new byte[160];
 
     static {
         java.util.Arrays.fill(SILENCE, (byte) 0xFF);
+        for (int i = 0; i < LATE.length; i++) {
+            LATE[i] = (byte) (i / 4 % 2 == 0 ? 0x80 : 0x00);
+        }
     }
 
     private synchronized void tick() {
@@ -137,10 +172,31 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
         }
         speaking = inLine;
         frameIndex++;
+        if (carrier == Carrier.TELNYX) {
+            byte[] sent = frame;
+            if ("PCMA".equals(encoding)) {
+                sent = new byte[frame.length];
+                for (int i = 0; i < frame.length; i++) {
+                    sent[i] = dev.voiceagent.domain.audio.G711.encodeAlaw(dev.voiceagent.domain.audio.G711.decode(
+                            frame[i]));
+                }
+            }
+            socket.writeTextMessage("{\"event\":\"media\",\"sequence_number\":\"" + (frameIndex + 1)
+                    + "\",\"media\":{\"track\":\"inbound\",\"chunk\":\"" + frameIndex + "\",\"timestamp\":\""
+                    + frameIndex * 20 + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(sent)
+                    + "\"},\"stream_id\":\"" + TELNYX_STREAM_ID + "\"}");
+            if (frameIndex % 50 == 0) { // Telnyx does not promise order: now and then a frame comes again, late
+                socket.writeTextMessage("{\"event\":\"media\",\"sequence_number\":\"" + frameIndex
+                        + "\",\"media\":{\"track\":\"inbound\",\"chunk\":\"" + (frameIndex - 1)
+                        + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(LATE) + "\"},\"stream_id\":\""
+                        + TELNYX_STREAM_ID + "\"}");
+            }
+        } else {
         socket.writeTextMessage("{\"event\":\"media\",\"sequenceNumber\":\"" + (frameIndex + 1) + "\",\"media\":{"
                 + "\"track\":\"inbound\",\"chunk\":\"" + frameIndex + "\",\"timestamp\":\"" + frameIndex * 20
                 + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(frame) + "\"},\"streamSid\":\"" + STREAM_SID
                 + "\"}");
+        }
         // marks whose audio has played
         List<Object[]> due = new ArrayList<>();
         for (Object[] m : pendingMarks) {
@@ -154,8 +210,11 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
 
     private synchronized void message(String text) {
         JsonObject m = new JsonObject(text);
-        if (!STREAM_SID.equals(m.getString("streamSid"))) {
+        if (carrier == Carrier.TWILIO && !STREAM_SID.equals(m.getString("streamSid"))) {
             violations.add("a message without this stream's streamSid: " + text);
+        }
+        if (carrier == Carrier.TELNYX && m.containsKey("streamSid")) {
+            violations.add("a Twilio message on a Telnyx stream: " + text);
         }
         long now = System.currentTimeMillis();
         switch (m.getString("event", "")) {
@@ -190,6 +249,11 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
 
     private void echo(String name) {
         marksEchoed.add(name);
+        if (carrier == Carrier.TELNYX) {
+            socket.writeTextMessage("{\"event\":\"mark\",\"sequence_number\":\"" + (++frameIndex)
+                    + "\",\"stream_id\":\"" + TELNYX_STREAM_ID + "\",\"mark\":{\"name\":\"" + name + "\"}}");
+            return;
+        }
         socket.writeTextMessage("{\"event\":\"mark\",\"sequenceNumber\":\"" + (++frameIndex) + "\",\"streamSid\":\""
                 + STREAM_SID + "\",\"mark\":{\"name\":\"" + name + "\"}}");
     }
@@ -197,7 +261,10 @@ public final class SimulatedTwilioCaller implements AutoCloseable {
     /** The caller hangs up: Twilio says stop and closes. */
     public synchronized void hangUp() {
         if (socket != null && !socket.isClosed()) {
-            socket.writeTextMessage("{\"event\":\"stop\",\"streamSid\":\"" + STREAM_SID + "\",\"stop\":{}}");
+            socket.writeTextMessage(carrier == Carrier.TELNYX ? "{\"event\":\"stop\",\"sequence_number\":\""
+                    + (++frameIndex) + "\",\"stream_id\":\"" + TELNYX_STREAM_ID + "\",\"stop\":{\"call_control_id\":"
+                    + "\"v3:call-control-1\"}}"
+                    : "{\"event\":\"stop\",\"streamSid\":\"" + STREAM_SID + "\",\"stop\":{}}");
             socket.close();
         }
     }
