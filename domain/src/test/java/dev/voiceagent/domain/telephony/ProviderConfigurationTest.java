@@ -87,7 +87,7 @@ class ProviderConfigurationTest {
                     assertThat(step.complete()).isFalse();
                     assertThat(step.blocksOutbound()).isFalse();
                 });
-        assertThat(OutboundReadinessPolicy.blockedReason(vonageSteps).orElseThrow()).contains("not available");
+        assertThat(OutboundReadinessPolicy.blockedReason(vonageSteps).orElseThrow()).contains("Vonage calls cannot talk");
         // the simulator needs no number to call from
         assertThat(OutboundReadinessPolicy.checklist(ProviderConfiguration.Simulator.DEFAULT, true, 0))
                 .extracting(SetupStep::key).doesNotContain("phone_number");
@@ -102,7 +102,7 @@ class ProviderConfigurationTest {
         var telnyx = ProviderConfigurations.parse(Provider.TELNYX, Map.of("api_key", "k"));
         assertThat(OutboundReadinessPolicy.blockedReason(telnyx, true, 1).orElseThrow()).contains("connection_id");
         var plivo = ProviderConfigurations.parse(Provider.PLIVO, Map.of("auth_id", "a", "auth_token", "t"));
-        assertThat(OutboundReadinessPolicy.blockedReason(plivo, true, 5).orElseThrow()).contains("not available");
+        assertThat(OutboundReadinessPolicy.blockedReason(plivo, true, 5).orElseThrow()).contains("Plivo calls cannot talk", "never dialled");
         assertThat(OutboundReadinessPolicy.blockedReason(ProviderConfiguration.Simulator.DEFAULT, true, 0)).isEmpty();
         for (Provider provider : Provider.values()) {
             if (!provider.supportsOutbound()) {
