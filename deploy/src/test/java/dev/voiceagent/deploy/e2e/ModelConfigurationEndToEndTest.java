@@ -120,6 +120,30 @@ class ModelConfigurationEndToEndTest {
         as(key).get(V2).then().statusCode(200).body("source", equalTo("empty"));
     }
 
+    @Test
+    void aSpeechProviderTheVoiceRuntimeCannotUseIsRefusedWhenSavedAtItsField() {
+        String key = Api.createKey(Api.signUp("models-voice"), "k");
+        Map<String, Object> llm = Map.of("provider", "openai", "api_key", "k");
+        Map<String, Object> tts = Map.of("provider", "cartesia", "api_key", "ca-1");
+        Map<String, Object> stt = Map.of("provider", "deepgram", "api_key", "dg-2");
+        var refused = as(key).body(pipeline(llm, Map.of("provider", "google"), stt)).put(V2).then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "tts", "provider")))
+                .body("detail[0].type", equalTo("voice_runtime_unsupported")).extract().jsonPath();
+        assertThat(refused.getString("detail[0].msg")).contains("cannot use google for text-to-speech",
+                "elevenlabs", "cartesia", "deepgram", "openai");
+        as(key).body(pipeline(llm, tts, Map.of("provider", "deepgram", "api_key", "dg-2", "model",
+                "flux-general-en"))).put(V2).then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt", "model")))
+                .body("detail[0].msg", org.hamcrest.Matchers.containsString("Flux"));
+        as(key).body(Map.of("tts", Map.of("provider", "rime", "api_key", "r-1"))).put("/api/v1/user/configurations/user")
+                .then().statusCode(422).body("detail[0].loc", equalTo(List.of("body", "tts", "provider")));
+        as(key).get(V2).then().statusCode(200).body("source", equalTo("empty"));
+        // what the runtime speaks is saved: Cartesia and a self-hosted OpenAI-compatible voice
+        as(key).body(pipeline(llm, tts, stt)).put(V2).then().statusCode(200);
+        as(key).body(pipeline(llm, Map.of("provider", "speaches", "base_url", "http://tts.internal:8000/v1"), stt))
+                .put(V2).then().statusCode(200);
+    }
+
     private static void refused(String key, Map<String, Object> body, List<Object> loc) {
         List<List<Object>> locs = as(key).body(body).put(V2).then().statusCode(422).extract().jsonPath()
                 .getList("detail.loc");

@@ -61,6 +61,10 @@ class VoiceCallEndToEndTest {
     @Inject
     VoiceRuntime runtime;
 
+    @Inject
+    dev.voiceagent.application.model.ModelConfigurationRepository modelConfigurations;
+
+    private Api.Account account;
     private String key;
     private long workflow;
     private final List<SimulatedCaller> callers = new ArrayList<>();
@@ -91,7 +95,8 @@ class VoiceCallEndToEndTest {
         FakeProviderServer.REQUESTS.clear();
         FakeProviderServer.status = 201;
         FakeVoiceProviders.reset();
-        key = Api.createKey(Api.signUp("voice"), "k");
+        account = Api.signUp("voice");
+        key = Api.createKey(account, "k");
         as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
                 "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general",
@@ -275,6 +280,41 @@ class VoiceCallEndToEndTest {
         assertThat(agentLoud / 8_000.0).as("seconds of the agent's speech on the right").isBetween(1.0, 8.0);
     }
 
+    @Test
+    void aCallSpeaksWithCartesiaAndABargeInKeepsTheWordsCartesiaTimedAsHeard() throws Exception {
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
+                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
+                "tts", Map.of("provider", "cartesia", "api_key", "ca-voice-test", "voice", "voice-uuid-1")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Tell me about returns.", "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(new Reply(RETURNS + " " + REFUNDS, null, 60, null),
+                Reply.calls("done"), Reply.says("Thank you, goodbye.")));
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Tell me about returns.").pauses(2_000).says("No that is all thanks.").pauses(1_000);
+        String reason = ended(caller, runOf(url));
+
+        JsonPath run = completedRun(runOf(url));
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(caller.violations).isEmpty();
+        assertThat(FakeVoiceProviders.TTS_QUERIES).allSatisfy(q -> assertThat(q).isEqualTo("cartesia sonic-3.5 pcm_mulaw"));
+        assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.", "How can I help you?",
+                "Returns are easy.").contains("Thank you, goodbye.").doesNotContain(REFUNDS);
+        assertThat(caller.clears).hasSize(1);
+        assertThat(caller.agentFramesBetween(0, caller.speech.get(0)[0])).as("the greeting played").isGreaterThan(20);
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        @SuppressWarnings("unchecked")
+        String heard = (String) ((Map<String, Object>) events.stream().filter(e -> "rtf-interruption".equals(
+                e.get("type"))).findFirst().orElseThrow().get("payload")).get("heard_text");
+        assertThat(heard).as("what the caller heard of the cut answer, by Cartesia's word timestamps")
+                .startsWith("Returns are easy.").doesNotContain("refund").satisfies(h -> assertThat(RETURNS).startsWith(h));
+        assertThat(run.getInt("usage_info.tts.'cartesia/sonic-3.5'.characters")).isGreaterThan(50);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).contains("assistant: " + heard + "\n").endsWith("assistant: Thank you, goodbye.\n");
+    }
+
     /** How the call ended; when it did not, the caller hangs up and the run's events say where it stood. */
     private String ended(SimulatedCaller caller, long runId) throws Exception {
         try {
@@ -425,17 +465,20 @@ class VoiceCallEndToEndTest {
 
     @Test
     void aProviderTheRuntimeCannotUseEndsTheCallWithTheReasonOnTheRun() throws Exception {
-        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
-                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
-                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
-                "tts", Map.of("provider", "cartesia", "api_key", "ca-voice-test")))))
-                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        Map<String, Object> pipeline = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline",
+                "pipeline", Map.of("llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
+                        "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
+                        "tts", Map.of("provider", "google", "api_key", "g-voice-test"))));
+        // refused when saved; one stored before that check existed still reaches a call, which ends with the reason
+        as(key).body(pipeline).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422);
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), pipeline, java.time.Instant.now())
+                .await().indefinitely();
         String url = dial();
         SimulatedCaller caller = caller().connect(url);
         assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         JsonPath run = completedRun(runOf(url));
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
-        assertThat(run.getString("gathered_context.error")).contains("Cartesia", "text-to-speech");
+        assertThat(run.getString("gathered_context.error")).contains("Google", "text-to-speech");
     }
 
     /** The HTTP status a media socket's upgrade is refused with (0 when it is accepted). */

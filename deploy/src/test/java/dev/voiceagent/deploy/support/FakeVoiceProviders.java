@@ -116,7 +116,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         }
         base = "http://127.0.0.1:" + server.actualPort();
         return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
-                "voiceagent.models.deepgram-base-url", base);
+                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base);
     }
 
     @Override
@@ -131,6 +131,14 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         String path = request.path();
         boolean deepgram = path.equals("/v1/listen");
         boolean elevenlabs = path.startsWith("/v1/text-to-speech/") && path.endsWith("/multi-stream-input");
+        if (path.equals("/tts/websocket")) {
+            if (request.getHeader("X-API-Key") == null || request.getHeader("Cartesia-Version") == null) {
+                request.response().setStatusCode(401).end();
+                return;
+            }
+            request.toWebSocket().onSuccess(this::cartesia);
+            return;
+        }
         if (!deepgram && !elevenlabs) {
             VIOLATIONS.add("a WebSocket to an unknown path: " + path);
             request.response().setStatusCode(404).end();
@@ -279,6 +287,61 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 context.closeAsked = true;
                 finish(ws, id, context);
             }
+        });
+    }
+
+    // ---- Cartesia ----
+
+    /** Cartesia's TTS WebSocket: each request a whole sentence (continue false), its chunks, timestamps, done. */
+    private void cartesia(ServerWebSocket ws) {
+        java.util.Set<String> cancelled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ws.binaryMessageHandler(b -> VIOLATIONS.add("cartesia: a binary frame"));
+        ws.textMessageHandler(text -> {
+            JsonObject m = new JsonObject(text);
+            String id = m.getString("context_id");
+            if (id == null) {
+                VIOLATIONS.add("cartesia: a message without context_id: " + shorten(text));
+                return;
+            }
+            if (Boolean.TRUE.equals(m.getBoolean("cancel"))) {
+                cancelled.add(id);
+                return;
+            }
+            JsonObject format = m.getJsonObject("output_format", new JsonObject());
+            if (!"raw".equals(format.getString("container")) || !"pcm_mulaw".equals(format.getString("encoding"))
+                    || format.getInteger("sample_rate", 0) != 8_000 || !Boolean.FALSE.equals(m.getBoolean("continue"))
+                    || m.getJsonObject("voice") == null || m.getString("model_id") == null) {
+                VIOLATIONS.add("cartesia: a request the phone path should not make: " + shorten(text));
+            }
+            String said = m.getString("transcript", "").strip();
+            TTS_TEXTS.add(said);
+            TTS_QUERIES.add("cartesia " + m.getString("model_id") + " " + format.getString("encoding"));
+            String[] words = said.split("\\s+");
+            byte[] audio = new byte[60 * Math.max(1, words.length) * 8];
+            for (int i = 0; i < audio.length; i++) {
+                audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F);
+            }
+            JsonArray starts = new JsonArray();
+            JsonArray ends = new JsonArray();
+            for (int w = 0; w < words.length; w++) {
+                starts.add(w * 0.06);
+                ends.add(w * 0.06 + 0.05);
+            }
+            vertx.setTimer(ttsDelayMs, t -> {
+                for (int at = 0; at < audio.length && !ws.isClosed() && !cancelled.contains(id); at += 800) {
+                    byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
+                    ws.writeTextMessage(new JsonObject().put("type", "chunk").put("context_id", id).put("done", false)
+                            .put("data", Base64.getEncoder().encodeToString(chunk)).encode());
+                    if (at == 0) {
+                        ws.writeTextMessage(new JsonObject().put("type", "timestamps").put("context_id", id)
+                                .put("word_timestamps", new JsonObject().put("words", new JsonArray(List.of(
+                                        (Object[]) words))).put("start", starts).put("end", ends)).encode());
+                    }
+                }
+                if (!ws.isClosed()) {
+                    ws.writeTextMessage(new JsonObject().put("type", "done").put("context_id", id).encode());
+                }
+            });
         });
     }
 

@@ -121,8 +121,11 @@ public final class ModelConfigurationDocument {
                             "missing", null));
                     continue;
                 }
-                checked.put(service.wireName(), ModelSettingsCheck.check(service, raw, at(at(loc, section),
-                        service.wireName()), problems));
+                Map<String, Object> settings = ModelSettingsCheck.check(service, raw, at(at(loc, section),
+                        service.wireName()), problems);
+                VoiceRuntimeProviders.problem(service, settings, at(at(loc, section), service.wireName()))
+                        .ifPresent(problems::add);
+                checked.put(service.wireName(), settings);
             }
             Object embeddings = services.get("embeddings");
             if (embeddings != null) {
@@ -141,8 +144,10 @@ public final class ModelConfigurationDocument {
         for (ModelService service : ModelService.values()) {
             Object raw = body.get(service.wireName());
             if (raw != null) {
-                out.put(service.wireName(), ModelSettingsCheck.check(service, raw, at(root, service.wireName()),
-                        problems));
+                Map<String, Object> settings = ModelSettingsCheck.check(service, raw, at(root, service.wireName()),
+                        problems);
+                VoiceRuntimeProviders.problem(service, settings, at(root, service.wireName())).ifPresent(problems::add);
+                out.put(service.wireName(), settings);
             }
         }
         Object realtime = body.get("is_realtime");

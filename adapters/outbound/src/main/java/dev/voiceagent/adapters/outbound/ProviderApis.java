@@ -58,6 +58,15 @@ public class ProviderApis {
         return openai;
     }
 
+    /** The installation's Cartesia address (REST and WebSocket alike), and the API version it is spoken to at. */
+    public String cartesia() {
+        return cartesia;
+    }
+
+    public String cartesiaVersion() {
+        return cartesiaVersion;
+    }
+
     /** The installation's ElevenLabs address. */
     public String elevenlabs() {
         return elevenlabs;

@@ -17,8 +17,9 @@ import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The speech providers the voice runtime speaks to: Deepgram live transcription and ElevenLabs' multi-context
- * WebSocket, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
+ * another is refused when saved): Deepgram live transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
+ * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. (Exposed as itself: the composition root routes the speech ports between this and the simulator's
  * speech.)
@@ -62,15 +63,36 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     @Override
     public TextToSpeech.Stream open(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
-        if (endpoint.managed() || "openai".equals(endpoint.provider())) {
+        if (endpoint.managed() || "openai".equals(endpoint.provider()) || "speaches".equals(endpoint.provider())) {
             return openAiSpeech(endpoint, format, listener);
         }
         return switch (endpoint.provider()) {
             case "elevenlabs" -> elevenLabs(endpoint, format, listener);
+            case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Deepgram Aura and OpenAI can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
+                    + " OpenAI-compatible voices can)");
         };
+    }
+
+    /**
+     * Cartesia's WebSocket ({@code /tts/websocket}, {@code X-API-Key} and {@code Cartesia-Version} headers), one
+     * context per sentence in the call's own format.
+     */
+    private TextToSpeech.Stream cartesia(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String url = websocket(own != null ? own : apis.cartesia()) + "/tts/websocket";
+        Map<String, String> headers = Map.of("X-API-Key", key(endpoint, "Cartesia"), "Cartesia-Version",
+                apis.cartesiaVersion());
+        CartesiaStream.Voice voice = new CartesiaStream.Voice(setting(endpoint, "model", endpoint.model(),
+                "sonic-3.5"), setting(endpoint, "voice", null, "3faa81ae-d3d8-4ab1-9e44-e50e46d33c30"),
+                setting(endpoint, "language", null, "en"), number(endpoint, "speed"), number(endpoint, "volume"));
+        return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), format, voice, listener);
+    }
+
+    private static Double number(ModelEndpoint endpoint, String name) {
+        return endpoint.settings().get(name) instanceof Number n ? n.doubleValue() : null;
     }
 
     private TextToSpeech.Stream elevenLabs(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
@@ -106,15 +128,24 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     }
 
     /**
-     * OpenAI's {@code POST /audio/speech} (any OpenAI-compatible base URL, and the installation's managed voice):
+     * OpenAI's {@code POST /audio/speech} (any OpenAI-compatible base URL: Speaches and Kokoro-FastAPI at theirs, and
+     * the installation's managed voice):
      * raw 24 kHz 16-bit PCM streamed, resampled and encoded to the call's format as it comes.
      */
     private TextToSpeech.Stream openAiSpeech(ModelEndpoint endpoint, AudioFormat format,
             TextToSpeech.Listener listener) {
-        String own = ProviderApis.own(endpoint);
+        boolean speaches = "speaches".equals(endpoint.provider());
+        // a self-hosted server is wherever the tenant says (its catalog default is localhost): always guarded
+        String own = speaches && !blank(endpoint.baseUrl()) ? ProviderApis.trim(endpoint.baseUrl().strip())
+                : ProviderApis.own(endpoint);
+        if (speaches && own == null) {
+            throw new UnsupportedSpeechProvider("Speaches needs the base_url of its server in the model configuration");
+        }
         String base = endpoint.managed() ? ProviderApis.trim(endpoint.baseUrl()) : own != null ? own : apis.openai();
-        String key = key(endpoint, endpoint.managed() ? "The managed voice" : "OpenAI");
-        Map<String, String> headers = Map.of("Authorization", "Bearer " + key, "Accept", "audio/*");
+        Map<String, String> headers = speaches && blank(endpoint.apiKey())
+                ? Map.of("Accept", "audio/*") // a self-hosted server usually takes no key
+                : Map.of("Authorization", "Bearer " + key(endpoint, endpoint.managed() ? "The managed voice"
+                        : ProviderApis.display(endpoint.provider())), "Accept", "audio/*");
         String model = setting(endpoint, "model", endpoint.model(), "gpt-4o-mini-tts");
         String voice = setting(endpoint, "voice", null, "alloy");
         Object speed = endpoint.settings().get("speed");
@@ -131,8 +162,12 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */
     static final int OPENAI_PCM_RATE = 24_000;
 
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
     private static String key(ModelEndpoint endpoint, String provider) {
-        if (endpoint.apiKey() == null || endpoint.apiKey().isBlank()) {
+        if (blank(endpoint.apiKey())) {
             throw new UnsupportedSpeechProvider(provider + " has no API key in the model configuration");
         }
         return endpoint.apiKey();

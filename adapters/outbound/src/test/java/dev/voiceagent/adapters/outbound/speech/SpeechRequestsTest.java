@@ -63,6 +63,7 @@ class SpeechRequestsTest {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/v1/speak", SpeechRequestsTest::aura);
         server.createContext("/v1/audio/speech", SpeechRequestsTest::openAi);
+        server.createContext("/speaches/v1/audio/speech", SpeechRequestsTest::speaches);
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
@@ -103,6 +104,16 @@ class SpeechRequestsTest {
                 || !"gpt-4o-mini-tts".equals(body.getString("model")) || !"coral".equals(body.getString("voice"))
                 || !"pcm".equals(body.getString("response_format"))) {
             PROBLEMS.add("openai: " + body.encode());
+        }
+        answer(exchange, body.getString("input"), -1, 0, (byte) 0);
+    }
+
+    /** A self-hosted OpenAI-compatible server (Speaches, Kokoro-FastAPI): its own address, no key. */
+    private static void speaches(HttpExchange exchange) throws IOException {
+        JsonObject body = new JsonObject(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        if (exchange.getRequestHeaders().containsKey("Authorization") || !"kokoro".equals(body.getString("model"))
+                || !"af_heart".equals(body.getString("voice")) || !"pcm".equals(body.getString("response_format"))) {
+            PROBLEMS.add("speaches: " + exchange.getRequestHeaders().keySet() + " " + body.encode());
         }
         answer(exchange, body.getString("input"), -1, 0, (byte) 0);
     }
@@ -237,6 +248,21 @@ class SpeechRequestsTest {
     }
 
     @Test
+    void aSelfHostedOpenAiCompatibleVoiceIsSpokenToAtItsOwnAddressWithoutAKey() throws Exception {
+        Heard heard = new Heard(1);
+        String own = "http://127.0.0.1:" + server.getAddress().getPort() + "/speaches/v1";
+        TextToSpeech.Stream stream = speech.open(new ModelEndpoint(ModelService.TTS, "speaches", "kokoro", own,
+                List.of(), Map.of("model", "kokoro", "voice", "af_heart", "base_url", own), false),
+                AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "Hello from a local voice.");
+        heard.await();
+        assertThat(new ArrayList<>(PROBLEMS)).isEmpty();
+        assertThat(heard.events).containsExactly("done:u1");
+        assertThat(heard.audio.get("u1").size()).as("half a second at 8 kHz").isBetween(3_990, 4_010);
+        stream.close();
+    }
+
+    @Test
     void aCancelledSentenceIsResetAtTheProviderAndNoMoreOfItsAudioArrives() throws Exception {
         Heard heard = new Heard(1);
         TextToSpeech.Stream stream = speech.open(endpoint("openai", Map.of("model", "gpt-4o-mini-tts", "voice",
@@ -273,9 +299,9 @@ class SpeechRequestsTest {
         silent.await();
         assertThat(silent.events).singleElement().asString().startsWith("failed:Deepgram:");
 
-        assertThatThrownBy(() -> speech.open(endpoint("cartesia", Map.of(), "k"), AudioFormat.MULAW_8K,
+        assertThatThrownBy(() -> speech.open(endpoint("google", Map.of(), "k"), AudioFormat.MULAW_8K,
                 new Heard(0))).isInstanceOf(UnsupportedSpeechProvider.class)
-                .hasMessageContaining("cannot use Cartesia for text-to-speech yet");
+                .hasMessageContaining("cannot use Google for text-to-speech yet");
         assertThatThrownBy(() -> speech.open(new ModelEndpoint(ModelService.TTS, "deepgram", null, null, List.of(),
                 Map.of(), false), AudioFormat.MULAW_8K, new Heard(0))).isInstanceOf(UnsupportedSpeechProvider.class)
                 .hasMessageContaining("no API key");

@@ -1,0 +1,240 @@
+package dev.voiceagent.adapters.outbound.speech;
+
+import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.voice.HeardText;
+import io.vertx.core.Future;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * One call's Cartesia WebSocket ({@code /tts/websocket}), opened when the call starts and kept warm: each sentence is
+ * a context of its own, sent whole ({@code continue: false}) with the voice, the model and the call's format
+ * ({@code raw pcm_mulaw} 8 kHz on the phone: no transcoding); its audio comes back as {@code chunk} messages, its
+ * words as {@code timestamps} (seconds from the sentence's start: what a barge-in keeps of it), and {@code done} ends
+ * it. A barge-in sends {@code cancel} for the context and drops whatever of it still arrives. A socket the provider
+ * closed while idle is opened again on the next sentence.
+ */
+final class CartesiaStream implements TextToSpeech.Stream {
+
+    private static final System.Logger LOG = System.getLogger(CartesiaStream.class.getName());
+    private static final Base64.Decoder DECODE = Base64.getDecoder();
+
+    /** What every sentence's request carries besides its text and context. */
+    record Voice(String model, String voice, String language, Double speed, Double volume) {
+    }
+
+    private final Supplier<Future<WebSocket>> connect;
+    private final TextToSpeech.Listener listener;
+    private final AudioFormat format;
+    private final Voice voice;
+    private final Set<String> open = new LinkedHashSet<>();
+    private final Deque<String> unsent = new ArrayDeque<>();
+    private WebSocket socket;
+    private boolean connecting;
+    private boolean closed;
+    private long characters;
+
+    CartesiaStream(Supplier<Future<WebSocket>> connect, AudioFormat format, Voice voice,
+            TextToSpeech.Listener listener) {
+        this.connect = connect;
+        this.format = format;
+        this.voice = voice;
+        this.listener = listener;
+        connect();
+    }
+
+    static String encoding(AudioFormat format) {
+        return switch (format.encoding()) {
+            case MULAW -> "pcm_mulaw";
+            case PCM16LE -> "pcm_s16le";
+        };
+    }
+
+    /** One sentence's request. */
+    JsonObject request(String context, String text) {
+        JsonObject request = new JsonObject().put("model_id", voice.model()).put("transcript", text)
+                .put("voice", new JsonObject().put("mode", "id").put("id", voice.voice()))
+                .put("context_id", context)
+                .put("output_format", new JsonObject().put("container", "raw").put("encoding", encoding(format))
+                        .put("sample_rate", format.sampleRate()))
+                .put("continue", false).put("add_timestamps", true);
+        if (voice.language() != null) {
+            request.put("language", voice.language());
+        }
+        JsonObject generation = new JsonObject();
+        if (voice.speed() != null && voice.speed() != 1.0) {
+            generation.put("speed", voice.speed());
+        }
+        if (voice.volume() != null && voice.volume() != 1.0) {
+            generation.put("volume", voice.volume());
+        }
+        if (!generation.isEmpty()) {
+            request.put("generation_config", generation);
+        }
+        return request;
+    }
+
+    /** A {@code timestamps} message's words, in ms from the sentence's start. */
+    static List<HeardText.Word> words(JsonObject timestamps) {
+        List<HeardText.Word> out = new ArrayList<>();
+        JsonArray words = timestamps == null ? null : timestamps.getJsonArray("words");
+        JsonArray starts = timestamps == null ? null : timestamps.getJsonArray("start");
+        JsonArray ends = timestamps == null ? null : timestamps.getJsonArray("end");
+        int n = words == null || starts == null || ends == null ? 0
+                : Math.min(words.size(), Math.min(starts.size(), ends.size()));
+        for (int i = 0; i < n; i++) {
+            String word = String.valueOf(words.getValue(i)).strip();
+            if (!word.isEmpty()) {
+                out.add(new HeardText.Word(word, Math.round(((Number) starts.getValue(i)).doubleValue() * 1000),
+                        Math.round(((Number) ends.getValue(i)).doubleValue() * 1000)));
+            }
+        }
+        return out;
+    }
+
+    private synchronized void connect() {
+        if (connecting || closed) {
+            return;
+        }
+        connecting = true;
+        connect.get().onComplete(result -> connected(result.succeeded() ? result.result() : null,
+                result.failed() ? result.cause().getMessage() : null));
+    }
+
+    private synchronized void connected(WebSocket ws, String failure) {
+        connecting = false;
+        if (ws == null) {
+            closed = true;
+            listener.failed("Cartesia: " + failure);
+            return;
+        }
+        if (closed) {
+            ws.close();
+            return;
+        }
+        socket = ws;
+        ws.textMessageHandler(this::message);
+        ws.closeHandler(v -> dropped(ws));
+        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "cartesia stream: {0}", e.toString()));
+        while (!unsent.isEmpty()) {
+            ws.writeTextMessage(unsent.pollFirst());
+        }
+    }
+
+    private synchronized void dropped(WebSocket ws) {
+        if (ws != socket) {
+            return;
+        }
+        socket = null;
+        if (!closed && !open.isEmpty()) {
+            closed = true; // speech was cut mid-sentence: the session says so
+            listener.failed("Cartesia closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
+        }
+        // idle: opened again on the next sentence
+    }
+
+    private void message(String text) {
+        JsonObject json;
+        try {
+            json = new JsonObject(text);
+        } catch (DecodeException e) {
+            return;
+        }
+        String context = json.getString("context_id");
+        String type = json.getString("type", "");
+        if ("error".equals(type)) {
+            if (context == null || isOpen(context)) {
+                listener.failed("Cartesia: " + json.getValue("error", json.getValue("message", "an error"))
+                        + (json.getValue("status_code") == null ? "" : " (" + json.getValue("status_code") + ")"));
+            }
+            return;
+        }
+        if (context == null || !isOpen(context)) {
+            return; // a cancelled sentence's late audio, or a message about nothing we asked
+        }
+        switch (type) {
+            case "chunk" -> {
+                String data = json.getString("data");
+                if (data != null && !data.isEmpty()) {
+                    listener.audio(context, DECODE.decode(data));
+                }
+            }
+            case "timestamps" -> {
+                List<HeardText.Word> said = words(json.getJsonObject("word_timestamps"));
+                if (!said.isEmpty()) {
+                    listener.words(context, said);
+                }
+            }
+            case "done" -> {
+                if (finished(context)) {
+                    listener.done(context);
+                }
+            }
+            default -> {
+                // flush_done and whatever Cartesia adds later
+            }
+        }
+    }
+
+    private synchronized boolean isOpen(String context) {
+        return open.contains(context);
+    }
+
+    private synchronized boolean finished(String context) {
+        return open.remove(context);
+    }
+
+    @Override
+    public synchronized void speak(String utterance, String text) {
+        if (closed) {
+            return;
+        }
+        characters += text.length();
+        open.add(utterance);
+        write(request(utterance, text + " ").encode());
+    }
+
+    private void write(String message) {
+        if (socket == null) {
+            unsent.addLast(message);
+            connect();
+        } else {
+            socket.writeTextMessage(message);
+        }
+    }
+
+    /** An interrupted sentence: Cartesia is told to stop it, and what of it still arrives is dropped. */
+    @Override
+    public synchronized void cancel(String utterance) {
+        if (open.remove(utterance)) {
+            write(new JsonObject().put("context_id", utterance).put("cancel", true).encode());
+        }
+    }
+
+    @Override
+    public synchronized long characters() {
+        return characters;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (socket != null) {
+            socket.close();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.voiceagent.domain.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The speech providers the voice runtime speaks to, per service: a pipeline whose voice is another is refused when the
+ * configuration is saved (422 at its provider), not when a call starts, so no call is placed that could not talk.
+ * Speech-to-text is checked only where nothing here can use the model (see {@link #checks}); a call with another
+ * listener ends at once with the reason on its run.
+ * (The composition root's speech adapters open exactly these: VoiceRuntimeProvidersTest checks both ways.)
+ */
+public final class VoiceRuntimeProviders {
+
+    /** Speech-to-text providers a call can listen with. */
+    public static final List<String> STT = List.of("deepgram", "simulator");
+    /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
+    public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
+            "dograh", "simulator");
+
+    private VoiceRuntimeProviders() {
+    }
+
+    public static List<String> of(ModelService service) {
+        return switch (service) {
+            case STT -> STT;
+            case TTS -> TTS;
+            default -> List.of();
+        };
+    }
+
+    /**
+     * Whether a saved {@code service}'s provider must be one the runtime speaks: text-to-speech. (Speech-to-text
+     * also transcribes recordings, with OpenAI-compatible models a call cannot listen with yet: only Deepgram's Flux
+     * models, which nothing here can use, are refused when saved.)
+     */
+    public static boolean checks(ModelService service) {
+        return service == ModelService.TTS;
+    }
+
+    /**
+     * Why checked {@code settings} (a pipeline's stt or tts, provider first) cannot be used on a call, at which field;
+     * none when they can.
+     */
+    public static java.util.Optional<SettingsProblem> problem(ModelService service, Map<String, Object> settings,
+            List<Object> loc) {
+        if (settings == null) {
+            return java.util.Optional.empty();
+        }
+        String provider = String.valueOf(settings.get("provider"));
+        if (checks(service) && !of(service).contains(provider)) {
+            String what = service == ModelService.STT ? "speech-to-text" : "text-to-speech";
+            return java.util.Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "provider"),
+                    "The voice runtime cannot use " + provider + " for " + what + " yet: choose one of "
+                            + String.join(", ", of(service).stream().filter(p -> !"simulator".equals(p)).toList())
+                            + " (or simulator, for tests)", "voice_runtime_unsupported", provider));
+        }
+        Object model = settings.get("model");
+        if (service == ModelService.STT && "deepgram".equals(provider) && model instanceof String m
+                && m.startsWith("flux")) {
+            return java.util.Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "model"),
+                    "The voice runtime cannot use Deepgram Flux yet: choose a Nova model (nova-3-general)",
+                    "voice_runtime_unsupported", m));
+        }
+        return java.util.Optional.empty();
+    }
+}
