@@ -131,6 +131,9 @@ class ModelConfigurationEndToEndTest {
                 .body("detail[0].type", equalTo("voice_runtime_unsupported")).extract().jsonPath();
         assertThat(refused.getString("detail[0].msg")).contains("cannot use google for text-to-speech",
                 "elevenlabs", "cartesia", "deepgram", "openai");
+        as(key).body(pipeline(llm, tts, Map.of("provider", "assemblyai", "api_key", "aa-1"))).put(V2).then()
+                .statusCode(422).body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt",
+                        "provider"))).body("detail[0].msg", org.hamcrest.Matchers.containsString("speech-to-text"));
         as(key).body(pipeline(llm, tts, Map.of("provider", "deepgram", "api_key", "dg-2", "model",
                 "flux-general-en"))).put(V2).then().statusCode(422)
                 .body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt", "model")))
@@ -138,10 +141,13 @@ class ModelConfigurationEndToEndTest {
         as(key).body(Map.of("tts", Map.of("provider", "rime", "api_key", "r-1"))).put("/api/v1/user/configurations/user")
                 .then().statusCode(422).body("detail[0].loc", equalTo(List.of("body", "tts", "provider")));
         as(key).get(V2).then().statusCode(200).body("source", equalTo("empty"));
-        // what the runtime speaks is saved: Cartesia and a self-hosted OpenAI-compatible voice
+        // what the runtime speaks and hears with is saved: Cartesia, OpenAI transcription, self-hosted servers
         as(key).body(pipeline(llm, tts, stt)).put(V2).then().statusCode(200);
-        as(key).body(pipeline(llm, Map.of("provider", "speaches", "base_url", "http://tts.internal:8000/v1"), stt))
-                .put(V2).then().statusCode(200);
+        as(key).body(pipeline(llm, tts, Map.of("provider", "openai", "api_key", "sk-stt"))).put(V2).then()
+                .statusCode(200);
+        as(key).body(pipeline(llm, Map.of("provider", "speaches", "base_url", "http://tts.internal:8000/v1"),
+                Map.of("provider", "speaches", "base_url", "http://stt.internal:8000/v1"))).put(V2).then()
+                .statusCode(200);
     }
 
     private static void refused(String key, Map<String, Object> body, List<Object> loc) {

@@ -115,7 +115,7 @@ class ModelProvidersEndToEndTest {
     @Test
     void aCartesiaKeyIsCheckedWithItsVersionHeader() {
         configure(openAiCompatible("sk-local-1234"), Map.of("provider", "cartesia", "api_key", "ca-key-3456"),
-                Map.of("provider", "cartesia", "api_key", "ca-key-3456"));
+                Map.of("provider", "deepgram", "api_key", "dg-key-3456"));
         as().get("/api/v1/user/configurations/user/validate").then().statusCode(200);
         List<Received> cartesia = at("/voices");
         assertThat(cartesia).isNotEmpty().allSatisfy(r -> {

@@ -315,6 +315,37 @@ class VoiceCallEndToEndTest {
         assertThat(transcript).contains("assistant: " + heard + "\n").endsWith("assistant: Thank you, goodbye.\n");
     }
 
+    @Test
+    void aCallListensWithOpenAiRealtimeTranscription() throws Exception {
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
+                "stt", Map.of("provider", "openai", "api_key", "sk-stt-test", "model", "gpt-4o-transcribe"),
+                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says("It ships today. Anything else?"), Reply.calls("done"),
+                Reply.says("Thank you, goodbye.")));
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("No that is all thanks.").pauses(1_000);
+        String reason = ended(caller, runOf(url));
+
+        JsonPath run = completedRun(runOf(url));
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(FakeVoiceProviders.STT_QUERIES).containsExactly("realtime?intent=transcription");
+        assertThat(FakeVoiceProviders.STT_CONTROL).startsWith("session:gpt-4o-transcribe")
+                .filteredOn("Finalize"::equals).hasSize(2);
+        assertThat(FakeVoiceProviders.STT_AUDIO_FRAMES.get()).as("the caller's audio, appended as it came")
+                .isGreaterThan(200);
+        assertThat(caller.firstAgentFrameAfter(caller.speech.get(0)[1]) - caller.speech.get(0)[1])
+                .as("voice-to-voice of the answer").isBetween(200L, 2_500L);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).contains("user: Where is my order?\n", "assistant: It ships today. Anything else?\n",
+                "user: No that is all thanks.\n");
+        assertThat(run.getDouble("usage_info.stt.'openai/gpt-4o-transcribe'.audio_seconds")).isGreaterThan(4.0);
+    }
+
     /** How the call ended; when it did not, the caller hangs up and the run's events say where it stood. */
     private String ended(SimulatedCaller caller, long runId) throws Exception {
         try {

@@ -131,6 +131,18 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         String path = request.path();
         boolean deepgram = path.equals("/v1/listen");
         boolean elevenlabs = path.startsWith("/v1/text-to-speech/") && path.endsWith("/multi-stream-input");
+        if (path.equals("/v1/realtime")) {
+            if (request.getHeader("Authorization") == null || !request.getHeader("Authorization").startsWith("Bearer ")) {
+                request.response().setStatusCode(401).end();
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                STT_QUERIES.add("realtime?" + query);
+                openAiTranscription(ws);
+            });
+            return;
+        }
         if (path.equals("/tts/websocket")) {
             if (request.getHeader("X-API-Key") == null || request.getHeader("Cartesia-Version") == null) {
                 request.response().setStatusCode(401).end();
@@ -286,6 +298,74 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             if (Boolean.TRUE.equals(m.getBoolean("close_context"))) {
                 context.closeAsked = true;
                 finish(ws, id, context);
+            }
+        });
+    }
+
+    // ---- OpenAI realtime transcription ----
+
+    /**
+     * A transcription session: session.update first (transcription, audio/pcmu, no turn detection), then appends of
+     * base64 μ-law; each commit settles the next caller line (delta, then completed), an empty buffer's commit is
+     * OpenAI's input_audio_buffer_commit_empty error.
+     */
+    private void openAiTranscription(ServerWebSocket ws) {
+        boolean[] configured = {false};
+        long[] appended = {0};
+        int[] items = {0};
+        ws.binaryMessageHandler(b -> VIOLATIONS.add("openai transcription: a binary frame (audio goes base64)"));
+        ws.textMessageHandler(text -> {
+            JsonObject m = new JsonObject(text);
+            String type = m.getString("type", "");
+            if (!configured[0] && !"session.update".equals(type)) {
+                VIOLATIONS.add("openai transcription: " + type + " before session.update");
+            }
+            switch (type) {
+                case "session.update" -> {
+                    configured[0] = true;
+                    JsonObject input = m.getJsonObject("session", new JsonObject()).getJsonObject("audio",
+                            new JsonObject()).getJsonObject("input", new JsonObject());
+                    if (!"transcription".equals(m.getJsonObject("session").getString("type"))
+                            || !"audio/pcmu".equals(input.getJsonObject("format", new JsonObject()).getString("type"))
+                            || !input.containsKey("turn_detection") || input.getValue("turn_detection") != null
+                            || input.getJsonObject("transcription", new JsonObject()).getString("model") == null) {
+                        VIOLATIONS.add("openai transcription: a session the phone path should not ask for: " + text);
+                    }
+                    STT_CONTROL.add("session:" + input.getJsonObject("transcription").getString("model"));
+                }
+                case "input_audio_buffer.append" -> {
+                    int bytes = Base64.getDecoder().decode(m.getString("audio", "")).length;
+                    appended[0] += bytes;
+                    STT_AUDIO_FRAMES.addAndGet(bytes / 160);
+                }
+                case "input_audio_buffer.commit" -> {
+                    STT_CONTROL.add("Finalize");
+                    if (appended[0] == 0) {
+                        ws.writeTextMessage(new JsonObject().put("type", "error").put("error", new JsonObject()
+                                .put("type", "invalid_request_error").put("code", "input_audio_buffer_commit_empty")
+                                .put("message", "buffer too small")).encode());
+                        return;
+                    }
+                    appended[0] = 0;
+                    String item = "item_" + ++items[0];
+                    ws.writeTextMessage(new JsonObject().put("type", "input_audio_buffer.committed")
+                            .put("item_id", item).encode());
+                    String line = CALLER_LINES.pollFirst();
+                    vertx.setTimer(sttDelayMs, t -> {
+                        if (ws.isClosed()) {
+                            return;
+                        }
+                        String said = line == null ? "" : line;
+                        int half = said.indexOf(' ') < 0 ? said.length() : said.indexOf(' ');
+                        ws.writeTextMessage(new JsonObject().put("type",
+                                "conversation.item.input_audio_transcription.delta").put("item_id", item)
+                                .put("delta", said.substring(0, half)).encode());
+                        ws.writeTextMessage(new JsonObject().put("type",
+                                "conversation.item.input_audio_transcription.completed").put("item_id", item)
+                                .put("transcript", said).encode());
+                    });
+                }
+                default -> VIOLATIONS.add("openai transcription: unknown event " + type);
             }
         });
     }

@@ -6,14 +6,17 @@ import java.util.Map;
 /**
  * The speech providers the voice runtime speaks to, per service: a pipeline whose voice is another is refused when the
  * configuration is saved (422 at its provider), not when a call starts, so no call is placed that could not talk.
- * Speech-to-text is checked only where nothing here can use the model (see {@link #checks}); a call with another
- * listener ends at once with the reason on its run.
+ * (Speech-to-text also transcribes recordings: every provider that can do that here can also listen on a call.) A
+ * configuration stored before this check still ends its calls at once with the reason on the run.
  * (The composition root's speech adapters open exactly these: VoiceRuntimeProvidersTest checks both ways.)
  */
 public final class VoiceRuntimeProviders {
 
-    /** Speech-to-text providers a call can listen with. */
-    public static final List<String> STT = List.of("deepgram", "simulator");
+    /**
+     * Speech-to-text providers a call can listen with: Deepgram live, and OpenAI realtime transcription (OpenAI, a
+     * self-hosted OpenAI-compatible server, the installation's managed models).
+     */
+    public static final List<String> STT = List.of("deepgram", "openai", "speaches", "dograh", "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "dograh", "simulator");
@@ -29,13 +32,9 @@ public final class VoiceRuntimeProviders {
         };
     }
 
-    /**
-     * Whether a saved {@code service}'s provider must be one the runtime speaks: text-to-speech. (Speech-to-text
-     * also transcribes recordings, with OpenAI-compatible models a call cannot listen with yet: only Deepgram's Flux
-     * models, which nothing here can use, are refused when saved.)
-     */
+    /** Whether {@code service} is one the runtime must speak (speech-to-text and text-to-speech). */
     public static boolean checks(ModelService service) {
-        return service == ModelService.TTS;
+        return service == ModelService.STT || service == ModelService.TTS;
     }
 
     /**

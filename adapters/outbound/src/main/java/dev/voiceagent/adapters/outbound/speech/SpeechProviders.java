@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
+ * another is refused when saved): Deepgram live and OpenAI realtime transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. (Exposed as itself: the composition root routes the speech ports between this and the simulator's
@@ -43,9 +43,12 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     @Override
     public SpeechToText.Stream open(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        if (endpoint.managed() || "openai".equals(endpoint.provider()) || "speaches".equals(endpoint.provider())) {
+            return openAiTranscription(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         if (model.startsWith("flux")) {
@@ -58,6 +61,30 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         http.webSocket(url, Map.of("Authorization", "Token " + key(endpoint, "Deepgram")), timeout, own != null)
                 .onSuccess(stream::connected)
                 .onFailure(failure -> stream.refused("Deepgram: " + failure.getMessage()));
+        return stream;
+    }
+
+    /**
+     * OpenAI realtime transcription ({@code {base}/realtime?intent=transcription}, https -> wss; the organization's
+     * OpenAI-compatible base URL, or the installation's managed models): the phone's μ-law as it is.
+     */
+    private SpeechToText.Stream openAiTranscription(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        if (format.encoding() != AudioFormat.Encoding.MULAW) {
+            throw new UnsupportedSpeechProvider("OpenAI realtime transcription is used on phone calls (μ-law) only");
+        }
+        boolean speaches = "speaches".equals(endpoint.provider());
+        String own = selfHosted(endpoint);
+        String base = endpoint.managed() ? ProviderApis.trim(endpoint.baseUrl()) : own != null ? own : apis.openai();
+        String name = endpoint.managed() ? "The managed speech-to-text" : speaches ? "Speaches" : "OpenAI";
+        Map<String, String> headers = speaches && blank(endpoint.apiKey()) ? Map.of()
+                : Map.of("Authorization", "Bearer " + key(endpoint, name));
+        OpenAiTranscription stream = new OpenAiTranscription(format, name, listener);
+        var session = OpenAiTranscription.session(setting(endpoint, "model", endpoint.model(), "gpt-4o-transcribe"),
+                setting(endpoint, "language", null, null));
+        http.webSocket(websocket(base) + "/realtime?intent=transcription", headers, timeout, own != null)
+                .onSuccess(ws -> stream.connected(ws, session))
+                .onFailure(failure -> stream.refused(name + ": " + failure.getMessage()));
         return stream;
     }
 
@@ -135,12 +162,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     private TextToSpeech.Stream openAiSpeech(ModelEndpoint endpoint, AudioFormat format,
             TextToSpeech.Listener listener) {
         boolean speaches = "speaches".equals(endpoint.provider());
-        // a self-hosted server is wherever the tenant says (its catalog default is localhost): always guarded
-        String own = speaches && !blank(endpoint.baseUrl()) ? ProviderApis.trim(endpoint.baseUrl().strip())
-                : ProviderApis.own(endpoint);
-        if (speaches && own == null) {
-            throw new UnsupportedSpeechProvider("Speaches needs the base_url of its server in the model configuration");
-        }
+        String own = selfHosted(endpoint);
         String base = endpoint.managed() ? ProviderApis.trim(endpoint.baseUrl()) : own != null ? own : apis.openai();
         Map<String, String> headers = speaches && blank(endpoint.apiKey())
                 ? Map.of("Accept", "audio/*") // a self-hosted server usually takes no key
@@ -157,6 +179,20 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             }
             return new SpeechRequests.Request(base + "/audio/speech", headers, body.encode());
         }, () -> SpeechRequests.Conversion.fromPcm(OPENAI_PCM_RATE, format), own != null, timeout, listener);
+    }
+
+    /**
+     * The base URL the organization chose, or null for the installation's; a self-hosted server (Speaches) is wherever
+     * the tenant says, its catalog default included (localhost): always guarded, and required.
+     */
+    private static String selfHosted(ModelEndpoint endpoint) {
+        if (!"speaches".equals(endpoint.provider())) {
+            return ProviderApis.own(endpoint);
+        }
+        if (blank(endpoint.baseUrl())) {
+            throw new UnsupportedSpeechProvider("Speaches needs the base_url of its server in the model configuration");
+        }
+        return ProviderApis.trim(endpoint.baseUrl().strip());
     }
 
     /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */

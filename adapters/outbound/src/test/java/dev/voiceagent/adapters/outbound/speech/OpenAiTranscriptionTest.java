@@ -1,0 +1,167 @@
+package dev.voiceagent.adapters.outbound.speech;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.adapters.outbound.GuardedHttp;
+import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.voice.runtime.SpeechToText;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.model.ModelService;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * OpenAI realtime transcription as a call listens with it, against a local server speaking the Realtime protocol:
+ * the session asked for, audio appended in 100 ms pieces and committed at the end of a turn (a turn with no audio not
+ * committed at all), deltas as interim and completed as final transcripts, an empty commit's error ignored, any other
+ * error and a refused key failing the stream with OpenAI's reason.
+ */
+class OpenAiTranscriptionTest {
+
+    private static final List<JsonObject> RECEIVED = new CopyOnWriteArrayList<>();
+    private static Vertx vertx;
+    private static HttpServer server;
+    private static SpeechProviders speech;
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().webSocketHandshakeHandler(handshake -> {
+            if (!"/v1/realtime".equals(handshake.path()) || !"intent=transcription".equals(handshake.query())
+                    || !"Bearer sk-good".equals(handshake.headers().get("Authorization"))) {
+                handshake.reject(401);
+                return;
+            }
+            handshake.accept();
+        }).webSocketHandler(ws -> ws.textMessageHandler(text -> {
+            JsonObject m = new JsonObject(text);
+            RECEIVED.add(m);
+            if ("input_audio_buffer.commit".equals(m.getString("type"))) {
+                long commits = RECEIVED.stream().filter(r -> "input_audio_buffer.commit".equals(r.getString("type")))
+                        .count();
+                if (commits == 1) {
+                    ws.writeTextMessage(event("conversation.item.input_audio_transcription.delta").put("item_id", "i1")
+                            .put("delta", "Where is").encode());
+                    ws.writeTextMessage(event("conversation.item.input_audio_transcription.delta").put("item_id", "i1")
+                            .put("delta", " my order").encode());
+                    ws.writeTextMessage(event("conversation.item.input_audio_transcription.completed")
+                            .put("item_id", "i1").put("transcript", "Where is my order?").encode());
+                } else if (commits == 2) {
+                    ws.writeTextMessage(event("error").put("error", new JsonObject().put("code",
+                            "input_audio_buffer_commit_empty").put("message", "buffer too small")).encode());
+                } else {
+                    ws.writeTextMessage(event("error").put("error", new JsonObject().put("code", "server_error")
+                            .put("message", "The server had an error")).encode());
+                }
+            }
+        }));
+        server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        String base = "http://127.0.0.1:" + server.actualPort();
+        GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
+        speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v"), vertx,
+                Duration.ofMillis(800));
+    }
+
+    private static JsonObject event(String type) {
+        return new JsonObject().put("type", type).put("event_id", "ev_" + System.nanoTime());
+    }
+
+    @AfterAll
+    static void stop() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @BeforeEach
+    void clear() {
+        RECEIVED.clear();
+    }
+
+    static final class Heard implements SpeechToText.Listener {
+        final List<String> events = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void transcript(String text, boolean isFinal) {
+            events.add((isFinal ? "final:" : "interim:") + text);
+        }
+
+        @Override
+        public void failed(String message) {
+            events.add("failed:" + message);
+        }
+
+        void await(String prefix) throws InterruptedException {
+            for (int i = 0; i < 100 && events.stream().noneMatch(e -> e.startsWith(prefix)); i++) {
+                Thread.sleep(20);
+            }
+            assertThat(events).as("events").anyMatch(e -> e.startsWith(prefix));
+        }
+    }
+
+    private static ModelEndpoint openai(String key) {
+        return new ModelEndpoint(ModelService.STT, "openai", "gpt-4o-transcribe", null, List.of(key),
+                Map.of("provider", "openai", "model", "gpt-4o-transcribe", "language", "en"), false);
+    }
+
+    @Test
+    void aTurnIsAppendedCommittedAndTranscribedAndAnEmptyCommitIsNothingSaid() throws Exception {
+        Heard heard = new Heard();
+        SpeechToText.Stream stream = speech.open(openai("sk-good"), AudioFormat.MULAW_8K, heard);
+        byte[] frame = new byte[160];
+        for (int i = 0; i < 12; i++) {
+            frame[0] = (byte) i;
+            stream.audio(frame.clone());
+        }
+        stream.finalizeNow();
+        heard.await("final:");
+        assertThat(heard.events).containsExactly("interim:Where is", "interim:Where is my order",
+                "final:Where is my order?");
+        assertThat(RECEIVED.getFirst()).isEqualTo(new JsonObject().put("type", "session.update").put("session",
+                new JsonObject().put("type", "transcription").put("audio", new JsonObject().put("input",
+                        new JsonObject().put("format", new JsonObject().put("type", "audio/pcmu"))
+                                .put("transcription", new JsonObject().put("model", "gpt-4o-transcribe")
+                                        .put("language", "en")).putNull("turn_detection")))));
+        List<JsonObject> appends = RECEIVED.stream().filter(m -> "input_audio_buffer.append".equals(
+                m.getString("type"))).toList();
+        assertThat(appends).extracting(m -> Base64.getDecoder().decode(m.getString("audio")).length)
+                .as("100 ms pieces, the rest appended before the commit").containsExactly(800, 800, 320);
+        assertThat(Base64.getDecoder().decode(appends.get(2).getString("audio"))[160]).as("in order").isEqualTo((byte) 11);
+        assertThat(stream.seconds()).isEqualTo(0.24);
+
+        stream.finalizeNow();
+        Thread.sleep(100);
+        assertThat(RECEIVED).as("no audio since the last commit: nothing to commit")
+                .filteredOn(m -> "input_audio_buffer.commit".equals(m.getString("type"))).hasSize(1);
+        stream.audio(frame);
+        stream.finalizeNow(); // OpenAI says the buffer was too small: nothing was said
+        stream.audio(frame);
+        stream.finalizeNow(); // a real error
+        heard.await("failed:");
+        assertThat(heard.events).last().isEqualTo("failed:OpenAI: The server had an error");
+        assertThat(heard.events).hasSize(4);
+        stream.close();
+    }
+
+    @Test
+    void aRefusedKeyFailsTheStreamAndOnlyThePhonesMuLawIsTaken() throws Exception {
+        Heard heard = new Heard();
+        speech.open(openai("sk-bad"), AudioFormat.MULAW_8K, heard);
+        heard.await("failed:");
+        assertThat(heard.events.getFirst()).startsWith("failed:OpenAI").contains("401");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> speech.open(openai("sk-good"),
+                        AudioFormat.PCM_16K, new Heard()))
+                .isInstanceOf(dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider.class);
+    }
+}
