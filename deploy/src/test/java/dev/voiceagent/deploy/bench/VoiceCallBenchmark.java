@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 
 /**
  * Concurrent phone calls against the packaged service (its own process, a fresh PostgreSQL), with local fakes of
- * Twilio's REST API, Deepgram, the language model and ElevenLabs at fixed delays (speech-to-text final 150 ms after
+ * Twilio's REST API, Deepgram, the language model and ElevenLabs (or Cartesia: -Dbench.tts=cartesia) at fixed delays (speech-to-text final 150 ms after
  * Finalize, first model token 250 ms, first speech audio 100 ms), and simulated Twilio callers in this process. Each
  * call: the greeting, three questions, then a long answer the caller cuts into, a last answer, and the caller hangs up.
  *
@@ -55,6 +55,15 @@ public final class VoiceCallBenchmark {
                "prompt": "Say goodbye."}}],
              "edges": [{"id": "e1", "source": "start", "target": "end", "data": {"label": "Done",
                "condition": "The caller is done"}}]}}""";
+
+    /** The voice spoken with: -Dbench.tts=elevenlabs (the default) or cartesia, each against its fake. */
+    static String voice() {
+        return switch (System.getProperty("bench.tts", "elevenlabs")) {
+            case "elevenlabs" -> "{\"provider\": \"elevenlabs\", \"api_key\": \"el-bench\", \"voice\": \"v1\"}";
+            case "cartesia" -> "{\"provider\": \"cartesia\", \"api_key\": \"ca-bench\", \"voice\": \"v1\"}";
+            default -> throw new IllegalArgumentException("bench.tts: elevenlabs or cartesia");
+        };
+    }
 
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
@@ -94,7 +103,7 @@ public final class VoiceCallBenchmark {
                     {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
                       "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
                       "stt": {"provider": "deepgram", "api_key": "dg-bench", "model": "nova-3-general"},
-                      "tts": {"provider": "elevenlabs", "api_key": "el-bench", "voice": "v1"}}}}""");
+                      "tts": %s}}}""".formatted(voice()));
             long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
                     null), "id"));
             long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
@@ -102,7 +111,8 @@ public final class VoiceCallBenchmark {
                             + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"bench-token\"}}", null), "id"));
             app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
                     "{\"address\":\"+14155552671\"}", null);
-            report.add("Voice calls: fakes at fixed delays (STT final 150 ms, first token 250 ms, first audio 100 ms);"
+            report.add("Voice calls (voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
+                    + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
                     + " overhead = voice-to-voice - " + DESIGNED_MS + " ms designed");
             for (int calls : levels) {
                 report.add(level(app, vertx, workflow, calls));

@@ -30,8 +30,41 @@ final class CartesiaStream implements TextToSpeech.Stream {
     private static final System.Logger LOG = System.getLogger(CartesiaStream.class.getName());
     private static final Base64.Decoder DECODE = Base64.getDecoder();
 
-    /** What every sentence's request carries besides its text and context. */
-    record Voice(String model, String voice, String language, Double speed, Double volume) {
+    /** What every sentence's request carries besides its text and context (a class: records here are JSON). */
+    static final class Voice {
+        private final String model;
+        private final String voice;
+        private final String language;
+        private final Double speed;
+        private final Double volume;
+
+        Voice(String model, String voice, String language, Double speed, Double volume) {
+            this.model = model;
+            this.voice = voice;
+            this.language = language;
+            this.speed = speed;
+            this.volume = volume;
+        }
+
+        String model() {
+            return model;
+        }
+
+        String voice() {
+            return voice;
+        }
+
+        String language() {
+            return language;
+        }
+
+        Double speed() {
+            return speed;
+        }
+
+        Double volume() {
+            return volume;
+        }
     }
 
     private final Supplier<Future<WebSocket>> connect;
