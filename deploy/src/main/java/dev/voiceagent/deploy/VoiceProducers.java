@@ -36,7 +36,7 @@ public class VoiceProducers {
     @Produces
     @Singleton
     CarrierCalls carrierCalls(CallRepository calls, TelephonyConfigurationRepository configurations,
-            @Any Instance<CallGateway> gateways) {
-        return new CarrierCalls(calls, configurations, gateways.stream().toList());
+            dev.voiceagent.application.call.ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways) {
+        return new CarrierCalls(calls, configurations, reports, gateways.stream().toList());
     }
 }

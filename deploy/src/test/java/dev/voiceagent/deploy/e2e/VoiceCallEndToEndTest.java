@@ -346,6 +346,48 @@ class VoiceCallEndToEndTest {
         assertThat(run.getDouble("usage_info.stt.'openai/gpt-4o-transcribe'.audio_seconds")).isGreaterThan(4.0);
     }
 
+    @Test
+    void aVoicemailIsDetectedItsMessageLeftAndTheCallsOutcomeIsVoicemail() throws Exception {
+        String message = "Hi, this is Acme about your order. Please call us back.";
+        Map<String, Object> voicemail = Map.of("enabled", true, "action", "leave_message", "message", message);
+        as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", Map.of("enabled", true,
+                "action", "leave_message")))).put("/api/v1/workflow/" + workflow).then().statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("message to leave"));
+        as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", voicemail)))
+                .put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        String greeting = "Hi, you have reached John. Please leave a message after the tone.";
+        FakeVoiceProviders.CALLER_LINES.add(greeting);
+        FakeVoiceProviders.VERDICTS.add("VOICEMAIL");
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says(greeting).pauses(4_000);
+        String reason = ended(caller, runOf(url));
+
+        JsonPath run = completedRun(runOf(url));
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error"))
+                .isEqualTo("voicemail_detected");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(FakeVoiceProviders.CLASSIFIER_REQUESTS).singleElement().satisfies(q -> assertThat(q.encode())
+                .contains(greeting));
+        assertThat(FakeVoiceProviders.CHAT_REQUESTS).as("the greeting was never answered").isEmpty();
+        assertThat(FakeVoiceProviders.TTS_TEXTS).containsSequence(
+                "Hi, this is Acme about your order.", "Please call us back.");
+        // the message (ten words, 30 frames at the fake voice) played to its end: no clear once it began
+        long messageBegan = caller.agentFrames.get(caller.agentFrames.size() - 25);
+        assertThat(caller.clears).allSatisfy(clear -> assertThat(clear).isLessThan(messageBegan));
+        for (int i = 0; i < 30 && !"voicemail".equals(run.getString("gathered_context.mapped_call_disposition")); i++) {
+            Thread.sleep(100);
+            run = run(runOf(url));
+        }
+        assertThat(run.getString("gathered_context.mapped_call_disposition"))
+                .as("the call's outcome, as a campaign's retry_on_voicemail sees it").isEqualTo("voicemail");
+        assertThat(run.getList("gathered_context.call_tags", String.class)).contains("voicemail_detected",
+                "telephony_voicemail").doesNotContain("not_connected");
+        assertThat(run.getDouble("usage_info.call_duration_seconds")).as("the call's length, kept").isGreaterThan(5.0);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).contains("user: " + greeting + "\n").endsWith("assistant: " + message + "\n");
+    }
+
     /** How the call ended; when it did not, the caller hangs up and the run's events say where it stood. */
     private String ended(SimulatedCaller caller, long runId) throws Exception {
         try {

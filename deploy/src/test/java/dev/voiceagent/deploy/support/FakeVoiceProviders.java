@@ -76,6 +76,9 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     public static final List<String> STT_QUERIES = new CopyOnWriteArrayList<>();
 
     public static final List<JsonObject> CHAT_REQUESTS = new CopyOnWriteArrayList<>();
+    /** The voicemail classifier's questions, and its answers in order (CONVERSATION when none is scripted). */
+    public static final List<JsonObject> CLASSIFIER_REQUESTS = new CopyOnWriteArrayList<>();
+    public static final Deque<String> VERDICTS = new ConcurrentLinkedDeque<>();
     public static final AtomicInteger CHAT_CANCELLED = new AtomicInteger();
 
     public static final List<String> TTS_QUERIES = new CopyOnWriteArrayList<>();
@@ -99,6 +102,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         STT_KEEPALIVES_AT.clear();
         STT_QUERIES.clear();
         CHAT_REQUESTS.clear();
+        CLASSIFIER_REQUESTS.clear();
+        VERDICTS.clear();
         CHAT_CANCELLED.set(0);
         TTS_QUERIES.clear();
         TTS_TEXTS.clear();
@@ -447,6 +452,18 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         }
         request.body().onSuccess(body -> {
             JsonObject json = body.toJsonObject();
+            if (!Boolean.TRUE.equals(json.getBoolean("stream")) && json.encode().contains("voicemail detection")) {
+                CLASSIFIER_REQUESTS.add(json); // the voicemail classifier: one answer, not streamed
+                String verdict = VERDICTS.isEmpty() ? "CONVERSATION" : VERDICTS.pollFirst();
+                vertx.setTimer(llmDelayMs, t -> request.response().putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("id", "cmpl-vm").put("object", "chat.completion")
+                                .put("choices", new JsonArray().add(new JsonObject().put("index", 0)
+                                        .put("message", new JsonObject().put("role", "assistant")
+                                                .put("content", verdict)).put("finish_reason", "stop")))
+                                .put("usage", new JsonObject().put("prompt_tokens", 120).put("completion_tokens", 2)
+                                        .put("total_tokens", 122)).encode()));
+                return;
+            }
             CHAT_REQUESTS.add(json);
             if (!Boolean.TRUE.equals(json.getBoolean("stream"))) {
                 VIOLATIONS.add("chat: a voice call's completion that is not streamed");

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * What a call's status means for its run. Final statuses complete the run: an answered call
  * records its duration; a call that never connected gets the status as its disposition and the
- * tags not_connected and telephony_<status>. An answered call marks the run running.
+ * tags not_connected and telephony_<status> (a voicemail: the disposition and telephony_voicemail, it connected).
+ * An answered call marks the run running.
  */
 public final class CallOutcome {
 
@@ -31,7 +32,9 @@ public final class CallOutcome {
             if (JsonTree.asList(gathered.get("call_tags")) instanceof List<?> existing) {
                 tags.addAll(existing);
             }
-            for (String tag : List.of("not_connected", "telephony_" + status.wireName())) {
+            // a voicemail answered the call: connected, to a machine
+            for (String tag : status == CallStatus.VOICEMAIL ? List.of("telephony_voicemail")
+                    : List.of("not_connected", "telephony_" + status.wireName())) {
                 if (!tags.contains(tag)) {
                     tags.add(tag);
                 }

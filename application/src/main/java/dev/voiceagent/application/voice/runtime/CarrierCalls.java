@@ -4,6 +4,10 @@ import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.SignatureCheck;
+import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.Provider;
 import io.smallrye.mutiny.Uni;
@@ -20,13 +24,27 @@ public class CarrierCalls {
 
     private final CallRepository calls;
     private final TelephonyConfigurationRepository configurations;
+    private final ProcessCallReportUseCase reports;
     private final Map<Provider, CallGateway> gateways = new HashMap<>();
 
     public CarrierCalls(CallRepository calls, TelephonyConfigurationRepository configurations,
-            List<CallGateway> gateways) {
+            ProcessCallReportUseCase reports, List<CallGateway> gateways) {
         this.calls = calls;
         this.configurations = configurations;
+        this.reports = reports;
         gateways.forEach(g -> this.gateways.put(g.provider(), g));
+    }
+
+    /**
+     * The call reached a voicemail (the session detected it and finished the run): its attempt ends as voicemail,
+     * lasting {@code seconds}, as a carrier's own answering-machine detection would end it, so a campaign's
+     * retry_on_voicemail applies; the carrier's later "completed" is then a late report. A call without a ledger
+     * entry (a browser run) is left alone.
+     */
+    public Uni<Void> voicemail(long runId, int seconds) {
+        return calls.findByRun(runId).chain(found -> found.isEmpty() ? Uni.createFrom().voidItem()
+                : reports.process(new CallReport(found.get().provider(), runId, null, CallStatus.VOICEMAIL, seconds,
+                        "runtime-voicemail-" + runId), SignatureCheck.VERIFIED_BY_ADAPTER).replaceWithVoid());
     }
 
     /** Hands the run's call to {@code destination} (a number or a SIP URI); the carrier then ends the media stream. */

@@ -21,6 +21,7 @@ import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.voice.TurnRules;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
 import dev.voiceagent.domain.workflow.Workflow;
@@ -203,7 +204,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, media, stt, tts, vad, detector.windowMillis(), engine,
                 languageModel, loaded.llm(), loaded.toolbox().runner(), new TurnTaking(RULES),
                 ACTIVITY, recording, metrics,
-                recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()));
+                recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()),
+                voicemail(run, loaded));
         AutoCloseable heartbeat = loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
                 .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
                         admitted.runId(), f.toString())));
@@ -258,6 +260,24 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
 
     static final String TRANSFER_FAILED = "transfer_call_failed";
 
+    /**
+     * The workflow's voicemail detection, on outbound calls only (an inbound caller is never a voicemail): the
+     * workflow's own model classifies, or the model the setting names with its key.
+     */
+    static VoiceSession.Voicemail voicemail(WorkflowRun run, Loaded loaded) {
+        VoicemailDetection detection = VoicemailDetection.of(loaded.version().configurations());
+        if (!detection.enabled() || !"outbound".equals(run.callType())) {
+            return null;
+        }
+        if (detection.useWorkflowLlm() || detection.provider() == null) {
+            return new VoiceSession.Voicemail(detection, loaded.llm());
+        }
+        String model = detection.model() == null ? "gpt-4.1" : detection.model();
+        return new VoiceSession.Voicemail(detection, new ModelEndpoint(ModelService.LLM, detection.provider(), model,
+                null, detection.apiKey() == null ? List.of() : List.of(detection.apiKey()),
+                Map.of("provider", detection.provider(), "model", model), false));
+    }
+
     /** The call could not start (a model the runtime cannot use, a workflow gone): the run ends with the reason. */
     private Uni<Void> refuse(Admitted admitted, MediaChannel media, CallLoop loop, Throwable failure) {
         String reason = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
@@ -300,8 +320,16 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 .map(keys -> finished(admitted.run(), loaded, ended, keys.getItem1(), keys.getItem2()))
                 .chain(finished -> completions.events(false, finished, ended.endedAt())
                         .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt())))
-                .subscribe().with(done -> LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}",
-                        admitted.runId(), ended.reason()),
+                .subscribe().with(done -> {
+                    LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}", admitted.runId(), ended.reason());
+                    if (VoicemailDetection.DISPOSITION.equals(ended.reason())) { // a campaign's retry sees it
+                        int seconds = ended.connectedAt() == null ? 0
+                                : (int) Duration.between(ended.connectedAt(), ended.endedAt()).toSeconds();
+                        carrier.voicemail(admitted.runId(), seconds).subscribe().with(ok -> { },
+                                f -> LOG.log(System.Logger.Level.WARNING, "voicemail of run {0} not reported: {1}",
+                                        admitted.runId(), f.toString()));
+                    }
+                },
                         failure -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
                                 admitted.runId(), failure.toString()));
     }

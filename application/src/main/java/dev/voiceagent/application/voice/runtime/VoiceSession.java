@@ -13,6 +13,7 @@ import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.voice.HeardText;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.voice.Playout;
 import dev.voiceagent.domain.voice.SpeakableText;
 import dev.voiceagent.domain.voice.TurnTaking;
@@ -61,8 +62,18 @@ public final class VoiceSession implements MediaInput {
             VoiceActivityDetector.Stream vad, int vadWindowMillis, AgentEngine engine, LanguageModel model,
             ModelEndpoint llm, ToolRunner tools, TurnTaking rules, VoiceActivity.Params activity,
             CallRecorder.Recording recording, VoiceMetrics metrics,
-            java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts) {
+            java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts, Voicemail voicemail) {
     }
+
+    /**
+     * Voicemail detection on this call (null: none, as on inbound calls): the workflow's setting and the model that
+     * classifies the callee's first turn.
+     */
+    public record Voicemail(VoicemailDetection detection, ModelEndpoint model) {
+    }
+
+    /** How long the callee stays silent after a voicemail greeting (its beep included) before the message is left. */
+    static final Duration AFTER_GREETING = Duration.ofMillis(1_000);
 
     /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
     public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
@@ -135,6 +146,8 @@ public final class VoiceSession implements MediaInput {
         Instant modelSilentSince;
         Instant firstTextAt;
         Instant firstAudioAt;
+        /** Said whatever the line carries (a message left on a voicemail: its beeps and echoes are no barge-in). */
+        boolean uninterruptible;
 
         Answer(int id, AgentEngine.Turn turn, String userText) {
             this.id = id;
@@ -173,6 +186,11 @@ public final class VoiceSession implements MediaInput {
     private String failure;
     private Instant failedAt;
     private boolean ended;
+    /** The callee's first turn is still to be classified (voicemail detection on, nothing decided yet). */
+    private boolean voicemailOpen;
+    /** A voicemail was detected: the call now only leaves its message (or has ended). */
+    private Instant voicemailAt;
+    private boolean messageLeft;
 
     public VoiceSession(Parts parts, ConversationState start, Consumer<Ended> onEnd) {
         this.parts = parts;
@@ -187,6 +205,7 @@ public final class VoiceSession implements MediaInput {
         this.log = new CallLog(loop);
         this.silentFrame = new byte[frameBytes];
         java.util.Arrays.fill(silentFrame, silence());
+        this.voicemailOpen = parts.voicemail() != null;
     }
 
     // ---- what the carrier sends (on the loop) ----
@@ -340,7 +359,111 @@ public final class VoiceSession implements MediaInput {
         if (stalled()) {
             return;
         }
+        if (voicemailChecks()) {
+            return;
+        }
         decide(new VoiceEvent.Tick(loop.now()));
+    }
+
+    /**
+     * The voicemail rules on each tick: a callee who talks on without a pause past the long-speech limit is a voicemail
+     * greeting; once one was detected and the line has been quiet for {@link #AFTER_GREETING}, the message is left.
+     * True when the tick is spent.
+     */
+    private boolean voicemailChecks() {
+        Instant now = loop.now();
+        boolean calleeSpeaking = speechStartedAt != null && (speechStoppedAt == null
+                || speechStoppedAt.isBefore(speechStartedAt));
+        if (voicemailOpen && calleeSpeaking && Duration.between(speechStartedAt, now)
+                .compareTo(parts.voicemail().detection().longSpeech()) > 0) {
+            voicemail("long_speech", null);
+            return true;
+        }
+        if (voicemailAt == null) {
+            return false;
+        }
+        Instant quietSince = speechStoppedAt == null || speechStoppedAt.isBefore(voicemailAt) ? voicemailAt
+                : speechStoppedAt;
+        if (!messageLeft && !calleeSpeaking && Duration.between(quietSince, now).compareTo(AFTER_GREETING) >= 0) {
+            messageLeft = true;
+            String message = parts.voicemail().detection().message();
+            Answer m = new Answer(++answerSeq, null, null);
+            m.finished = true;
+            m.uninterruptible = true;
+            m.endCall = VoicemailDetection.DISPOSITION;
+            answer = m;
+            sayAll(m, message); // sentence by sentence: the first is heard sooner
+            log.add("rtf-bot-text", java.util.Map.of("text", message, "voicemail", true));
+            conversation = conversation.cutShort(null, message);
+        }
+        return false;
+    }
+
+    /**
+     * The callee is a voicemail: what the agent was saying stops, then the call hangs up, or waits for the greeting
+     * to end and leaves the workflow's message (then hangs up). Either way it ends as voicemail_detected.
+     */
+    private void voicemail(String detectedBy, String greeting) {
+        voicemailOpen = false;
+        if (ended || voicemailAt != null) {
+            return;
+        }
+        VoicemailDetection detection = parts.voicemail().detection();
+        log.add("rtf-voicemail-detected", java.util.Map.of("detected_by", detectedBy, "action",
+                detection.action().name().toLowerCase(java.util.Locale.ROOT)));
+        if (greeting != null) {
+            conversation = conversation.cutShort(greeting, null);
+        }
+        if (detection.action() == VoicemailDetection.Action.HANG_UP) {
+            end(VoicemailDetection.DISPOSITION);
+            return;
+        }
+        voicemailAt = loop.now();
+        Answer a = answer;
+        answer = null;
+        if (a != null && (a.speaking || a.stream != null || !a.utterances.isEmpty())) { // the agent was speaking
+            media.clear();
+            playing.clear();
+            playout.clear(voicemailAt);
+            if (a.stream != null) {
+                a.stream.cancel();
+            }
+            a.utterances.forEach(u -> parts.tts().cancel(u.id));
+        }
+    }
+
+    /**
+     * The callee's first turn, classified before it is answered: a person is answered as usual, a voicemail greeting
+     * is handled as the workflow says. While the model decides the agent says nothing; if it cannot decide, the
+     * callee is taken for a person.
+     */
+    private void classify(String calleeSaid) {
+        voicemailOpen = false;
+        Answer waiting = new Answer(++answerSeq, null, calleeSaid);
+        answer = waiting;
+        Voicemail voicemail = parts.voicemail();
+        parts.model().complete(voicemail.model(), voicemail.detection().question(calleeSaid)).subscribe().with(
+                reply -> loop.execute(() -> classified(waiting, calleeSaid, reply.text(), reply.usage())),
+                failure -> loop.execute(() -> {
+                    log.add("rtf-pipeline-error", java.util.Map.of("message", "voicemail detection: "
+                            + failure.getMessage()));
+                    classified(waiting, calleeSaid, null, null);
+                }));
+    }
+
+    private void classified(Answer waiting, String calleeSaid, String verdict, TokenUsage usage) {
+        if (ended || voicemailAt != null) {
+            return;
+        }
+        if (usage != null) {
+            tokens = tokens.plus(usage);
+        }
+        if (VoicemailDetection.verdict(verdict) == VoicemailDetection.Verdict.VOICEMAIL) {
+            voicemail("classifier", calleeSaid);
+        } else if (answer == waiting) {
+            answer = null;
+            respond(calleeSaid);
+        } // else the callee spoke on meanwhile: its words joined the next turn, answered as usual
     }
 
     /**
@@ -375,9 +498,18 @@ public final class VoiceSession implements MediaInput {
             if (ended) {
                 return;
             }
+            if (voicemailAt != null && !(command instanceof VoiceCommand.Hangup)) {
+                continue; // a voicemail: nothing is answered or prompted; only its message is said
+            }
             switch (command) {
                 case VoiceCommand.Open open -> open();
-                case VoiceCommand.Respond respond -> respond(respond.userText());
+                case VoiceCommand.Respond respond -> {
+                    if (voicemailOpen) {
+                        classify(respond.userText());
+                    } else {
+                        respond(respond.userText());
+                    }
+                }
                 case VoiceCommand.FinalizeTranscript f -> parts.stt().finalizeNow();
                 case VoiceCommand.Interrupt interrupt -> interrupt();
                 case VoiceCommand.PromptIdle idle -> prompt();
@@ -628,6 +760,8 @@ public final class VoiceSession implements MediaInput {
             answer = null;
             if (failure != null) {
                 end(PIPELINE_ERROR); // the fallback line was heard
+            } else if (voicemailAt != null) {
+                end(VoicemailDetection.DISPOSITION); // the message was left
             } else {
                 decide(new VoiceEvent.AgentDone(now, a.endCall));
             }
@@ -647,7 +781,8 @@ public final class VoiceSession implements MediaInput {
             log.add("rtf-latency-measured", latency);
         }
         // an idle prompt may be answered over; the fallback line before a failed call ends may not
-        decide(new VoiceEvent.AgentSpeaking(now, a.turn == null ? failure == null : a.turn.interruptible()));
+        decide(new VoiceEvent.AgentSpeaking(now, a.uninterruptible ? false : a.turn == null ? failure == null
+                : a.turn.interruptible()));
     }
 
     private byte silence() {
@@ -684,6 +819,9 @@ public final class VoiceSession implements MediaInput {
         }
         log.add("rtf-interruption", payload);
         if (a.turn == null) {
+            if (a.userText != null) {
+                state = state.carrying(a.userText); // still being classified: the callee's words join its next turn
+            }
             return; // an idle prompt
         }
         if (a.finished) {
@@ -725,10 +863,12 @@ public final class VoiceSession implements MediaInput {
         say(last, FALLBACK_LINE);
     }
 
-    private void end(String reason) {
+    private void end(String why) {
         if (ended) {
             return;
         }
+        // once a voicemail was detected the call ends as one, whoever hangs up (machines hang up too)
+        String reason = voicemailAt != null && !PIPELINE_ERROR.equals(why) ? VoicemailDetection.DISPOSITION : why;
         ended = true;
         state = new TurnTaking.State(TurnTaking.Phase.ENDED, state.connectedAt(), loop.now(), "", false, null, 0);
         close(ticker);

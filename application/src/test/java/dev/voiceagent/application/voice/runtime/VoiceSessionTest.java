@@ -16,6 +16,7 @@ import dev.voiceagent.domain.conversation.ToolCall;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -240,9 +241,16 @@ class VoiceSessionTest {
         final Deque<Function<ModelRequest, Multi<ModelDelta>>> replies = new ArrayDeque<>();
         final List<ModelRequest> asked = new ArrayList<>();
 
+        /** What the voicemail classifier is asked (the session streams every answer; only it completes). */
+        final List<ModelRequest> classified = new ArrayList<>();
+        final Deque<String> verdicts = new ArrayDeque<>();
+
         @Override
         public Uni<ModelReply> complete(ModelEndpoint endpoint, ModelRequest request) {
-            throw new UnsupportedOperationException("the session streams");
+            classified.add(request);
+            String verdict = verdicts.removeFirst();
+            return Uni.createFrom().emitter(e -> loop.at(Duration.ofMillis(150), () -> e.complete(
+                    ModelReply.text(verdict))));
         }
 
         @Override
@@ -292,6 +300,8 @@ class VoiceSessionTest {
     }
     VoiceSession session;
     VoiceSession.Ended ended;
+    /** Voicemail detection: off unless a test turns it on. */
+    VoiceSession.Voicemail voicemail;
     /** The organization's recordings as the session asks for them: none unless a test gives one. */
     java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts = id -> Uni.createFrom().failure(
             new IllegalStateException("no recording " + id));
@@ -317,7 +327,7 @@ class VoiceSessionTest {
         VoiceSession.Parts parts = new VoiceSession.Parts(loop, carrier, recognizer, voice,
                 new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, ToolRunner.NONE,
                 new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
-                prompts);
+                prompts, voicemail);
         session = new VoiceSession(parts, engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
@@ -395,6 +405,108 @@ class VoiceSessionTest {
         // it played
         assertThat(recorded).hasSizeBetween(callerFrames, callerFrames + 10);
         assertThat(agentFramesRecorded()).isEqualTo(carrier.frames);
+    }
+
+    /** Voicemail detection on the next call, with these settings (enabled added). */
+    void voicemailDetection(Map<String, Object> settings) {
+        Map<String, Object> on = new LinkedHashMap<>(settings);
+        on.put("enabled", true);
+        voicemail = new VoiceSession.Voicemail(VoicemailDetection.of(Map.of("voicemail_detection", on)),
+                new ModelEndpoint(ModelService.LLM, "openai", "gpt-4.1", null, List.of("k"), Map.of(), false));
+    }
+
+    static final String GREETING = "Hi, you have reached John. Please leave a message after the tone.";
+
+    @Test
+    void aVoicemailGreetingIsClassifiedBeforeItIsAnsweredAndTheCallHangsUpAsVoicemailDetected() {
+        voicemailDetection(Map.of());
+        start(definition("Hello, this is Acme.", true));
+        callerSilent(1_200);
+        recognizer.lines.add(GREETING);
+        model.verdicts.add("VOICEMAIL");
+        callerSpeaks(1_500);
+        callerSilent(1_000);
+
+        assertThat(ended).isNotNull();
+        assertThat(ended.reason()).isEqualTo(VoicemailDetection.DISPOSITION);
+        assertThat(carrier.closed).isEqualTo(VoicemailDetection.DISPOSITION);
+        assertThat(model.asked).as("the greeting was never answered").isEmpty();
+        assertThat(model.classified).singleElement().satisfies(q -> {
+            assertThat(q.messages().getFirst().content()).isEqualTo(VoicemailDetection.DEFAULT_PROMPT);
+            assertThat(q.messages().getLast().content()).isEqualTo("Text: " + GREETING);
+        });
+        assertThat(ended.events()).filteredOn(e -> "rtf-voicemail-detected".equals(e.get("type"))).singleElement()
+                .satisfies(e -> assertThat(e.get("payload")).isEqualTo(Map.of("detected_by", "classifier", "action",
+                        "hang_up")));
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content).endsWith(GREETING);
+    }
+
+    @Test
+    void aPersonIsAnsweredAsUsualOnceTheClassifierSaysSo() {
+        voicemailDetection(Map.of());
+        start(definition("Hello, this is Acme.", true));
+        callerSilent(1_200);
+        recognizer.lines.add("Hello? Who is this?");
+        model.verdicts.add("CONVERSATION");
+        model.says(ModelReply.text("This is Acme about your order."));
+        callerSpeaks(800);
+        callerSilent(1_500);
+
+        assertThat(ended).isNull();
+        assertThat(model.classified).hasSize(1);
+        assertThat(model.asked).singleElement().satisfies(q -> assertThat(q.messages().getLast().content())
+                .isEqualTo("Hello? Who is this?"));
+        assertThat(voice.spoken).contains("This is Acme about your order.");
+        // later turns are not classified again
+        recognizer.lines.add("Okay.");
+        model.says(ModelReply.text("Great."));
+        callerSpeaks(500);
+        callerSilent(1_200);
+        assertThat(model.classified).hasSize(1);
+        assertThat(model.asked).hasSize(2);
+    }
+
+    @Test
+    void aMessageIsLeftAfterTheGreetingAndItsBeepWithoutBeingCutAndTheCallEndsAsVoicemail() {
+        String message = "Hi, this is Acme about your order. Please call us back.";
+        voicemailDetection(Map.of("action", "leave_message", "message", message));
+        start(definition("Hello, this is Acme.", true));
+        callerSilent(1_200);
+        recognizer.lines.add(GREETING);
+        model.verdicts.add("VOICEMAIL");
+        callerSpeaks(1_500);
+        callerSilent(500); // classified meanwhile
+        String first = "Hi, this is Acme about your order.";
+        assertThat(voice.spoken).doesNotContain(first);
+        callerSpeaks(300); // the beep
+        callerSilent(600);
+        assertThat(voice.spoken).as("not before the line was quiet for a second").doesNotContain(first);
+        callerSilent(600);
+        assertThat(voice.spoken).endsWith(first, "Please call us back.");
+        callerSpeaks(400); // a noise on the line while the message plays: no barge-in
+        callerSilent(3_000);
+
+        assertThat(carrier.clears).isZero();
+        assertThat(ended.reason()).isEqualTo(VoicemailDetection.DISPOSITION);
+        assertThat(carrier.marks).as("closed after the message was heard").isEmpty();
+        assertThat(model.asked).isEmpty();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content).endsWith(GREETING, message);
+        assertThat(ended.events()).filteredOn(e -> "rtf-bot-text".equals(e.get("type"))).last()
+                .satisfies(e -> assertThat(e.get("payload")).isEqualTo(Map.of("text", message, "voicemail", true)));
+    }
+
+    @Test
+    void aCalleeWhoTalksOnPastTheLongSpeechLimitIsAVoicemailWithoutAsking() {
+        voicemailDetection(Map.of("long_speech_timeout", 3.0));
+        start(definition("Hello, this is Acme.", true));
+        callerSilent(1_200);
+        callerSpeaks(3_500);
+        assertThat(ended).isNotNull();
+        assertThat(ended.reason()).isEqualTo(VoicemailDetection.DISPOSITION);
+        assertThat(model.classified).isEmpty();
+        assertThat(ended.events()).filteredOn(e -> "rtf-voicemail-detected".equals(e.get("type"))).singleElement()
+                .satisfies(e -> assertThat(e.get("payload")).isEqualTo(Map.of("detected_by", "long_speech", "action",
+                        "hang_up")));
     }
 
     static WorkflowDefinition recordedGreeting(String recordingId) {
@@ -535,7 +647,7 @@ class VoiceSessionTest {
         session = new VoiceSession(new VoiceSession.Parts(loop, carrier, recognizer, voice,
                 new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, tools,
                 new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
-                prompts), engine.initialState(), e -> ended = e);
+                prompts, null), engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
         callerSilent(600);
