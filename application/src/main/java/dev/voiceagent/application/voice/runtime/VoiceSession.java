@@ -74,6 +74,8 @@ public final class VoiceSession implements MediaInput {
 
     /** How long the callee stays silent after a voicemail greeting (its beep included) before the message is left. */
     static final Duration AFTER_GREETING = Duration.ofMillis(1_000);
+    /** How long the classifier may take: past it the callee is taken for a person and answered. */
+    static final Duration CLASSIFY_WAIT = Duration.ofSeconds(3);
 
     /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
     public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
@@ -379,6 +381,13 @@ public final class VoiceSession implements MediaInput {
             voicemail("long_speech", null);
             return true;
         }
+        Answer a = answer;
+        if (a != null && a.turn == null && a.userText != null && a.askedAt != null
+                && Duration.between(a.askedAt, now).compareTo(CLASSIFY_WAIT) > 0) {
+            log.add("rtf-pipeline-error", java.util.Map.of("message", "voicemail detection: no verdict within "
+                    + CLASSIFY_WAIT.toSeconds() + " s"));
+            classified(a, a.userText, null, null);
+        }
         if (voicemailAt == null) {
             return false;
         }
@@ -440,6 +449,7 @@ public final class VoiceSession implements MediaInput {
     private void classify(String calleeSaid) {
         voicemailOpen = false;
         Answer waiting = new Answer(++answerSeq, null, calleeSaid);
+        waiting.askedAt = loop.now();
         answer = waiting;
         Voicemail voicemail = parts.voicemail();
         parts.model().complete(voicemail.model(), voicemail.detection().question(calleeSaid)).subscribe().with(

@@ -244,12 +244,13 @@ class VoiceSessionTest {
         /** What the voicemail classifier is asked (the session streams every answer; only it completes). */
         final List<ModelRequest> classified = new ArrayList<>();
         final Deque<String> verdicts = new ArrayDeque<>();
+        Duration classifierDelay = Duration.ofMillis(150);
 
         @Override
         public Uni<ModelReply> complete(ModelEndpoint endpoint, ModelRequest request) {
             classified.add(request);
             String verdict = verdicts.removeFirst();
-            return Uni.createFrom().emitter(e -> loop.at(Duration.ofMillis(150), () -> e.complete(
+            return Uni.createFrom().emitter(e -> loop.at(classifierDelay, () -> e.complete(
                     ModelReply.text(verdict))));
         }
 
@@ -493,6 +494,24 @@ class VoiceSessionTest {
         assertThat(ended.conversation().messages()).extracting(ChatMessage::content).endsWith(GREETING, message);
         assertThat(ended.events()).filteredOn(e -> "rtf-bot-text".equals(e.get("type"))).last()
                 .satisfies(e -> assertThat(e.get("payload")).isEqualTo(Map.of("text", message, "voicemail", true)));
+    }
+
+    @Test
+    void aClassifierThatDoesNotAnswerInTimeLeavesThePersonAnswered() {
+        voicemailDetection(Map.of());
+        start(definition("Hello, this is Acme.", true));
+        callerSilent(1_200);
+        recognizer.lines.add("Hello?");
+        model.verdicts.add("NEVER"); // answered after 10 s
+        model.classifierDelay = Duration.ofSeconds(10);
+        model.says(ModelReply.text("Hi, this is Acme."));
+        callerSpeaks(500);
+        callerSilent(2_500);
+        assertThat(model.asked).as("not yet: the classifier has 3 s").isEmpty();
+        callerSilent(1_500);
+        assertThat(model.asked).hasSize(1);
+        assertThat(voice.spoken).contains("Hi, this is Acme.");
+        assertThat(ended).isNull();
     }
 
     @Test
