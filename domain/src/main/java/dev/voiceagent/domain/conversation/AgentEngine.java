@@ -99,11 +99,17 @@ public final class AgentEngine {
         return new ConversationState(start.id(), List.of(), Map.of(), 0, false, null);
     }
 
-    /** The opening turn: the Start Call's greeting when it has a text one, else the model speaks first. */
+    /**
+     * The opening turn: the Start Call's greeting when it has a text one (or the call's text greeting_override), else
+     * the model speaks first.
+     */
     public Turn open(ConversationState state) {
         Turn turn = new Turn(state);
         Node node = turn.node();
-        String greeting = NodeTypes.START_CALL.equals(node.type()) && !"audio".equals(text(node, "greeting_type"))
+        boolean start = NodeTypes.START_CALL.equals(node.type());
+        String override = start ? override("text", "text") : null;
+        String greeting = override != null ? override
+                : start && !"audio".equals(text(node, "greeting_type")) && override("audio", "recording_id") == null
                 ? text(node, "greeting") : null;
         if (greeting != null && !greeting.isBlank()) {
             String said = render(greeting, turn.gathered);
@@ -120,10 +126,30 @@ public final class AgentEngine {
      * call plays instead of synthesizing a greeting; empty otherwise.
      */
     public java.util.Optional<String> greetingRecording() {
+        if (!NodeTypes.START_CALL.equals(start.type()) || override("text", "text") != null) {
+            return java.util.Optional.empty();
+        }
+        String overridden = override("audio", "recording_id");
+        if (overridden != null) {
+            return java.util.Optional.of(overridden);
+        }
         String recording = text(start, "greeting_recording_id");
-        return NodeTypes.START_CALL.equals(start.type()) && "audio".equals(text(start, "greeting_type"))
-                && recording != null && !recording.isBlank() ? java.util.Optional.of(recording.strip())
-                : java.util.Optional.empty();
+        return "audio".equals(text(start, "greeting_type")) && recording != null && !recording.isBlank()
+                ? java.util.Optional.of(recording.strip()) : java.util.Optional.empty();
+    }
+
+    /**
+     * The call's greeting_override (initial context; a campaign contact's greeting_override_* columns, a public
+     * trigger's body): {type: text, text} or {type: audio, recording_id}. A valid one of {@code type} takes
+     * precedence over the saved Start-node greeting: its {@code field}, stripped; null otherwise.
+     */
+    private String override(String type, String field) {
+        if (!(initialContext.get("greeting_override") instanceof Map<?, ?> override)
+                || !type.equals(override.get("type")) || !(override.get(field) instanceof String value)
+                || value.isBlank()) {
+            return null;
+        }
+        return value.strip();
     }
 
     /**
@@ -279,6 +305,10 @@ public final class AgentEngine {
     }
 
     /** One turn in progress. Not thread-safe: a turn belongs to the request that runs it. */
+    /** A recording a turn plays, before its output number {@code at}. */
+    public record Recorded(int at, String recordingId) {
+    }
+
     public final class Turn {
 
         private String currentNodeId;
@@ -288,6 +318,7 @@ public final class AgentEngine {
         private boolean ended;
         private String endReason;
         private final List<String> outputs = new ArrayList<>();
+        private final List<Recorded> recordings = new ArrayList<>();
         private final List<TurnEvent> events = new ArrayList<>();
         private final Deque<ToolCall> pendingTools = new ArrayDeque<>();
         private final Map<String, FunctionSpec> offered = new LinkedHashMap<>();
@@ -325,6 +356,14 @@ public final class AgentEngine {
          */
         public List<String> outputs() {
             return List.copyOf(outputs);
+        }
+
+        /**
+         * The recordings this turn plays (a transition's speech of type audio), each before the output at its index
+         * (at the end when the index is the outputs' size). Text chat has nothing to play them with.
+         */
+        public List<Recorded> recordings() {
+            return List.copyOf(recordings);
         }
 
         public Step next() {
@@ -462,7 +501,12 @@ public final class AgentEngine {
             payload.put("allow_interrupt", Boolean.TRUE.equals(to.data() == null ? null : to.data().get("allow_interrupt")));
             events.add(new TurnEvent(TurnEvent.NODE_TRANSITION, payload));
             String speech = JsonTree.asString(edge.data().get("transition_speech"));
-            if (speech != null && !speech.isBlank() && !"audio".equals(edge.data().get("transition_speech_type"))) {
+            String recording = JsonTree.asString(edge.data().get("transition_speech_recording_id"));
+            if ("audio".equals(edge.data().get("transition_speech_type"))) {
+                if (recording != null && !recording.isBlank()) {
+                    recordings.add(new Recorded(outputs.size(), recording.strip()));
+                }
+            } else if (speech != null && !speech.isBlank()) {
                 outputs.add(render(speech, gathered));
             }
         }

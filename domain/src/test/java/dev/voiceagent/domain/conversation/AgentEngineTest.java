@@ -89,6 +89,50 @@ class AgentEngineTest {
     }
 
     @Test
+    void aCallsGreetingOverrideTakesPrecedenceOverTheSavedGreetingWhenItIsValid() {
+        Map<String, Object> text = new LinkedHashMap<>(CONTEXT);
+        text.put("greeting_override", Map.of("type", "text", "text", "Hi {{first_name}}, a quick one from Acme."));
+        AgentEngine engine = new AgentEngine(definition(true), text);
+        assertThat(run(engine.open(engine.initialState()), script(), new ArrayList<>()).assistantText())
+                .isEqualTo("Hi Ann, a quick one from Acme.");
+        assertThat(engine.greetingRecording()).isEmpty();
+
+        Map<String, Object> audio = new LinkedHashMap<>(CONTEXT);
+        audio.put("greeting_override", Map.of("type", "audio", "recording_id", " welcome-ann "));
+        AgentEngine recorded = new AgentEngine(definition(true), audio);
+        assertThat(recorded.greetingRecording()).contains("welcome-ann");
+
+        for (Object invalid : List.of(Map.of("type", "text", "text", " "), Map.of("type", "audio"),
+                Map.of("type", "video", "recording_id", "x"), "hello")) {
+            Map<String, Object> context = new LinkedHashMap<>(CONTEXT);
+            context.put("greeting_override", invalid);
+            AgentEngine saved = new AgentEngine(definition(true), context);
+            assertThat(saved.greetingRecording()).as("%s", invalid).isEmpty();
+            assertThat(run(saved.open(saved.initialState()), script(), new ArrayList<>()).assistantText())
+                    .as("%s: the saved greeting", invalid).isEqualTo("Hello Ann, this is Acme.");
+        }
+    }
+
+    @Test
+    void aTransitionWhoseSpeechIsARecordingNamesItForTheVoiceInsteadOfSayingText() {
+        Map<String, Object> definition = new LinkedHashMap<>(Map.of("nodes", List.of(
+                Map.of("id", "1", "type", "startCall", "data", Map.of("name", "Start", "prompt", "Greet.",
+                        "greeting", "Hello.")),
+                Map.of("id", "2", "type", "agentNode", "data", Map.of("name", "Next", "prompt", "Help."))),
+                "edges", List.of(Map.of("id", "e1", "source", "1", "target", "2", "data", Map.of("label", "Next",
+                        "condition", "Always", "transition_speech", "One moment.", "transition_speech_type",
+                        "audio", "transition_speech_recording_id", "hold-on")))));
+        AgentEngine engine = new AgentEngine(WorkflowDefinition.of(definition), CONTEXT);
+        ConversationState state = run(engine.open(engine.initialState()), script(), new ArrayList<>()).state();
+        Turn turn = engine.reply(state, "Go on");
+        TurnResult result = run(turn, script(ModelReply.calls(new ToolCall("c1", "next", Map.of())),
+                ModelReply.text("How can I help?")), new ArrayList<>());
+        assertThat(turn.recordings()).containsExactly(new AgentEngine.Recorded(0, "hold-on"));
+        assertThat(turn.outputs()).containsExactly("How can I help?").doesNotContain("One moment.");
+        assertThat(result.state().currentNodeId()).isEqualTo("2");
+    }
+
+    @Test
     void withoutAGreetingTheModelSpeaksFirstWithTheGlobalAndNodePromptsAndTheEdgesAsFunctions() {
         AgentEngine engine = new AgentEngine(definition(false), CONTEXT);
         List<ModelRequest> asked = new ArrayList<>();

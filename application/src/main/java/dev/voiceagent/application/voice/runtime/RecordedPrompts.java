@@ -19,7 +19,9 @@ import java.util.Arrays;
 /**
  * The organization's pre-recorded prompts (workflow recordings) as a call plays them: the recording's transcript (what
  * it says, for the conversation) and its audio in the call's format. The file is read off the event loop; WAV files
- * (16-bit PCM or μ-law, any rate) play, other formats are refused with the reason.
+ * (16-bit PCM or μ-law, any rate) play, other formats are refused with the reason. Each recording is converted to a
+ * format once: the converted audio is cached (bounded by bytes, least recently played first out), keyed by the stored
+ * file, so a recording uploaded again is converted again.
  */
 @Singleton
 public class RecordedPrompts {
@@ -45,11 +47,58 @@ public class RecordedPrompts {
                 return Uni.createFrom().failure(new DomainRuleViolation("no recording " + recordingId));
             }
             String transcript = found.get().transcript();
-            return objects.open(found.get().storageKey()).emitOn(Infrastructure.getDefaultWorkerPool())
-                    .map(stream -> new Prompt(transcript, convert(read(stream.orElseThrow(() ->
-                            new DomainRuleViolation("the file of recording " + recordingId + " is missing"))),
-                            format)));
+            String storageKey = found.get().storageKey();
+            // the stored file names the version: a recording uploaded again is converted again
+            String key = organizationId + "/" + storageKey + "/" + format.encoding() + "/" + format.sampleRate();
+            byte[] cached = cache.get(key);
+            if (cached != null) {
+                return Uni.createFrom().item(new Prompt(transcript, cached));
+            }
+            return objects.open(storageKey).emitOn(Infrastructure.getDefaultWorkerPool())
+                    .map(stream -> {
+                        byte[] audio = convert(read(stream.orElseThrow(() -> new DomainRuleViolation(
+                                "the file of recording " + recordingId + " is missing"))), format);
+                        cache.put(key, audio);
+                        return new Prompt(transcript, audio);
+                    });
         });
+    }
+
+    /** Prompts converted to a call's format, most recently played kept, up to {@link #CACHE_BYTES} in all. */
+    static final long CACHE_BYTES = 32L * 1024 * 1024;
+
+    private final Cache cache = new Cache(CACHE_BYTES);
+
+    /** A least-recently-used map bounded by the bytes of its values (calls on many threads). */
+    static final class Cache {
+        private final long limit;
+        private final java.util.LinkedHashMap<String, byte[]> entries = new java.util.LinkedHashMap<>(16, 0.75f, true);
+        private long bytes;
+
+        Cache(long limit) {
+            this.limit = limit;
+        }
+
+        synchronized byte[] get(String key) {
+            return entries.get(key);
+        }
+
+        synchronized void put(String key, byte[] audio) {
+            byte[] before = entries.put(key, audio);
+            bytes += audio.length - (before == null ? 0 : before.length);
+            var eldest = entries.entrySet().iterator();
+            while (bytes > limit && eldest.hasNext()) {
+                var entry = eldest.next();
+                if (entry.getValue() != audio) {
+                    bytes -= entry.getValue().length;
+                    eldest.remove();
+                }
+            }
+        }
+
+        synchronized int size() {
+            return entries.size();
+        }
     }
 
     private static byte[] read(InputStream in) {

@@ -111,7 +111,8 @@ public final class VoiceSession implements MediaInput {
 
     private static final class Utterance {
         final String id;
-        final String text;
+        /** What it says (a recording's transcript once the recording is loaded). */
+        String text;
         final Instant askedAt;
         final Deque<byte[]> audio = new ArrayDeque<>();
         /** Its words on its audio, when the voice gives them. */
@@ -138,6 +139,7 @@ public final class VoiceSession implements MediaInput {
         final Framer framer = new Framer(frameBytes);
         int utteranceSeq;
         int outputsSeen;
+        int recordingsSeen;
         long queuedMs;
         boolean finished;
         boolean speaking;
@@ -687,13 +689,47 @@ public final class VoiceSession implements MediaInput {
                 }));
     }
 
-    /** Speaks what the engine said that the model did not stream (a greeting, a tool's last words). */
+    /**
+     * Speaks what the engine said that the model did not stream (a greeting, a tool's last words), and plays the
+     * recordings it named (a transition's speech of type audio), each in its place.
+     */
     private void sayNewOutputs(Answer a) {
         List<String> outputs = a.turn.outputs();
-        for (int i = a.outputsSeen; i < outputs.size(); i++) {
-            sayAll(a, outputs.get(i));
+        List<AgentEngine.Recorded> recordings = a.turn.recordings();
+        for (int i = a.outputsSeen; i <= outputs.size(); i++) {
+            while (a.recordingsSeen < recordings.size() && recordings.get(a.recordingsSeen).at() <= i) {
+                play(a, recordings.get(a.recordingsSeen++).recordingId());
+            }
+            if (i < outputs.size()) {
+                sayAll(a, outputs.get(i));
+            }
         }
         a.outputsSeen = outputs.size();
+    }
+
+    /**
+     * A recording in the answer's place: its audio (converted to the call's format, from the prompts' cache) when it
+     * has loaded; one that cannot be played is skipped with the reason in the log, the answer goes on.
+     */
+    private void play(Answer a, String recordingId) {
+        Utterance u = new Utterance("a" + a.id + "r" + ++a.utteranceSeq, "", loop.now());
+        a.utterances.addLast(u);
+        parts.prompts().apply(recordingId).subscribe().with(
+                prompt -> loop.execute(() -> {
+                    if (utterance(u.id) != null) {
+                        u.text = prompt.transcript() == null ? "" : prompt.transcript();
+                        log.add("rtf-bot-text", java.util.Map.of("text", u.text, "recording", true));
+                        voiceAudio(u.id, prompt.audio());
+                        voiceDone(u.id);
+                    }
+                }),
+                failure -> loop.execute(() -> {
+                    if (utterance(u.id) != null) {
+                        log.add("rtf-pipeline-error", java.util.Map.of("message", "the recording " + recordingId
+                                + " cannot be played: " + failure.getMessage()));
+                        voiceDone(u.id);
+                    }
+                }));
     }
 
     private void sayAll(Answer a, String text) {

@@ -562,6 +562,54 @@ class VoiceSessionTest {
     }
 
     @Test
+    void aTransitionsRecordedSpeechPlaysInItsPlaceBetweenTheModelsWords() {
+        byte[] audio = new byte[160 * 25]; // 500 ms, a recognisable pattern
+        for (int i = 0; i < audio.length; i++) {
+            audio[i] = (byte) (i % 7 == 0 ? 0x10 : 0x20);
+        }
+        List<String> asked = new ArrayList<>();
+        prompts = id -> {
+            asked.add(id);
+            return "hold-on".equals(id) ? Uni.createFrom().item(new RecordedPrompts.Prompt("One moment please.", audio))
+                    : Uni.createFrom().failure(new IllegalStateException("no recording " + id));
+        };
+        Map<String, Object> edge = Map.of("label", "Next", "condition", "The caller wants help",
+                "transition_speech_type", "audio", "transition_speech_recording_id", "hold-on");
+        start(WorkflowDefinition.of(Map.of("nodes", List.of(
+                        Map.of("id", "1", "type", "startCall", "data", Map.of("name", "Start", "prompt", "Greet.",
+                                "greeting", "Hello.", "allow_interrupt", true)),
+                        Map.of("id", "2", "type", "agentNode", "data", Map.of("name", "Help", "prompt", "Help.",
+                                "allow_interrupt", true))),
+                "edges", List.of(Map.of("id", "e1", "source", "1", "target", "2", "data", edge)))));
+        callerSilent(1_200);
+        int greetingFrames = carrier.frames;
+        recognizer.lines.add("I need help.");
+        model.says(ModelReply.calls(new ToolCall("c1", "next", Map.of())));
+        model.says(ModelReply.text("How can I help?"));
+        callerSpeaks(600);
+        callerSilent(2_500);
+
+        assertThat(asked).containsExactly("hold-on");
+        assertThat(voice.spoken).containsExactly("Hello.", "How can I help?");
+        assertThat(carrier.frames - greetingFrames).as("the recording's 25 frames, then the answer's")
+                .isGreaterThan(25);
+        // the recording's frames, then the synthesized answer's (the fake voice's audio is zeros)
+        int lastRecorded = -1;
+        int lastSynthesized = -1;
+        for (int i = 0; i < recorded.size(); i++) {
+            byte first = recorded.get(i)[1][0];
+            lastRecorded = first == 0x20 || first == 0x10 ? i : lastRecorded;
+            lastSynthesized = first == 0 ? i : lastSynthesized;
+        }
+        assertThat(lastRecorded).as("the recording played").isPositive();
+        assertThat(lastSynthesized).as("the answer came after it").isGreaterThan(lastRecorded);
+        session.stopped();
+        loop.drain();
+        assertThat(ended.events()).anySatisfy(e -> assertThat(String.valueOf(e)).contains("rtf-bot-text",
+                "One moment please.", "recording=true"));
+    }
+
+    @Test
     void aGreetingRecordingThatCannotBePlayedLetsTheModelSpeakFirstAndSaysWhy() {
         model.says(ModelReply.text("Hello, how can I help?"));
         start(recordedGreeting("gone"));
