@@ -16,7 +16,7 @@ public interface ToolRepository {
     }
 
     /** Newest first; a null filter matches all. */
-    Uni<List<StoredTool>> list(long organizationId, ToolStatus status, ToolCategory category);
+    Uni<List<StoredTool>> list(long organizationId, java.util.Set<ToolStatus> statuses, ToolCategory category);
 
     Uni<Optional<StoredTool>> find(long organizationId, String uuid);
 

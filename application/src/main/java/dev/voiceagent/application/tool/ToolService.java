@@ -56,8 +56,9 @@ public class ToolService implements ToolsUseCase, TestToolUseCase, RefreshMcpToo
     }
 
     @Override
-    public Uni<List<StoredTool>> list(Principal principal, ToolStatus status, ToolCategory category) {
-        return tools.list(principal.organizationId(), status, category);
+    public Uni<List<StoredTool>> list(Principal principal, java.util.Set<ToolStatus> statuses, ToolCategory category) {
+        return tools.list(principal.organizationId(), statuses.isEmpty()
+                ? java.util.EnumSet.complementOf(java.util.EnumSet.of(ToolStatus.ARCHIVED)) : statuses, category);
     }
 
     @Override

@@ -55,7 +55,8 @@ public final class ToolUseCases {
     }
 
     public interface ToolsUseCase {
-        Uni<List<StoredTool>> list(Principal principal, ToolStatus status, ToolCategory category);
+        /** The tools of these statuses (none given: every tool but the archived ones, as the reference lists). */
+        Uni<List<StoredTool>> list(Principal principal, java.util.Set<ToolStatus> statuses, ToolCategory category);
 
         Uni<StoredTool> get(Principal principal, String uuid);
 

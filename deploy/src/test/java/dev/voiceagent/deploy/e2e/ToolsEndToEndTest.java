@@ -83,6 +83,49 @@ class ToolsEndToEndTest {
     }
 
     @Test
+    void anHttpToolSavedWithoutItsUrlIsKeptButNeitherTestedNorGivenToAnAgentUntilItHasOne() {
+        // what the reference dashboard's create dialog posts
+        String uuid = httpTool("Draft lookup", Map.of("method", "GET", "url", "")).getString("tool_uuid");
+        as().get("/api/v1/tools/" + uuid).then().statusCode(200).body("definition.config.url", equalTo(""));
+        as().post("/api/v1/tools/" + uuid + "/test").then().statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("has no URL yet"));
+        Map<String, Object> start = new java.util.LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
+                "tool_uuids", List.of(uuid)));
+        long workflow = as().body(Map.of("name", "Uses a draft tool", "workflow_definition", Map.of("nodes",
+                        List.of(Map.of("id", "1", "type", "startCall", "position", Map.of("x", 0, "y", 0), "data",
+                                start)), "edges", List.of()))).post("/api/v1/workflow/create/definition").then()
+                .statusCode(200).extract().jsonPath().getLong("id");
+        assertThat(as().post("/api/v1/workflow/" + workflow + "/validate").then().extract().asString())
+                .as("the agent is told why, as for an archived tool").contains("has no URL yet");
+        // filled in on its page: a tool like any other
+        as().body(Map.of("definition", Map.of("schema_version", 1, "type", "http_api", "config", Map.of("method",
+                "GET", "url", "https://api.example.com/lookup")))).put("/api/v1/tools/" + uuid).then().statusCode(200)
+                .body("definition.config.url", equalTo("https://api.example.com/lookup"));
+        // a URL that is not one is still refused where it is
+        as().body(Map.of("name", "Bad", "category", "http_api", "definition", Map.of("schema_version", 1, "type",
+                "http_api", "config", Map.of("method", "GET", "url", "  ")))).post("/api/v1/tools/").then()
+                .statusCode(422);
+    }
+
+    @Test
+    void theStatusFilterTakesACommaSeparatedListAndArchivedToolsAreListedOnlyWhenAsked() {
+        String active = httpTool("Active one", Map.of("method", "GET", "url", "https://a.example.com/")).getString(
+                "tool_uuid");
+        String archived = httpTool("Archived one", Map.of("method", "GET", "url", "https://b.example.com/"))
+                .getString("tool_uuid");
+        as().delete("/api/v1/tools/" + archived).then().statusCode(200);
+        as().get("/api/v1/tools/").then().statusCode(200).body("tool_uuid", hasItem(active))
+                .body("tool_uuid", not(hasItem(archived)));
+        as().get("/api/v1/tools/?status=active,archived").then().statusCode(200)
+                .body("tool_uuid", hasItem(active)).body("tool_uuid", hasItem(archived));
+        as().get("/api/v1/tools/?status=archived").then().statusCode(200).body("tool_uuid", hasItem(archived))
+                .body("tool_uuid", not(hasItem(active)));
+        as().get("/api/v1/tools/?status=active,gone").then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("query", "status")));
+        as().get("/api/v1/tools/?status=active,").then().statusCode(422);
+    }
+
+    @Test
     void credentialsAreSealedAtRestNeverShownAndUniqueByName() {
         String uuid = credential("CRM key", "api_key", Map.of("header_name", "X-Crm-Key", "api_key", "crm-secret-9931"));
         String body = as().get("/api/v1/credentials/" + uuid).then().statusCode(200)

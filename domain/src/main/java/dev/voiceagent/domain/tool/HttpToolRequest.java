@@ -30,6 +30,10 @@ public record HttpToolRequest(String method, String url, Map<String, String> hea
      */
     public static HttpToolRequest plan(Tool tool, Map<String, Object> arguments, Map<String, Object> presetOverrides,
             Map<String, Object> context, Credential credential) {
+        if (tool.incomplete()) {
+            throw new DomainRuleViolation("The tool \"" + tool.name() + "\" has no URL yet: set its URL before"
+                    + " testing it or giving it to an agent");
+        }
         Map<String, Object> config = tool.config();
         Map<String, Object> values = new LinkedHashMap<>();
         Map<String, Object> args = arguments == null ? Map.of() : arguments;

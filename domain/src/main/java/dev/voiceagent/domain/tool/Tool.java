@@ -35,6 +35,14 @@ public record Tool(Long id, long organizationId, String uuid, String name, Strin
         definition = JsonTree.asMap(JsonTree.freeze(definition));
     }
 
+    /**
+     * An HTTP tool saved without its URL yet (the reference dashboard's create dialog sends ""): kept, filled in on
+     * its page; until then it is neither offered to a model nor tested.
+     */
+    public boolean incomplete() {
+        return category == ToolCategory.HTTP_API && !(config().get("url") instanceof String url && !url.isBlank());
+    }
+
     /** The config of the definition (empty for a calculator). */
     public Map<String, Object> config() {
         Map<String, Object> config = JsonTree.asMap(definition.get("config"));

@@ -112,7 +112,8 @@ public final class ToolDefinitions {
             problems.add(problem(at, "method", "method must be one of GET, POST, PUT, PATCH, DELETE", method));
         }
         out.put("method", m);
-        out.put("url", url(in.get("url"), at, "url", problems));
+        // "" is an incomplete tool, its URL set later on its page (the reference dashboard's create dialog sends it)
+        out.put("url", "".equals(in.get("url")) ? "" : url(in.get("url"), at, "url", problems));
         out.put("headers", headers(in.get("headers"), at, problems));
         out.put("credential_uuid", optionalString(in.get("credential_uuid"), at, "credential_uuid", problems));
         List<Map<String, Object>> parameters = parameters(in.get("parameters"), at, "parameters", problems, false);

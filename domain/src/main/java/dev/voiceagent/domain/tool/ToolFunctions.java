@@ -77,6 +77,11 @@ public final class ToolFunctions {
                             + "\" is archived: unarchive it or remove it from this node"));
                     continue;
                 }
+                if (tool.incomplete()) {
+                    errors.add(WorkflowError.node(node.id(), "data." + TOOL_UUIDS, "Tool \"" + tool.name()
+                            + "\" has no URL yet: set its URL or remove it from this node"));
+                    continue;
+                }
                 if (tool.category() == ToolCategory.MCP) {
                     continue;
                 }
@@ -107,6 +112,9 @@ public final class ToolFunctions {
     public static FunctionSpec spec(Tool tool) {
         String description = tool.description() == null || tool.description().isBlank() ? null : tool.description();
         Map<String, Object> config = tool.config();
+        if (tool.incomplete()) {
+            return null; // nothing to call yet
+        }
         return switch (tool.category()) {
             case HTTP_API -> new FunctionSpec(functionName(tool), description == null ? "Call " + tool.name()
                     : description, parameters(config.get("parameters")), FunctionSpec.Kind.TOOL);

@@ -49,10 +49,10 @@ public class PostgresToolRepository implements ToolRepository {
     }
 
     @Override
-    public Uni<List<StoredTool>> list(long organizationId, ToolStatus status, ToolCategory category) {
-        return pool.preparedQuery(SELECT + " WHERE t.organization_id = $1 AND ($2::text IS NULL OR t.status = $2)"
+    public Uni<List<StoredTool>> list(long organizationId, java.util.Set<ToolStatus> statuses, ToolCategory category) {
+        return pool.preparedQuery(SELECT + " WHERE t.organization_id = $1 AND t.status = ANY($2)"
                         + " AND ($3::text IS NULL OR t.category = $3) ORDER BY t.created_at DESC, t.id DESC")
-                .execute(Tuple.of(organizationId, status == null ? null : status.wireName(),
+                .execute(Tuple.of(organizationId, statuses.stream().map(ToolStatus::wireName).toArray(String[]::new),
                         category == null ? null : category.wireName()))
                 .map(rows -> Rows.list(rows, PostgresToolRepository::stored));
     }

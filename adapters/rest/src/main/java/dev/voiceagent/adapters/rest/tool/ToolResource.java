@@ -175,13 +175,18 @@ public class ToolResource {
 
     @GET
     @Path("/")
-    @Operation(summary = "List Tools", description = "Newest first; filters status (active, archived, draft) and"
-            + " category")
+    @Operation(summary = "List Tools", description = "Newest first; status filters one status or a comma-separated"
+            + " list (active, archived, draft; archived tools are left out unless asked for), category one category")
     public Uni<List<ToolResponse>> list(@QueryParam("status") String status, @QueryParam("category") String category) {
-        ToolStatus s = status == null ? null : parse("status", status, ToolStatus::byWireName,
-                new String[] {"active", "archived", "draft"});
+        java.util.Set<ToolStatus> statuses = java.util.EnumSet.noneOf(ToolStatus.class);
+        if (status != null) {
+            for (String one : status.split(",", -1)) {
+                statuses.add(parse("status", one.strip(), ToolStatus::byWireName,
+                        new String[] {"active", "archived", "draft"}));
+            }
+        }
         ToolCategory c = category == null ? null : parse("category", category, ToolCategory::byWireName, CATEGORIES);
-        return tools.list(caller.principal(), s, c).map(all -> all.stream().map(ToolResponse::of).toList());
+        return tools.list(caller.principal(), statuses, c).map(all -> all.stream().map(ToolResponse::of).toList());
     }
 
     @POST
