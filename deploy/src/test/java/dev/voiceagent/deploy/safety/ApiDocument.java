@@ -27,7 +27,7 @@ final class ApiDocument {
 
     /** One operation; {@code bodySchema} is resolved (no $ref at the top) and null when it takes no JSON body. */
     record Operation(String method, String path, List<Parameter> pathParameters, List<Parameter> queryParameters,
-            JsonNode bodySchema, String bodyMediaType) {
+            JsonNode bodySchema, String bodyMediaType, boolean authenticated) {
 
         String key() {
             return method + " " + path;
@@ -54,22 +54,22 @@ final class ApiDocument {
                 }
                 List<Parameter> pathParameters = new ArrayList<>();
                 List<Parameter> queryParameters = new ArrayList<>();
+                boolean authenticated = false;
                 for (JsonNode p : op.getValue().path("parameters")) {
                     Parameter parameter = new Parameter(p.path("name").asText(), resolve(p.path("schema")),
                             p.path("required").asBoolean(false));
                     switch (p.path("in").asText()) {
                         case "path" -> pathParameters.add(parameter);
                         case "query" -> queryParameters.add(parameter);
-                        default -> {
-                            // headers: the credentials, Idempotency-Key; not fuzzed here
-                        }
+                        default -> // headers: the credentials (an operation that takes them needs them)
+                                authenticated |= "X-API-Key".equals(parameter.name());
                     }
                 }
                 JsonNode content = op.getValue().path("requestBody").path("content");
                 String mediaType = content.fieldNames().hasNext() ? content.fieldNames().next() : null;
                 JsonNode body = mediaType == null ? null : resolve(content.path(mediaType).path("schema"));
                 found.add(new Operation(op.getKey().toUpperCase(java.util.Locale.ROOT), path.getKey(),
-                        List.copyOf(pathParameters), List.copyOf(queryParameters), body, mediaType));
+                        List.copyOf(pathParameters), List.copyOf(queryParameters), body, mediaType, authenticated));
             }
         }
         found.sort(Comparator.comparing(Operation::path).thenComparing(Operation::method));

@@ -108,6 +108,45 @@ class BadInputSuiteTest {
                 .map(c -> c.operation().path()).filter(p -> !p.endsWith("/")).distinct().toList());
     }
 
+    /**
+     * Authentication before anything else: every operation that takes credentials answers an anonymous request 401,
+     * whatever its body and media type (a media type the operation does not take included), and a public one does not.
+     */
+    @Test
+    void everyOperationThatNeedsCredentialsAnswersAnAnonymousRequest401WhateverItsBody() throws Exception {
+        ApiDocument document = ApiDocument.served();
+        TenantFixture tenant = TenantFixture.create("anonymous");
+        HttpClient client = CLIENT;
+        List<String> failures = new ArrayList<>();
+        int authenticated = 0;
+        for (ApiDocument.Operation op : document.operations()) {
+            if (dev.voiceagent.adapters.rest.shared.PublicPaths.signed(op.path())) {
+                continue; // a carrier's, the payment provider's or a signed link's route: its signature is checked
+            }
+            String url = tenant.url(op);
+            for (String[] body : new String[][] {{"text/plain", "hello"}, {"application/xml", "<a/>"},
+                    {"application/json", "{\"x\":"}, {"multipart/form-data; boundary=b", "--b--"}}) {
+                HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + url))
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", body[0])
+                        .header("Accept", "application/json")
+                        .method(op.method(), HttpRequest.BodyPublishers.ofString(body[1])).build();
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                boolean needs = op.authenticated() || op.path().startsWith("/api/v1/public/agent/");
+                if (needs && (response.statusCode() != 401
+                        || !response.body().contains("\"detail\""))) {
+                    failures.add(op + " with " + body[0] + ": " + response.statusCode() + " " + abbreviate(
+                            response.body()));
+                }
+                if (!op.authenticated() && response.statusCode() == 401 && op.path().startsWith("/api/v1/health")) {
+                    failures.add(op + " is public but answered 401");
+                }
+            }
+            authenticated += op.authenticated() || op.path().startsWith("/api/v1/public/agent/") ? 1 : 0;
+        }
+        assertThat(authenticated).as("operations that take credentials").isGreaterThan(150);
+        assertThat(failures).isEmpty();
+    }
+
     private static List<Case> cases(ApiDocument document, TenantFixture tenant, ApiDocument.Operation op)
             throws IOException {
         List<Case> out = new ArrayList<>();

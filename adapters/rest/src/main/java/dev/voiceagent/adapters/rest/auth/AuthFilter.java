@@ -36,8 +36,18 @@ public class AuthFilter {
 
     @ServerRequestFilter
     public Uni<Response> authenticate(ContainerRequestContext request, ResourceInfo resource) {
-        if (resource == null || resource.getResourceMethod() == null || isPublic(resource)) {
+        if (resource == null || resource.getResourceMethod() == null) {
             return Uni.createFrom().nullItem();
+        }
+        if (isPublic(resource)) {
+            // a public agent trigger checks its own key, after its body: an anonymous call is refused before that
+            String key = request.getHeaderString(API_KEY_HEADER);
+            String path = request.getUriInfo().getPath();
+            return (path.startsWith("/") ? path : "/" + path).startsWith(dev.voiceagent.adapters.rest.shared
+                    .PublicPaths.KEYED_PREFIX) && (key == null || key.isBlank())
+                    ? Uni.createFrom().item(ErrorMapper.detail(Response.Status.UNAUTHORIZED,
+                            "X-API-Key header required"))
+                    : Uni.createFrom().nullItem();
         }
         var credentials = new Credentials(request.getHeaderString(API_KEY_HEADER),
                 request.getHeaderString(AUTHORIZATION_HEADER));

@@ -22,12 +22,9 @@ import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 @OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD) // applied once, when the document is generated at build
 public class ApiContractFilter implements OASFilter {
 
-    private static final Set<String> PUBLIC_PATHS = Set.of(
-            "/api/v1/health", "/api/v1/health/active-calls", "/api/v1/health/autoscale-metric", "/api/v1/auth/signup",
-            "/api/v1/auth/login", "/api/v1/workflow/templates",
-            "/api/v1/user/configurations/defaults");
+    private static final Set<String> PUBLIC_PATHS = PublicPaths.DOCUMENTED;
     /** Paths whose operations take no dashboard credentials (a public agent trigger requires its own X-API-Key). */
-    private static final String PUBLIC_PREFIX = "/api/v1/public/";
+    private static final String PUBLIC_PREFIX = PublicPaths.PUBLIC_PREFIX;
     /** Collection routes the reference declares with a trailing slash (a list: Set.of's order changes run to run). */
     private static final List<String> SLASHED = List.of("/api/v1/campaign", "/api/v1/folder");
     private static final String VALIDATION_REF = "#/components/schemas/HTTPValidationError";

@@ -226,6 +226,35 @@ public class ErrorMapper {
         return validation != null ? requestValidation(validation) : detail(Response.Status.NOT_FOUND, "Not Found");
     }
 
+    /**
+     * A body or an Accept the operation does not take: judged while the request is matched, before the authentication
+     * filter could run. An anonymous request to an operation that needs credentials is told that first (401), so the
+     * media type says nothing to a caller who may not call.
+     */
+    @ServerExceptionMapper
+    public Response unsupportedMediaType(jakarta.ws.rs.NotSupportedException e, jakarta.ws.rs.core.HttpHeaders headers,
+            jakarta.ws.rs.core.UriInfo uri) {
+        return anonymous(headers, uri) ? detail(Response.Status.UNAUTHORIZED, "Authorization header required")
+                : detail(Response.Status.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type");
+    }
+
+    @ServerExceptionMapper
+    public Response notAcceptable(jakarta.ws.rs.NotAcceptableException e, jakarta.ws.rs.core.HttpHeaders headers,
+            jakarta.ws.rs.core.UriInfo uri) {
+        return anonymous(headers, uri) ? detail(Response.Status.UNAUTHORIZED, "Authorization header required")
+                : detail(Response.Status.NOT_ACCEPTABLE, "Not Acceptable");
+    }
+
+    private static boolean anonymous(jakarta.ws.rs.core.HttpHeaders headers, jakarta.ws.rs.core.UriInfo uri) {
+        String path = uri.getPath().startsWith("/") ? uri.getPath() : "/" + uri.getPath();
+        return blank(headers.getHeaderString("X-API-Key")) && blank(headers.getHeaderString("authorization"))
+                && PublicPaths.needsCredentials(path);
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
     @ServerExceptionMapper
     public Response methodNotAllowed(NotAllowedException e) {
         return detail(Response.Status.METHOD_NOT_ALLOWED, "Method Not Allowed");
