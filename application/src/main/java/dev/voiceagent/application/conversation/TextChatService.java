@@ -122,8 +122,8 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                     Instant at = clock.instant();
                     ChatTurn turn = turn(null, now, result, at);
                     TextChatSession session = TextChatSession.empty().withTurn(turn, at);
-                    WorkflowRun updated = ChatRuns.afterTurn(run, result.state(), result.usage(),
-                            ConversationModels.key(endpoint), at);
+                    WorkflowRun updated = ChatRuns.withFeedback(ChatRuns.afterTurn(run, result.state(),
+                            result.usage(), ConversationModels.key(endpoint), at), session.activeTurns());
                     return chats.create(updated, session, checkpoint(result.state(), turn.id()), at);
                 });
         });
@@ -247,7 +247,8 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     }
 
     private Uni<TextChatRecord> commit(TextChatRecord record, String token, TextChatSession session,
-            Map<String, Object> checkpoint, WorkflowRun run, Integer expectedRevision) {
+            Map<String, Object> checkpoint, WorkflowRun changed, Integer expectedRevision) {
+        WorkflowRun run = ChatRuns.withFeedback(changed, session.activeTurns()); // what the run page shows
         long runId = record.run().id();
         Instant at = clock.instant();
         return completions.events(record.run().completed(), run, at)

@@ -25,6 +25,7 @@ public class CreateWorkflowService implements CreateWorkflowUseCase {
         WorkflowDefinition definition = Workflows.mintTriggerPaths(command.definition());
         return workflows.triggerPathsInUse(org, null).chain(inUse -> {
             Workflows.preCheck(definition, inUse);
+            dev.voiceagent.domain.voice.VoicemailDetection.of(command.configurations()); // what a call will follow
             Workflow workflow = Workflow.create(org, command.principal().userId(), command.name(), definition,
                     command.configurations(), command.templateContextVariables(), clock.instant(), UUID.randomUUID());
             return workflows.insert(workflow);

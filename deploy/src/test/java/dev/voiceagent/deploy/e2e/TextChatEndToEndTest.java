@@ -137,6 +137,15 @@ class TextChatEndToEndTest {
                 .jsonPath();
         assertThat(detail.getMap("usage_info.llm")).containsKey("simulator/simulator");
         assertThat(detail.getDouble("usage_info.call_duration_seconds")).isGreaterThanOrEqualTo(0);
+        // the conversation as the run page reads it (the shape a voice call writes)
+        List<Map<String, Object>> events = detail.getList("logs.realtime_feedback_events");
+        assertThat(events).extracting(e -> e.get("type")).containsSubsequence("rtf-bot-text",
+                "rtf-user-transcription", "rtf-node-transition", "rtf-bot-text", "rtf-user-transcription");
+        assertThat(events).filteredOn(e -> "rtf-user-transcription".equals(e.get("type")))
+                .extracting(e -> (Object) ((Map<?, ?>) e.get("payload")).get("text"))
+                .containsExactly("I want to book an appointment", "Preferred day is Tuesday");
+        assertThat(events.getFirst()).containsEntry("turn", 1).containsKey("timestamp")
+                .containsEntry("payload", Map.of("text", "Hello Ann, this is Acme Dental."));
     }
 
     @Test
@@ -269,6 +278,12 @@ class TextChatEndToEndTest {
         assertThat(again.getString("session_data.cursor_turn_id")).isNull();
         assertThat(again.getList("session_data.discarded_future")).hasSize(1);
         assertThat(again.getString("session_data.discarded_future[0].rewound_from_turn_id")).isEqualTo(first);
+        List<Map<String, Object>> events = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + run).then()
+                .statusCode(200).extract().jsonPath().getList("logs.realtime_feedback_events");
+        assertThat(events).as("the rewound turn is not the conversation any more")
+                .filteredOn(e -> "rtf-user-transcription".equals(e.get("type")))
+                .extracting(e -> (Object) ((Map<?, ?>) e.get("payload")).get("text"))
+                .containsExactly("what are your opening hours?");
     }
 
     @Test

@@ -35,6 +35,19 @@ public final class ChatRuns {
     }
 
     /** The run completed: its disposition, the tags (the disposition and extracted tag_* values), the duration. */
+    /**
+     * The run with its conversation as feedback events (logs.realtime_feedback_events, what the run page shows), from
+     * the chat's active turns.
+     */
+    public static WorkflowRun withFeedback(WorkflowRun r, List<ChatTurn> turns) {
+        Map<String, Object> logs = new LinkedHashMap<>(r.logs() == null ? Map.of() : r.logs());
+        logs.put(RealtimeFeedback.KEY, RealtimeFeedback.of(turns));
+        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
+                r.callType(), r.state(), r.completed(), r.recordingUrl(), r.transcriptUrl(), r.usageInfo(),
+                r.costInfo(), r.initialContext(), r.gatheredContext(), logs, r.annotations(), r.campaignId(),
+                r.createdAt());
+    }
+
     public static WorkflowRun completed(WorkflowRun run, String disposition, Instant now) {
         Map<String, Object> gathered = new LinkedHashMap<>(run.gatheredContext() == null ? Map.of()
                 : run.gatheredContext());

@@ -53,7 +53,6 @@ public record Workflow(
     /** A new workflow: its definition becomes version 1, published. */
     public static Workflow create(long organizationId, long createdBy, String name, WorkflowDefinition definition,
             Map<String, Object> configurations, Map<String, Object> templateContextVariables, Instant now, UUID uuid) {
-        dev.voiceagent.domain.voice.VoicemailDetection.of(configurations); // what a call will follow, checked now
         WorkflowVersion first = new WorkflowVersion(null, 1, VersionStatus.PUBLISHED, definition, configurations,
                 templateContextVariables, now, now);
         return new Workflow(null, organizationId, uuid, createdBy, name, WorkflowStatus.ACTIVE, null, now, first, null);
@@ -90,7 +89,6 @@ public record Workflow(
         if (editable().sameContentAs(definition, configurations, templateContextVariables)) {
             return this;
         }
-        dev.voiceagent.domain.voice.VoicemailDetection.of(configurations);
         WorkflowVersion newDraft = draft != null
                 ? new WorkflowVersion(draft.id(), draft.versionNumber(), VersionStatus.DRAFT, definition, configurations,
                         templateContextVariables, draft.createdAt(), null)

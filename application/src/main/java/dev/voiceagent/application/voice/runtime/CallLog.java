@@ -44,14 +44,7 @@ final class CallLog {
     void turn(String userText, AgentEngine.TurnResult result) {
         turn++;
         for (TurnEvent e : result.events()) {
-            add(switch (e.type()) {
-                case TurnEvent.NODE_TRANSITION -> "rtf-node-transition";
-                case TurnEvent.TOOL_CALL_STARTED -> "rtf-function-call-start";
-                case TurnEvent.TOOL_CALL_RESULT -> "rtf-function-call-end";
-                case TurnEvent.VARIABLES_EXTRACTED -> "rtf-variables-extracted";
-                case TurnEvent.SESSION_END -> "rtf-call-ended";
-                default -> "rtf-" + e.type().replace('_', '-');
-            }, e.payload());
+            add(dev.voiceagent.domain.conversation.RealtimeFeedback.type(e), e.payload());
         }
         if (result.assistantText() != null && !result.assistantText().isBlank()) {
             add("rtf-bot-text", Map.of("text", result.assistantText()));

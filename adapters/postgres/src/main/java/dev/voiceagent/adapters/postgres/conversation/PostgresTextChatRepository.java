@@ -123,10 +123,12 @@ public class PostgresTextChatRepository implements TextChatRepository {
                     int revision = rows.iterator().next().getInteger("revision");
                     return tx.preparedQuery("""
                                     UPDATE workflow_runs r SET state = $2, is_completed = $3, usage_info = $4,
-                                    gathered_context = $5 FROM (SELECT is_completed FROM workflow_runs WHERE id = $1
+                                    gathered_context = $5, logs = COALESCE(r.logs, '{}'::jsonb) || $6
+                                    FROM (SELECT is_completed FROM workflow_runs WHERE id = $1
                                     FOR UPDATE) was WHERE r.id = $1 RETURNING was.is_completed AS was_completed""")
                             .execute(Tuple.of(runId, run.state(), run.completed(), JsonValues.toJson(run.usageInfo()),
-                                    JsonValues.toJson(run.gatheredContext())))
+                                    JsonValues.toJson(run.gatheredContext()),
+                                    JsonValues.toJson(run.logs() == null ? Map.of() : run.logs())))
                             .chain(updated -> {
                                 boolean wasCompleted = updated.size() == 1
                                         && Boolean.TRUE.equals(updated.iterator().next().getBoolean("was_completed"));
