@@ -21,7 +21,8 @@ public interface ContactRepository {
     record Tally(long processed, long failed) {
     }
 
-    record Breakdown(java.util.Map<String, Long> byState, java.util.Map<String, Long> finishedByOutcome) {
+    record Breakdown(java.util.Map<String, Long> byState, java.util.Map<String, Long> finishedByOutcome,
+            long heldForCallingHours, java.time.Instant nextCallingHoursAt) {
 
         /** Last outcomes that count in failed_calls, as the reference counts them (voicemail does not). */
         static final java.util.Set<String> FAILED_CALLS = java.util.Set.of("failed", "error", "busy", "no-answer");

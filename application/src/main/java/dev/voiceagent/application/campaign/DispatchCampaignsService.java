@@ -224,11 +224,40 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                     OUTSIDE_HOURS, skipEvents(campaign.id(), plan.skipNeverOpen())));
         }
         if (!plan.defer().isEmpty()) {
-            written = written.chain(() -> session.defer(plan.defer()));
+            written = written.chain(() -> session.defer(plan.defer(), plan.callingHours()));
+        }
+        CampaignLogEntry hold = holdChange(p.running().heldByCallingHours(), plan, now);
+        if (hold != null) {
+            written = written.chain(() -> session.heldByCallingHours(campaign.organizationId(), campaign.id(),
+                    HELD.equals(hold.event()), hold));
         }
         List<CallRecord> attempts = plan.dial().stream().map(contact -> attempt(p, contact, now)).toList();
         return written.chain(() -> attempts.isEmpty() ? Uni.createFrom().item(List.<CallRecord>of())
                 : session.record(attempts, now.plus(settings.lease())));
+    }
+
+    static final String HELD = "dispatch_held_calling_hours";
+    static final String RESUMED = "dispatch_resumed_calling_hours";
+
+    /**
+     * The campaign's log says when legal calling hours hold its dispatch back and when it goes on, once each (not per
+     * contact, not per tick): held when the contacts due now all wait for their hours and none is dialed, resumed
+     * when a held campaign dials again.
+     */
+    static CampaignLogEntry holdChange(boolean held, ContactScreening.Plan plan, Instant now) {
+        if (!held && plan.dial().isEmpty() && !plan.callingHours().isEmpty()) {
+            Instant opens = plan.callingHours().values().stream().min(Instant::compareTo).orElseThrow();
+            return new CampaignLogEntry(now, dev.voiceagent.domain.campaign.LogLevel.INFO, HELD,
+                    "Dispatch held back: " + plan.callingHours().size() + " contact(s) due now are outside their"
+                            + " legal calling hours; the next opens at " + opens,
+                    java.util.Map.of("contacts", plan.callingHours().size(), "next_opening", opens.toString()));
+        }
+        if (held && !plan.dial().isEmpty()) {
+            return new CampaignLogEntry(now, dev.voiceagent.domain.campaign.LogLevel.INFO, RESUMED,
+                    "Dispatch resumed: calling hours are open for " + plan.dial().size() + " contact(s)",
+                    java.util.Map.of("contacts", plan.dial().size()));
+        }
+        return null;
     }
 
     /** contact.skipped for each skipped contact, with its log entry's details (why, which number). */

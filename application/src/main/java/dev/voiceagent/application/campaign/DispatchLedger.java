@@ -77,7 +77,11 @@ public interface DispatchLedger {
                 List<WebhookEvent> events);
 
         /** Puts contacts off until the given instants (their calling window is closed). */
-        Uni<Void> defer(Map<Long, Instant> until);
+        Uni<Void> defer(Map<Long, Instant> until, Map<Long, Instant> callingHours);
+
+        /** Records that calling hours now hold the campaign back ({@code held}) or no longer do, with its log entry. */
+        Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
+                dev.voiceagent.domain.campaign.CampaignLogEntry entry);
 
         /** Writes each run and its call attempt and marks the contact dialing; returns them with their ids. */
         Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil);
@@ -93,8 +97,9 @@ public interface DispatchLedger {
      * A running campaign, its breaker's window start, and the calling hours it dials in: its own, else its
      * organization's (null when neither set any: the installation's default applies).
      */
+    /** A running campaign, with whether legal calling hours hold its dispatch back (as its log last said). */
     record RunningCampaign(Campaign campaign, Instant breakerWindowFrom,
-            dev.voiceagent.domain.calling.CallingHours callingHours) {
+            dev.voiceagent.domain.calling.CallingHours callingHours, boolean heldByCallingHours) {
     }
 
     /** A running campaign's calls that have not ended, and whether any contact is not finished yet. */

@@ -55,7 +55,8 @@ public class GetCampaignProgressService implements GetCampaignProgressUseCase {
                                 DispatchStatus status = DispatchStatus.of(campaign, byState.getOrDefault("pending", 0L),
                                         byState.getOrDefault("waiting_retry", 0L), byState.getOrDefault("dialing", 0L),
                                         breakdown.finishedByOutcome(), activity.activeCalls(), counts.calls(),
-                                        counts.failures(), now);
+                                        counts.failures(), now, breakdown.heldForCallingHours(),
+                                        breakdown.nextCallingHoursAt());
                                 return new Progress(CampaignProgress.of(campaign, tally.processed(), tally.failed(),
                                         limit), status);
                             })));

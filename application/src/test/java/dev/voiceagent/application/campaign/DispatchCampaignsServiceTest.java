@@ -301,4 +301,28 @@ class DispatchCampaignsServiceTest {
             return ledger.outcomesSince(campaignId, since);
         }
     }
+
+    @Test
+    void theLogSaysOnceWhenCallingHoursHoldDispatchBackAndOnceWhenItResumes() {
+        dev.voiceagent.domain.campaign.DueContact due = new dev.voiceagent.domain.campaign.DueContact(5, 1,
+                "+81355550101", "Asia/Tokyo", Map.of(), 0, null, false);
+        Instant opens = NOW.plus(Duration.ofHours(8));
+        var heldPlan = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(), Map.of(5L,
+                NOW.plus(Duration.ofMinutes(5))), Map.of(), Map.of(), Map.of(5L, opens));
+        var held = DispatchCampaignsService.holdChange(false, heldPlan, NOW);
+        assertThat(held.event()).isEqualTo(DispatchCampaignsService.HELD);
+        assertThat(held.details()).containsEntry("contacts", 1).containsEntry("next_opening", opens.toString());
+
+        assertThat(DispatchCampaignsService.holdChange(true, heldPlan, NOW)).as("held already: said once").isNull();
+        var dialPlan = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(due), Map.of(), Map.of(),
+                Map.of(), Map.of());
+        var resumed = DispatchCampaignsService.holdChange(true, dialPlan, NOW);
+        assertThat(resumed.event()).isEqualTo(DispatchCampaignsService.RESUMED);
+        assertThat(DispatchCampaignsService.holdChange(false, dialPlan, NOW)).as("dialing as usual: nothing to say")
+                .isNull();
+        var mixed = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(due), Map.of(6L, NOW), Map.of(),
+                Map.of(), Map.of(6L, opens));
+        assertThat(DispatchCampaignsService.holdChange(false, mixed, NOW)).as("some dialed: not held back").isNull();
+    }
+
 }

@@ -51,6 +51,8 @@ public final class InMemoryDispatchLedger implements DispatchLedger {
     public final Map<Long, Row> contacts = new LinkedHashMap<>();
     public final List<CampaignTransition> transitions = new ArrayList<>();
     public final List<WebhookEvent> events = new ArrayList<>();
+    /** The campaign log entries dispatch appended (beyond the skips' own). */
+    public final List<CampaignLogEntry> logged = new ArrayList<>();
     public final List<CallRecord> recorded = new ArrayList<>();
     /** Calls live per campaign (the ones this fake recorded, until a test ends them, plus any set by hand). */
     public final Map<Long, Long> liveCalls = new LinkedHashMap<>();
@@ -80,7 +82,7 @@ public final class InMemoryDispatchLedger implements DispatchLedger {
     public Uni<List<RunningCampaign>> runningCampaigns(long organizationId) {
         return Uni.createFrom().item(campaigns.values().stream()
                 .filter(c -> c.organizationId() == organizationId && c.state() == CampaignState.RUNNING)
-                .map(c -> new RunningCampaign(c, c.startedAt(), callingHours.get(c.id()))).toList());
+                .map(c -> new RunningCampaign(c, c.startedAt(), callingHours.get(c.id()), false)).toList());
     }
 
     @Override
@@ -139,8 +141,15 @@ public final class InMemoryDispatchLedger implements DispatchLedger {
         }
 
         @Override
-        public Uni<Void> defer(Map<Long, Instant> until) {
+        public Uni<Void> defer(Map<Long, Instant> until, Map<Long, Instant> callingHours) {
             until.forEach((id, at) -> contacts.get(id).dueAt = at);
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
+                CampaignLogEntry entry) {
+            logged.add(entry);
             return Uni.createFrom().voidItem();
         }
 

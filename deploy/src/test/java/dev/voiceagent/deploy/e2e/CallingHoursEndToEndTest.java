@@ -136,4 +136,49 @@ class CallingHoursEndToEndTest {
                 .containsEntry("phone_number", "+79123456789");
         assertThat(String.valueOf(skipped.get("time_zones"))).contains("Europe/Moscow", "Asia/Vladivostok");
     }
+
+    @Test
+    void aCampaignHeldBackByCallingHoursSaysSoOnceCountsItsWaitingContactsAndSaysWhenItResumes() throws Exception {
+        // hours open now in London for an hour or two: closed in Sydney (9 to 11 hours ahead)
+        int hour = Instant.now().atZone(ZoneId.of("Europe/London")).getHour();
+        String end = hour >= 22 ? "24:00" : "%02d:00".formatted(hour + 2);
+        as(key).body(Map.of("start", "%02d:00".formatted(hour), "end", end))
+                .put("/api/v1/organizations/calling-hours").then().statusCode(200);
+        long campaign = campaign("phone_number,timezone,first_name\n+61293744000,,Bo\n");
+        as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
+
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (heldEntries(campaign, "dispatch_held_calling_hours") == 0) {
+            assertThat(Instant.now()).as("the hold is logged").isBefore(deadline);
+            Thread.sleep(200);
+        }
+        JsonPath progress = as(key).get("/api/v1/campaign/" + campaign + "/progress").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(progress.getLong("dispatch.waiting_for_calling_hours")).isEqualTo(1);
+        Instant opens = Instant.parse(progress.getString("dispatch.next_calling_hours_at"));
+        assertThat(opens).as("Sydney's next opening of the hours").isAfter(Instant.now().plusSeconds(3_600));
+        assertThat(opens.atZone(ZoneId.of("Australia/Sydney")).getMinute()).isZero();
+        Thread.sleep(2_500); // more ticks: said once, not per tick or per contact
+        assertThat(heldEntries(campaign, "dispatch_held_calling_hours")).isEqualTo(1);
+        assertThat(sql.queryLong("SELECT count(*) FROM calls c JOIN workflow_runs r ON r.id = c.workflow_run_id"
+                + " WHERE r.campaign_id = ?", campaign)).isZero();
+
+        // the hours open (widened, and the contact due again): dispatch goes on and says so
+        as(key).body(Map.of("start", "00:00", "end", "24:00")).put("/api/v1/organizations/calling-hours").then()
+                .statusCode(200);
+        sql.update("UPDATE campaign_contacts SET next_attempt_at = now() WHERE campaign_id = ?", campaign);
+        deadline = Instant.now().plusSeconds(30);
+        while (heldEntries(campaign, "dispatch_resumed_calling_hours") == 0) {
+            assertThat(Instant.now()).as("the resumption is logged").isBefore(deadline);
+            Thread.sleep(200);
+        }
+        assertThat(heldEntries(campaign, "dispatch_held_calling_hours")).isEqualTo(1);
+        assertThat(as(key).get("/api/v1/campaign/" + campaign + "/progress").then().statusCode(200).extract()
+                .jsonPath().getLong("dispatch.waiting_for_calling_hours")).isZero();
+    }
+
+    private int heldEntries(long campaign, String event) {
+        return as(key).get("/api/v1/campaign/" + campaign).then().statusCode(200).extract().jsonPath()
+                .getList("logs.findAll { it.event == '" + event + "' }").size();
+    }
 }

@@ -269,7 +269,7 @@ class PostgresContractsTest {
                             Map.of("contact_id", skipped.id(), "reason", "do_not_call"));
                     return session.skip(org, running.id(), Map.of(skipped.id(), entry), "skipped_do_not_call",
                                     List.of(new WebhookEvent.ContactSkipped(NOW, running.id(), entry.details())))
-                            .chain(() -> session.defer(Map.of(third, NOW.plusSeconds(60))))
+                            .chain(() -> session.defer(Map.of(third, NOW.plusSeconds(60)), Map.of()))
                             .replaceWith(due.stream().map(DueContact::id).toList());
                 })));
         assertThat(claimed).as("due ones only, in row order").containsExactly(first, second, third);

@@ -27,14 +27,16 @@ public final class ContactScreening {
 
     /**
      * What to do with the claimed contacts. {@code dial} keeps claim order and holds at most the free slots; the
-     * skips carry the log entry each contact leaves in the campaign's log.
+     * skips carry the log entry each contact leaves in the campaign's log; {@code callingHours} names the deferred
+     * contacts held back by legal calling hours, with when those hours open for them (not capped as the deferral is).
      */
     public record Plan(List<DueContact> dial, Map<Long, Instant> defer, Map<Long, CampaignLogEntry> skipDoNotCall,
-            Map<Long, CampaignLogEntry> skipNeverOpen) {
+            Map<Long, CampaignLogEntry> skipNeverOpen, Map<Long, Instant> callingHours) {
 
         public Plan {
             dial = List.copyOf(dial);
             defer = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(defer));
+            callingHours = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(callingHours));
             skipDoNotCall = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skipDoNotCall));
             skipNeverOpen = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skipNeverOpen));
         }
@@ -54,6 +56,7 @@ public final class ContactScreening {
         Map<Long, Instant> defer = new LinkedHashMap<>();
         Map<Long, CampaignLogEntry> doNotCall = new LinkedHashMap<>();
         Map<Long, CampaignLogEntry> neverOpen = new LinkedHashMap<>();
+        Map<Long, Instant> callingHours = new LinkedHashMap<>();
         ScheduleConfig schedule = campaign.scheduleConfig();
         ZoneId fallback = schedule != null && schedule.timezone() != null ? schedule.timezone() : ZoneOffset.UTC;
         Instant latest = now.plus(MAX_DEFER);
@@ -71,13 +74,14 @@ public final class ContactScreening {
                 neverOpen.put(contact.id(), neverOpenEntry(contact, hours, local, now));
             } else if (legal.get().isAfter(now)) {
                 defer.put(contact.id(), earlier(legal.get(), latest));
+                callingHours.put(contact.id(), legal.get());
             } else if (!ScheduleWindow.isOpen(schedule, zone, now)) {
                 defer.put(contact.id(), earlier(ScheduleWindow.nextOpening(schedule, zone, now).orElse(latest), latest));
             } else if (dial.size() < freeSlots) {
                 dial.add(contact);
             }
         }
-        return new Plan(dial, defer, doNotCall, neverOpen);
+        return new Plan(dial, defer, doNotCall, neverOpen, callingHours);
     }
 
     private static Instant earlier(Instant a, Instant b) {

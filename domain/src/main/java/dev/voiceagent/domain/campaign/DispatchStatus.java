@@ -10,9 +10,12 @@ import java.util.Map;
  * @param outcomes     finished contacts by the wire name of their last call's status
  * @param windowOpen   whether the campaign's own window (its time zone) is open now
  * @param nextWindowAt when it opens next, if it is closed now (null when open or unscheduled)
+ * @param waitingForCallingHours contacts held back by legal calling hours (their own time zones) right now
+ * @param nextCallingHoursAt when those hours open next for one of them (null when none waits)
  */
 public record DispatchStatus(long pending, long waitingRetry, long dialing, Map<String, Long> outcomes,
-        long activeCalls, boolean windowOpen, Instant nextWindowAt, Breaker breaker) {
+        long activeCalls, boolean windowOpen, Instant nextWindowAt, Breaker breaker, long waitingForCallingHours,
+        Instant nextCallingHoursAt) {
 
     public DispatchStatus {
         outcomes = Map.copyOf(outcomes);
@@ -24,7 +27,8 @@ public record DispatchStatus(long pending, long waitingRetry, long dialing, Map<
     }
 
     public static DispatchStatus of(Campaign campaign, long pending, long waitingRetry, long dialing,
-            Map<String, Long> outcomes, long activeCalls, long callsInWindow, long failuresInWindow, Instant now) {
+            Map<String, Long> outcomes, long activeCalls, long callsInWindow, long failuresInWindow, Instant now,
+            long waitingForCallingHours, Instant nextCallingHoursAt) {
         ScheduleConfig schedule = campaign.scheduleConfig();
         boolean open = ScheduleWindow.isOpen(schedule, null, now);
         Instant next = open ? null : ScheduleWindow.nextOpening(schedule, null, now).orElse(null);
@@ -34,6 +38,7 @@ public record DispatchStatus(long pending, long waitingRetry, long dialing, Map<
         double rate = callsInWindow == 0 ? 0.0 : Math.round(failuresInWindow * 10_000.0 / callsInWindow) / 10_000.0;
         return new DispatchStatus(pending, waitingRetry, dialing, outcomes, activeCalls, open, next,
                 new Breaker(config.enabled(), tripped, callsInWindow, failuresInWindow, rate, config.failureThreshold(),
-                        config.windowSeconds(), config.minCallsInWindow()));
+                        config.windowSeconds(), config.minCallsInWindow()), waitingForCallingHours,
+                waitingForCallingHours == 0 ? null : nextCallingHoursAt);
     }
 }

@@ -48,6 +48,8 @@ class ContactScreeningTest {
                 campaign(null), HOURS, 5, NOW, ContactScreeningTest::noZones);
         assertThat(plan.dial()).isEmpty();
         assertThat(plan.defer()).containsExactly(Map.entry(1L, NOW.plus(ContactScreening.MAX_DEFER)));
+        assertThat(plan.callingHours()).as("held by its hours, which open at 08:00 Tokyo, uncapped")
+                .containsExactly(Map.entry(1L, Instant.parse("2026-11-23T23:00:00Z")));
         // 07:58 in New York: the opening two minutes later comes first
         Instant early = Instant.parse("2026-11-23T12:58:00Z");
         ContactScreening.Plan soon = ContactScreening.screen(List.of(contact(2, "+12125550102", "America/New_York")),
@@ -63,6 +65,7 @@ class ContactScreeningTest {
                 campaign(mornings), HOURS, 5, NOW, ContactScreeningTest::noZones);
         assertThat(plan.dial()).isEmpty();
         assertThat(plan.defer()).containsExactly(Map.entry(1L, NOW.plus(ContactScreening.MAX_DEFER)));
+        assertThat(plan.callingHours()).as("the campaign's own schedule, not the law").isEmpty();
     }
 
     @Test

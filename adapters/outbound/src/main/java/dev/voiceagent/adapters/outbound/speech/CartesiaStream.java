@@ -8,10 +8,8 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -25,9 +23,8 @@ import java.util.function.Supplier;
  * it. A barge-in sends {@code cancel} for the context and drops whatever of it still arrives. A socket the provider
  * closed while idle is opened again on the next sentence.
  */
-final class CartesiaStream implements TextToSpeech.Stream {
+final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
 
-    private static final System.Logger LOG = System.getLogger(CartesiaStream.class.getName());
     private static final Base64.Decoder DECODE = Base64.getDecoder();
 
     /** What every sentence's request carries besides its text and context (a class: records here are JSON). */
@@ -67,23 +64,16 @@ final class CartesiaStream implements TextToSpeech.Stream {
         }
     }
 
-    private final Supplier<Future<WebSocket>> connect;
-    private final TextToSpeech.Listener listener;
     private final AudioFormat format;
     private final Voice voice;
     private final Set<String> open = new LinkedHashSet<>();
-    private final Deque<String> unsent = new ArrayDeque<>();
-    private WebSocket socket;
-    private boolean connecting;
-    private boolean closed;
     private long characters;
 
     CartesiaStream(Supplier<Future<WebSocket>> connect, AudioFormat format, Voice voice,
             TextToSpeech.Listener listener) {
-        this.connect = connect;
+        super(connect, "Cartesia", listener);
         this.format = format;
         this.voice = voice;
-        this.listener = listener;
         connect();
     }
 
@@ -136,48 +126,13 @@ final class CartesiaStream implements TextToSpeech.Stream {
         return out;
     }
 
-    private synchronized void connect() {
-        if (connecting || closed) {
-            return;
-        }
-        connecting = true;
-        connect.get().onComplete(result -> connected(result.succeeded() ? result.result() : null,
-                result.failed() ? result.cause().getMessage() : null));
+    @Override
+    protected synchronized boolean inFlight() {
+        return !open.isEmpty();
     }
 
-    private synchronized void connected(WebSocket ws, String failure) {
-        connecting = false;
-        if (ws == null) {
-            closed = true;
-            listener.failed("Cartesia: " + failure);
-            return;
-        }
-        if (closed) {
-            ws.close();
-            return;
-        }
-        socket = ws;
-        ws.textMessageHandler(this::message);
-        ws.closeHandler(v -> dropped(ws));
-        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "cartesia stream: {0}", e.toString()));
-        while (!unsent.isEmpty()) {
-            ws.writeTextMessage(unsent.pollFirst());
-        }
-    }
-
-    private synchronized void dropped(WebSocket ws) {
-        if (ws != socket) {
-            return;
-        }
-        socket = null;
-        if (!closed && !open.isEmpty()) {
-            closed = true; // speech was cut mid-sentence: the session says so
-            listener.failed("Cartesia closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
-        }
-        // idle: opened again on the next sentence
-    }
-
-    private void message(String text) {
+    @Override
+    protected void message(String text) {
         JsonObject json;
         try {
             json = new JsonObject(text);
@@ -238,15 +193,6 @@ final class CartesiaStream implements TextToSpeech.Stream {
         write(request(utterance, text + " ").encode());
     }
 
-    private void write(String message) {
-        if (socket == null) {
-            unsent.addLast(message);
-            connect();
-        } else {
-            socket.writeTextMessage(message);
-        }
-    }
-
     /** An interrupted sentence: Cartesia is told to stop it, and what of it still arrives is dropped. */
     @Override
     public synchronized void cancel(String utterance) {
@@ -261,13 +207,7 @@ final class CartesiaStream implements TextToSpeech.Stream {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (socket != null) {
-            socket.close();
-        }
+    public void close() {
+        shut(null);
     }
 }

@@ -29,29 +29,21 @@ import java.util.function.Supplier;
  * Each audio message's alignment (asked for with sync_alignment: characters with start times and durations, restarting
  * at zero in every message) becomes the sentence's words on its audio, for what a barge-in keeps of it.
  */
-final class ElevenLabsStream implements TextToSpeech.Stream {
+final class ElevenLabsStream extends WarmSocket implements TextToSpeech.Stream {
 
-    private static final System.Logger LOG = System.getLogger(ElevenLabsStream.class.getName());
     static final int MAX_CONTEXTS = 4;
     private static final Base64.Decoder DECODE = Base64.getDecoder();
 
-    private final Supplier<Future<WebSocket>> connect;
-    private final TextToSpeech.Listener listener;
     private final AudioFormat format;
     private final Map<String, Words> words = new HashMap<>();
     private final Set<String> open = new LinkedHashSet<>();
     private final Set<String> cancelled = new LinkedHashSet<>();
     private final Deque<String[]> waiting = new ArrayDeque<>();
-    private final Deque<String> unsent = new ArrayDeque<>();
-    private WebSocket socket;
-    private boolean connecting;
-    private boolean closed;
     private long characters;
 
     ElevenLabsStream(Supplier<Future<WebSocket>> connect, AudioFormat format, TextToSpeech.Listener listener) {
-        this.connect = connect;
+        super(connect, "ElevenLabs", listener);
         this.format = format;
-        this.listener = listener;
         connect();
     }
 
@@ -111,52 +103,18 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
         };
     }
 
-    private synchronized void connect() {
-        if (connecting || closed) {
-            return;
-        }
-        connecting = true;
-        connect.get().onComplete(result -> connected(result.succeeded() ? result.result() : null,
-                result.failed() ? result.cause().getMessage() : null));
-    }
-
-    private synchronized void connected(WebSocket ws, String failure) {
-        connecting = false;
-        if (ws == null) {
-            closed = true;
-            listener.failed("ElevenLabs: " + failure);
-            return;
-        }
-        if (closed) {
-            ws.close();
-            return;
-        }
-        socket = ws;
-        ws.textMessageHandler(this::message);
-        ws.closeHandler(v -> dropped(ws));
-        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "elevenlabs stream: {0}", e.toString()));
-        while (!unsent.isEmpty()) {
-            ws.writeTextMessage(unsent.pollFirst());
-        }
-    }
-
-    private synchronized void dropped(WebSocket ws) {
-        if (ws != socket) {
-            return;
-        }
-        socket = null;
-        if (closed) {
-            return;
-        }
+    @Override
+    protected synchronized void lost() {
         cancelled.clear();
-        if (!open.isEmpty()) {
-            closed = true; // speech was cut mid-sentence: the session says so
-            listener.failed("ElevenLabs closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
-        }
-        // idle: opened again on the next sentence
     }
 
-    private void message(String text) {
+    @Override
+    protected synchronized boolean inFlight() {
+        return !open.isEmpty();
+    }
+
+    @Override
+    protected void message(String text) {
         JsonObject json;
         try {
             json = new JsonObject(text);
@@ -229,15 +187,6 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
         }
     }
 
-    private void write(String message) {
-        if (socket == null) {
-            unsent.addLast(message);
-            connect();
-        } else {
-            socket.writeTextMessage(message);
-        }
-    }
-
     /** An interrupted sentence: not sent if it waited; its audio, if it is in flight, is dropped as it comes. */
     @Override
     public synchronized void cancel(String utterance) {
@@ -254,14 +203,7 @@ final class ElevenLabsStream implements TextToSpeech.Stream {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (socket != null) {
-            socket.writeTextMessage("{\"close_socket\":true}");
-            socket.close();
-        }
+    public void close() {
+        shut("{\"close_socket\":true}");
     }
 }

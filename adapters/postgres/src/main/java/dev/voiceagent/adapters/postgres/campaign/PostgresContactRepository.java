@@ -60,18 +60,30 @@ public class PostgresContactRepository implements ContactRepository {
     @Override
     public Uni<Breakdown> breakdown(long organizationId, long campaignId) {
         return pool.preparedQuery("""
-                        SELECT state, last_outcome, count(*) AS contacts FROM campaign_contacts
+                        SELECT state, last_outcome, count(*) AS contacts,
+                               count(*) FILTER (WHERE state IN ('pending', 'waiting_retry')
+                                                AND calling_hours_at > now()) AS held,
+                               min(calling_hours_at) FILTER (WHERE state IN ('pending', 'waiting_retry')
+                                                AND calling_hours_at > now()) AS held_until
+                        FROM campaign_contacts
                         WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome""")
                 .execute(Tuple.of(organizationId, campaignId)).map(rows -> {
                     java.util.Map<String, Long> byState = new java.util.TreeMap<>();
                     java.util.Map<String, Long> outcomes = new java.util.TreeMap<>();
+                    long held = 0;
+                    java.time.Instant opens = null;
                     for (var row : rows) {
                         byState.merge(row.getString("state"), row.getLong("contacts"), Long::sum);
                         if (row.getString("state").equals("done") && row.getString("last_outcome") != null) {
                             outcomes.merge(row.getString("last_outcome"), row.getLong("contacts"), Long::sum);
                         }
+                        held += row.getLong("held");
+                        var until = row.getOffsetDateTime("held_until");
+                        if (until != null && (opens == null || until.toInstant().isBefore(opens))) {
+                            opens = until.toInstant();
+                        }
                     }
-                    return new Breakdown(byState, outcomes);
+                    return new Breakdown(byState, outcomes, held, opens);
                 });
     }
 

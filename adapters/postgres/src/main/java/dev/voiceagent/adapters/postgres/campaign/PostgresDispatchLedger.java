@@ -75,7 +75,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
     @Override
     public Uni<List<RunningCampaign>> runningCampaigns(long organizationId) {
         return pool.preparedQuery("SELECT " + PostgresCampaignRepository.CAMPAIGN_COLUMNS + ", c.breaker_window_from,"
-                        + " COALESCE(h.start_minute, o.calling_hours_start_minute) AS hours_start,"
+                        + " c.calling_hours_held, COALESCE(h.start_minute, o.calling_hours_start_minute) AS hours_start,"
                         + " COALESCE(h.end_minute, o.calling_hours_end_minute) AS hours_end FROM campaigns c"
                         + " JOIN organizations o ON o.id = c.organization_id"
                         + " LEFT JOIN campaign_calling_hours h ON h.campaign_id = c.id"
@@ -86,7 +86,8 @@ public class PostgresDispatchLedger implements DispatchLedger {
                         running.add(new RunningCampaign(PostgresCampaignRepository.campaign(row, List.of()),
                                 instant(row.getOffsetDateTime("breaker_window_from")),
                                 dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository.hours(
-                                        row.getInteger("hours_start"), row.getInteger("hours_end"))));
+                                        row.getInteger("hours_start"), row.getInteger("hours_end")),
+                                Boolean.TRUE.equals(row.getBoolean("calling_hours_held"))));
                     }
                     return running;
                 });
@@ -285,13 +286,24 @@ public class PostgresDispatchLedger implements DispatchLedger {
         }
 
         @Override
-        public Uni<Void> defer(Map<Long, Instant> until) {
+        public Uni<Void> defer(Map<Long, Instant> until, Map<Long, Instant> callingHours) {
             Long[] ids = until.keySet().toArray(Long[]::new);
             OffsetDateTime[] times = until.values().stream().map(i -> utc(i)).toArray(OffsetDateTime[]::new);
+            OffsetDateTime[] hours = until.keySet().stream().map(id -> utc(callingHours.get(id)))
+                    .toArray(OffsetDateTime[]::new);
             return tx.preparedQuery("""
-                            UPDATE campaign_contacts ct SET next_attempt_at = u.at
-                            FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE ct.id = u.id""")
-                    .execute(Tuple.of(ids, times)).replaceWithVoid();
+                            UPDATE campaign_contacts ct SET next_attempt_at = u.at, calling_hours_at = u.hours
+                            FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS u(id, at, hours)
+                            WHERE ct.id = u.id""")
+                    .execute(Tuple.of(ids, times, hours)).replaceWithVoid();
+        }
+
+        @Override
+        public Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
+                CampaignLogEntry entry) {
+            return tx.preparedQuery("UPDATE campaigns SET calling_hours_held = $2 WHERE id = $1")
+                    .execute(Tuple.of(campaignId, held))
+                    .chain(() -> CampaignLogs.append(tx, organizationId, campaignId, entry));
         }
 
         @Override

@@ -86,8 +86,10 @@ public final class CampaignResponses {
             @Schema(required = true, nullable = true, title = "Completed At", format = "date-time", type = SchemaType.STRING, implementation = String.class) Instant completedAt,
             @Schema(title = "Dispatch", description = "Beyond the reference: contacts by state (pending, waiting_retry,"
                     + " dialing), finished contacts by the status of their last call (outcomes), active_calls,"
-                    + " window_open / next_window_at (the campaign's calling window, in its time zone) and the"
-                    + " circuit breaker's current window (calls, failures, rate, tripped).")
+                    + " window_open / next_window_at (the campaign's calling window, in its time zone),"
+                    + " waiting_for_calling_hours / next_calling_hours_at (contacts held back by legal calling hours"
+                    + " in their own time zones, and when those open next) and the circuit breaker's current window"
+                    + " (calls, failures, rate, tripped).")
             Map<String, Object> dispatch) {
 
         public static CampaignProgressResponse of(CampaignProgress p, DispatchStatus d) {
@@ -118,6 +120,9 @@ public final class CampaignResponses {
             out.put("active_calls", d.activeCalls());
             out.put("window_open", d.windowOpen());
             out.put("next_window_at", d.nextWindowAt() == null ? null : d.nextWindowAt().toString());
+            out.put("waiting_for_calling_hours", d.waitingForCallingHours());
+            out.put("next_calling_hours_at", d.nextCallingHoursAt() == null ? null
+                    : d.nextCallingHoursAt().toString());
             out.put("circuit_breaker", breaker);
             return out;
         }
