@@ -28,7 +28,14 @@ public class ConversationModels {
     }
 
     public Uni<ModelEndpoint> languageModel(long organizationId, long userId) {
-        return configurations.resolve(organizationId, userId).map(resolved -> resolved.endpoint(ModelService.LLM)
+        return languageModel(organizationId, userId, null);
+    }
+
+    /** The language model of a workflow: the organization's, with the workflow's model_overrides over it. */
+    public Uni<ModelEndpoint> languageModel(long organizationId, long userId,
+            Map<String, Object> workflowConfigurations) {
+        return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
+                .map(resolved -> resolved.endpoint(ModelService.LLM)
                 .orElseGet(() -> {
                     if (fallbackProvider == null) {
                         throw new DomainRuleViolation(NONE);
@@ -39,11 +46,14 @@ public class ConversationModels {
     }
 
     /**
-     * The organization's speech model for {@code service} (stt or tts); when it has none, the installation's fallback
-     * provider (the local run's simulator), else a 400 saying what to configure.
+     * The speech model for {@code service} (stt or tts): the organization's, with the workflow's model_overrides (a
+     * voice chosen per workflow) over it; when it has none, the installation's fallback provider (the local run's
+     * simulator), else a 400 saying what to configure.
      */
-    public Uni<ModelEndpoint> speech(long organizationId, long userId, ModelService service) {
-        return configurations.resolve(organizationId, userId).map(resolved -> resolved.endpoint(service)
+    public Uni<ModelEndpoint> speech(long organizationId, long userId, ModelService service,
+            Map<String, Object> workflowConfigurations) {
+        return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
+                .map(resolved -> resolved.endpoint(service)
                 .orElseGet(() -> {
                     if (fallbackProvider == null) {
                         throw new DomainRuleViolation("No " + (service == ModelService.STT ? "speech-to-text"

@@ -111,7 +111,7 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                 runName, started.mode(), started.callType(), "initialized", false, null, null, null, null, context, null,
                 null, annotations, null, now);
         return credits.requireCredit(workflow.organizationId()).chain(() -> Uni.combine().all().unis(
-                models.languageModel(workflow.organizationId(), owner(workflow)),
+                models.languageModel(workflow.organizationId(), owner(workflow), version.configurations()),
                 tools.load(workflow.organizationId(), version.definition())).asTuple()).chain(loaded -> {
             ModelEndpoint endpoint = loaded.getItem1();
             ConversationTools.Toolbox toolbox = loaded.getItem2();
@@ -180,7 +180,8 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                 .chain(workflow -> workflows.findVersion(run.organizationId(), run.workflowId(), run.definitionId())
                         .map(v -> v.orElseThrow(() -> new ResourceNotFoundException("Workflow version not found")))
                         .chain(version -> Uni.combine().all().unis(
-                                        models.languageModel(run.organizationId(), owner(workflow)),
+                                        models.languageModel(run.organizationId(), owner(workflow),
+                                                version.configurations()),
                                         tools.load(run.organizationId(), version.definition())).asTuple()
                                 .chain(loaded -> {
                                     ModelEndpoint endpoint = loaded.getItem1();

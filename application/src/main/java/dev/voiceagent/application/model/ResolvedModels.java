@@ -17,6 +17,13 @@ public record ResolvedModels(String source, EffectiveModels effective, Map<Strin
         ManagedModels managed) {
 
     public static final String ORGANIZATION_V2 = "organization_v2";
+
+    /** These models with a workflow's model_overrides (its configurations') over them. */
+    public ResolvedModels forWorkflow(java.util.Map<String, Object> workflowConfigurations) {
+        Object overrides = workflowConfigurations == null ? null : workflowConfigurations.get("model_overrides");
+        return overrides == null ? this : new ResolvedModels(source, effective.withOverrides(overrides),
+                organizationConfiguration, managed);
+    }
     public static final String LEGACY_USER_V1 = "legacy_user_v1";
     public static final String EMPTY = "empty";
 

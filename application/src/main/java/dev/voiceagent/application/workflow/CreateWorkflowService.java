@@ -26,6 +26,7 @@ public class CreateWorkflowService implements CreateWorkflowUseCase {
         return workflows.triggerPathsInUse(org, null).chain(inUse -> {
             Workflows.preCheck(definition, inUse);
             dev.voiceagent.domain.voice.VoicemailDetection.of(command.configurations()); // what a call will follow
+            dev.voiceagent.domain.model.VoiceRuntimeProviders.checkOverrides(command.configurations());
             Workflow workflow = Workflow.create(org, command.principal().userId(), command.name(), definition,
                     command.configurations(), command.templateContextVariables(), clock.instant(), UUID.randomUUID());
             return workflows.insert(workflow);

@@ -40,6 +40,7 @@ public class UpdateWorkflowService implements UpdateWorkflowUseCase {
             Map<String, Object> configurations = c.configurations() == null ? current.configurations()
                     : JsonTree.asMap(SecretMasking.restore(c.configurations(), current.configurations()));
             dev.voiceagent.domain.voice.VoicemailDetection.of(configurations); // what a call will follow: 400 now
+            dev.voiceagent.domain.model.VoiceRuntimeProviders.checkOverrides(configurations);
             Map<String, Object> variables = c.templateContextVariables() == null ? current.templateContextVariables()
                     : c.templateContextVariables();
             return workflows.triggerPathsInUse(org, before.id()).chain(inUse -> {

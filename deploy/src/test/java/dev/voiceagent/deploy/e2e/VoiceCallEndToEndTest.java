@@ -316,6 +316,30 @@ class VoiceCallEndToEndTest {
     }
 
     @Test
+    void aVoiceChosenForTheWorkflowIsTheOneItsCallsSpeakWith() throws Exception {
+        // the organization speaks with ElevenLabs (setUp); this workflow with Cartesia
+        as(key).body(Map.of("workflow_configurations", Map.of("model_overrides", Map.of("tts", Map.of("provider",
+                "google"))))).put("/api/v1/workflow/" + workflow).then().statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("model_overrides.tts"));
+        as(key).body(Map.of("workflow_configurations", Map.of("model_overrides", Map.of("tts", Map.of("provider",
+                "cartesia", "api_key", "ca-workflow", "voice", "workflow-voice"))))).put("/api/v1/workflow/" + workflow)
+                .then().statusCode(200);
+        FakeVoiceProviders.REPLIES.add(Reply.says("Hello."));
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_500);
+        for (int i = 0; i < 30 && FakeVoiceProviders.TTS_QUERIES.isEmpty(); i++) {
+            Thread.sleep(100);
+        }
+        caller.hangUp();
+        caller.closed.get(10, TimeUnit.SECONDS);
+        assertThat(FakeVoiceProviders.TTS_QUERIES).isNotEmpty()
+                .allSatisfy(q -> assertThat(q).startsWith("cartesia "));
+        assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.");
+        assertThat(completedRun(runOf(url)).getMap("usage_info.tts")).containsOnlyKeys("cartesia/sonic-3.5");
+    }
+
+    @Test
     void aCallListensWithOpenAiRealtimeTranscription() throws Exception {
         as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),

@@ -22,6 +22,43 @@ public record EffectiveModels(Map<String, Object> llm, Map<String, Object> tts, 
         };
     }
 
+    /**
+     * A workflow's model_overrides (its configurations') over these, as the reference resolves them: for llm, tts, stt
+     * and realtime, an override naming another provider (or a service with none) replaces the section, one without a
+     * provider or with the same one is merged field by field; is_realtime replaces the mode; the rest is inherited.
+     */
+    public EffectiveModels withOverrides(Object overrides) {
+        if (!(overrides instanceof Map<?, ?> o) || o.isEmpty()) {
+            return this;
+        }
+        boolean mode = o.get("is_realtime") instanceof Boolean b ? b : realtimeMode;
+        return new EffectiveModels(merged(ModelService.LLM, llm, o.get("llm")), merged(ModelService.TTS, tts,
+                o.get("tts")), merged(ModelService.STT, stt, o.get("stt")), embeddings,
+                merged(ModelService.REALTIME, realtime, o.get("realtime")), mode);
+    }
+
+    private static Map<String, Object> merged(ModelService service, Map<String, Object> base, Object override) {
+        if (!(override instanceof Map<?, ?> o) || o.isEmpty()) {
+            return base;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        Object provider = o.get("provider");
+        if (base != null && (provider == null || provider.equals(base.get("provider")))) {
+            out.putAll(base);
+        }
+        o.forEach((k, v) -> out.put(String.valueOf(k), v));
+        if (out.get("provider") == null) {
+            return base;
+        }
+        // another provider: its catalog defaults fill what the override leaves out, as a saved configuration's do
+        ModelCatalog.find(service, String.valueOf(out.get("provider"))).ifPresent(p -> p.fields().forEach(f -> {
+            if (f.defaultValue() != null) {
+                out.putIfAbsent(f.name(), f.defaultValue());
+            }
+        }));
+        return out;
+    }
+
     public boolean isEmpty() {
         return llm == null && tts == null && stt == null && embeddings == null && realtime == null;
     }

@@ -32,6 +32,25 @@ public final class VoiceRuntimeProviders {
         };
     }
 
+    /**
+     * A workflow's model_overrides (its configurations') naming a voice or a listener the runtime cannot use: refused
+     * when the workflow is saved, as the organization's configuration is.
+     */
+    public static void checkOverrides(Map<String, Object> configurations) {
+        if (configurations == null || !(configurations.get("model_overrides") instanceof Map<?, ?> overrides)) {
+            return;
+        }
+        for (ModelService service : List.of(ModelService.STT, ModelService.TTS)) {
+            if (overrides.get(service.wireName()) instanceof Map<?, ?> section
+                    && section.get("provider") instanceof String provider && !of(service).contains(provider)) {
+                throw new dev.voiceagent.domain.shared.DomainRuleViolation("model_overrides." + service.wireName()
+                        + ": the voice runtime cannot use " + provider + " for " + (service == ModelService.STT
+                        ? "speech-to-text" : "text-to-speech") + " yet: choose one of " + String.join(", ",
+                        of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
+            }
+        }
+    }
+
     /** Whether {@code service} is one the runtime must speak (speech-to-text and text-to-speech). */
     public static boolean checks(ModelService service) {
         return service == ModelService.STT || service == ModelService.TTS;

@@ -136,9 +136,10 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                         .map(v -> v.orElseThrow(() -> new ResourceNotFoundException("Workflow version not found")))
                         .chain(version -> {
                             long owner = workflow.createdBy() == null ? 0 : workflow.createdBy();
-                            return Uni.combine().all().unis(models.languageModel(org, owner),
-                                    models.speech(org, owner, ModelService.STT),
-                                    models.speech(org, owner, ModelService.TTS),
+                            Map<String, Object> configurations = version.configurations();
+                            return Uni.combine().all().unis(models.languageModel(org, owner, configurations),
+                                    models.speech(org, owner, ModelService.STT, configurations),
+                                    models.speech(org, owner, ModelService.TTS, configurations),
                                     tools.load(org, version.definition())).asTuple()
                                     .map(t -> new Loaded(workflow, version, t.getItem1(), t.getItem2(), t.getItem3(),
                                             t.getItem4()));
