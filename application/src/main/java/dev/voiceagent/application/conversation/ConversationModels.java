@@ -27,10 +27,6 @@ public class ConversationModels {
         this.fallbackProvider = fallbackProvider == null || fallbackProvider.isBlank() ? null : fallbackProvider;
     }
 
-    public Uni<ModelEndpoint> languageModel(long organizationId, long userId) {
-        return languageModel(organizationId, userId, null);
-    }
-
     /** The language model of a workflow: the organization's, with the workflow's model_overrides over it. */
     public Uni<ModelEndpoint> languageModel(long organizationId, long userId,
             Map<String, Object> workflowConfigurations) {

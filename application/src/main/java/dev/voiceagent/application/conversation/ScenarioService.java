@@ -92,7 +92,8 @@ public class ScenarioService implements SaveScenarioUseCase, ListScenariosUseCas
                     WorkflowVersion version = target == ReplayTarget.PUBLISHED ? workflow.published()
                             : workflow.editable();
                     AgentEngine engine = new AgentEngine(version.definition(), scenario.initialContext());
-                    return models.languageModel(org, workflow.createdBy() == null ? 0 : workflow.createdBy())
+                    return models.languageModel(org, workflow.createdBy() == null ? 0 : workflow.createdBy(),
+                                    version.configurations()) // the model the chats of this version use
                             .chain(endpoint -> replay(engine, scenario, endpoint))
                             .map(replay -> new Replayed(scenario, replay, version.status().wireName(),
                                     version.versionNumber()));
