@@ -61,6 +61,23 @@ public class ConversationModels {
                 }));
     }
 
+    /**
+     * The workflow's speech-to-speech model when its models are a realtime configuration (byok.realtime, or a workflow
+     * whose model_overrides say is_realtime); empty for a pipeline.
+     */
+    public Uni<java.util.Optional<ModelEndpoint>> realtime(long organizationId, long userId,
+            Map<String, Object> workflowConfigurations) {
+        return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
+                .map(resolved -> {
+                    if (!resolved.effective().realtimeMode()) {
+                        return java.util.Optional.<ModelEndpoint>empty();
+                    }
+                    return java.util.Optional.of(resolved.endpoint(ModelService.REALTIME).orElseThrow(() ->
+                            new DomainRuleViolation("The model configuration is a realtime one but names no"
+                                    + " speech-to-speech model: set byok.realtime.realtime")));
+                });
+    }
+
     /** How the run's usage names a model: provider/model. */
     public static String key(ModelEndpoint endpoint) {
         return endpoint.provider() + "/" + (endpoint.model() == null ? "default" : endpoint.model());

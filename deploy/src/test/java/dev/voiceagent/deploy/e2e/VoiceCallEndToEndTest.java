@@ -9,6 +9,7 @@ import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeProviderServer;
+import dev.voiceagent.deploy.support.FakeRealtimeModel;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.FakeToolServers;
@@ -368,6 +369,121 @@ class VoiceCallEndToEndTest {
         assertThat(transcript).contains("user: Where is my order?\n", "assistant: It ships today. Anything else?\n",
                 "user: No that is all thanks.\n");
         assertThat(run.getDouble("usage_info.stt.'openai/gpt-4o-transcribe'.audio_seconds")).isGreaterThan(4.0);
+    }
+
+    /** The organization's models as a realtime configuration: OpenAI Realtime hears and speaks. */
+    private void realtimeModels(String provider) {
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime", "realtime", Map.of(
+                "realtime", Map.of("provider", provider, "api_key", "sk-realtime-test", "model", "gpt-realtime-2",
+                        "voice", "verse"),
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+    }
+
+    @Test
+    void aRealtimeCallRunsTheGraphOnOpenAiRealtimeWithToolsTransitionsAndATruncatedBargeIn() throws Exception {
+        FakeToolServers api = new FakeToolServers();
+        toolServers.add(api);
+        workflow = workflowWithTools("Orders on a realtime model", List.of(orderStatusTool(api)));
+        realtimeModels("openai_realtime");
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "Tell me about returns.",
+                "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(
+                Reply.calls("order_status", "{\"order_id\": \"A-17\"}"), // the model looks the order up first
+                Reply.says("Your order ships today. Is there anything else?"),
+                new Reply(RETURNS + " " + REFUNDS, null, 60, null), // written at once, played for ten seconds
+                Reply.calls("done"),
+                Reply.says("Thank you, goodbye.")));
+        String url = dial();
+        long runId = runOf(url);
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(3_000).says("Where is my order?").pauses(3_500).says("Tell me about returns.").pauses(3_000)
+                .says("No that is all thanks.").pauses(1_000);
+        String reason = ended(caller, runId);
+
+        JsonPath run = completedRun(runId);
+        assertThat(reason).as("the call ended with %s (%s)", run.getString("gathered_context.error"),
+                FakeVoiceProviders.VIOLATIONS).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(caller.violations).isEmpty();
+        assertThat(FakeVoiceProviders.CHAT_REQUESTS).as("no text model: the realtime one answered").isEmpty();
+        assertThat(FakeVoiceProviders.TTS_QUERIES).isEmpty();
+        assertThat(FakeRealtimeModel.QUERIES).containsExactly("model=gpt-realtime-2");
+
+        // the engine kept the graph: the start node's instructions and functions, then the goodbye node's
+        List<io.vertx.core.json.JsonObject> sessions = FakeRealtimeModel.SESSIONS;
+        assertThat(sessions.getFirst().getString("instructions")).contains("You help callers with their orders.");
+        assertThat(sessions.getFirst().getJsonArray("tools").stream()
+                .map(t -> ((io.vertx.core.json.JsonObject) t).getString("name")).toList())
+                .contains("done", "order_status");
+        assertThat(sessions.getFirst().getJsonObject("audio").getJsonObject("output").getString("voice"))
+                .isEqualTo("verse");
+        assertThat(sessions.getFirst().getJsonObject("audio").getJsonObject("input").getJsonObject("turn_detection")
+                .getBoolean("interrupt_response")).as("the start node allows interruptions").isTrue();
+        assertThat(sessions.getLast().getString("instructions")).contains("Thank the caller and say goodbye.");
+        assertThat(FakeRealtimeModel.RESPONSE_REQUESTS.getFirst().getJsonObject("response").getString("instructions"))
+                .as("the greeting, said word for word").startsWith("Say exactly")
+                .contains("Hello, this is Acme. How can I help you?");
+        assertThat(api.at("/orders/A-17")).as("the tool ran once, with the model's arguments").hasSize(1);
+        assertThat(FakeRealtimeModel.FUNCTION_OUTPUTS).extracting(o -> o.getString("output"))
+                .anySatisfy(o -> assertThat(o).contains("A-17"))
+                .anySatisfy(o -> assertThat(o).contains("Moved to Goodbye"));
+        assertThat(FakeVoiceProviders.STT_AUDIO_FRAMES.get()).as("the caller's audio, appended").isGreaterThan(300);
+
+        // the barge-in: the carrier cleared, the model's item truncated at what was played
+        assertThat(caller.clears).hasSize(1);
+        assertThat(caller.clears.getFirst() - caller.speech.get(2)[0]).as("caller speech start to clear")
+                .isBetween(0L, 900L);
+        assertThat(FakeRealtimeModel.TRUNCATES).singleElement().satisfies(t -> {
+            assertThat(t.getString("item_id")).startsWith("item_a");
+            assertThat(t.getLong("audio_end_ms")).isBetween(500L, 6_000L);
+        });
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).as(events.toString()).extracting(e -> e.get("type")).contains("rtf-user-transcription",
+                "rtf-bot-text", "rtf-interruption", "rtf-node-transition", "rtf-latency-measured", "rtf-call-ended",
+                "rtf-function-call-start", "rtf-function-call-end");
+        @SuppressWarnings("unchecked")
+        String heard = (String) ((Map<String, Object>) events.stream().filter(e -> "rtf-interruption".equals(
+                e.get("type"))).findFirst().orElseThrow().get("payload")).get("heard_text");
+        assertThat(heard).as("the words played before the caller cut in").startsWith("Returns are")
+                .doesNotContain("refund").satisfies(h -> assertThat(RETURNS).startsWith(h));
+
+        // the run: the disposition, the model's tokens and audio, the transcript with the caller's words
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
+        assertThat(run.getInt("usage_info.llm.'openai_realtime/gpt-realtime-2'.total_tokens"))
+                .as("every response's usage, the cancelled one's included").isGreaterThanOrEqualTo(300);
+        assertThat(run.getDouble("usage_info.realtime.'openai_realtime/gpt-realtime-2'.audio_seconds"))
+                .isGreaterThan(8.0);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n")
+                .contains("assistant: Your order ships today. Is there anything else?\n",
+                        "user: Tell me about returns.\n", "assistant: " + heard + "\n", "user: No that is all thanks.\n")
+                .endsWith("assistant: Thank you, goodbye.\n");
+        byte[] wav = Api.download(run.getString("recording_public_url"));
+        long agentLoud = 0;
+        for (int i = 44; i + 3 < wav.length; i += 4) {
+            agentLoud += Math.abs((short) ((wav[i + 2] & 0xFF) | wav[i + 3] << 8)) > 1_000 ? 1 : 0;
+        }
+        assertThat(agentLoud / 8_000.0).as("seconds of the model's speech on the right").isBetween(2.0, 15.0);
+    }
+
+    @Test
+    void aRealtimeModelTheRuntimeCannotSpeakIsRefusedWhenSavedAndOneStoredBeforeEndsItsCallsWithTheReason()
+            throws Exception {
+        Map<String, Object> grok = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime",
+                "realtime", Map.of("realtime", Map.of("provider", "grok_realtime", "api_key", "xai-test"),
+                        "llm", Map.of("provider", "openai", "api_key", "sk-voice-test"))));
+        as(key).body(grok).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
+                .body("detail[0].loc", org.hamcrest.Matchers.hasItems("realtime", "provider"))
+                .body("detail[0].type", org.hamcrest.Matchers.equalTo("voice_runtime_unsupported"));
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), grok, java.time.Instant.now())
+                .await().indefinitely();
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
+        JsonPath run = completedRun(runOf(url));
+        assertThat(run.getString("gathered_context.error")).contains("Grok", "speech-to-speech");
+        assertThat(FakeRealtimeModel.QUERIES).isEmpty();
     }
 
     @Test

@@ -108,6 +108,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         TTS_QUERIES.clear();
         TTS_TEXTS.clear();
         TTS_MAX_CONTEXTS.set(0);
+        FakeRealtimeModel.reset();
     }
 
     @Override
@@ -143,6 +144,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             }
             String query = request.query();
             request.toWebSocket().onSuccess(ws -> {
+                if (query == null || !query.contains("intent=transcription")) {
+                    FakeRealtimeModel.serve(vertx, ws, query); // speech-to-speech
+                    return;
+                }
                 STT_QUERIES.add("realtime?" + query);
                 openAiTranscription(ws);
             });

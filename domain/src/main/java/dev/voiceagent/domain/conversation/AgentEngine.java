@@ -203,6 +203,12 @@ public final class AgentEngine {
         return render(prompt.toString(), gathered);
     }
 
+    /** Whether the caller may interrupt the agent at a node (its allow_interrupt; false when unset). */
+    public boolean interruptible(String nodeId) {
+        Node node = nodeOr(nodeId);
+        return node.data() != null && Boolean.TRUE.equals(node.data().get("allow_interrupt"));
+    }
+
     /** The functions a node offers: its transitions, its extraction function, its tools. */
     public List<FunctionSpec> functions(String nodeId) {
         Node node = nodeOr(nodeId);
@@ -346,8 +352,7 @@ public final class AgentEngine {
 
         /** Whether the caller may interrupt the agent at the current node (its allow_interrupt; false when unset). */
         public boolean interruptible() {
-            Node node = node();
-            return node.data() != null && Boolean.TRUE.equals(node.data().get("allow_interrupt"));
+            return AgentEngine.this.interruptible(currentNodeId);
         }
 
         /**

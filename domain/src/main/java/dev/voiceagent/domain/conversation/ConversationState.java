@@ -61,6 +61,21 @@ public record ConversationState(String currentNodeId, List<ChatMessage> messages
         return new ConversationState(currentNodeId, out, gathered, turns, ended, endReason);
     }
 
+    /**
+     * The caller's words of a turn, known after the turn was answered (a speech-to-speech model answers the audio and
+     * transcribes it on the side): the user message at {@code index} says {@code userText}. Anything else, or an index
+     * past the messages, leaves the state as it is.
+     */
+    public ConversationState withUserText(int index, String userText) {
+        if (index < 0 || index >= messages.size() || messages.get(index).role() != ChatMessage.Role.USER
+                || userText == null || userText.isBlank()) {
+            return this;
+        }
+        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        out.set(index, ChatMessage.user(userText.strip()));
+        return new ConversationState(currentNodeId, out, gathered, userTurns, ended, endReason);
+    }
+
     /** The checkpoint document: {version, current_node_id, messages, gathered_context, user_turns, ended, end_reason}. */
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();

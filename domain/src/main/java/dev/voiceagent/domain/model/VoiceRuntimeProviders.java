@@ -20,6 +20,11 @@ public final class VoiceRuntimeProviders {
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "dograh", "simulator");
+    /**
+     * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API. (Grok's, Ultravox's
+     * and Gemini Live's protocols are not spoken yet.)
+     */
+    public static final List<String> REALTIME = List.of("openai_realtime");
 
     private VoiceRuntimeProviders() {
     }
@@ -28,6 +33,7 @@ public final class VoiceRuntimeProviders {
         return switch (service) {
             case STT -> STT;
             case TTS -> TTS;
+            case REALTIME -> REALTIME;
             default -> List.of();
         };
     }
@@ -40,20 +46,28 @@ public final class VoiceRuntimeProviders {
         if (configurations == null || !(configurations.get("model_overrides") instanceof Map<?, ?> overrides)) {
             return;
         }
-        for (ModelService service : List.of(ModelService.STT, ModelService.TTS)) {
+        for (ModelService service : List.of(ModelService.STT, ModelService.TTS, ModelService.REALTIME)) {
             if (overrides.get(service.wireName()) instanceof Map<?, ?> section
                     && section.get("provider") instanceof String provider && !of(service).contains(provider)) {
                 throw new dev.voiceagent.domain.shared.DomainRuleViolation("model_overrides." + service.wireName()
-                        + ": the voice runtime cannot use " + provider + " for " + (service == ModelService.STT
-                        ? "speech-to-text" : "text-to-speech") + " yet: choose one of " + String.join(", ",
+                        + ": the voice runtime cannot use " + provider + " for " + what(service)
+                        + " yet: choose one of " + String.join(", ",
                         of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
             }
         }
     }
 
-    /** Whether {@code service} is one the runtime must speak (speech-to-text and text-to-speech). */
+    /** Whether {@code service} is one the runtime must speak (speech-to-text, text-to-speech, speech-to-speech). */
     public static boolean checks(ModelService service) {
-        return service == ModelService.STT || service == ModelService.TTS;
+        return service == ModelService.STT || service == ModelService.TTS || service == ModelService.REALTIME;
+    }
+
+    private static String what(ModelService service) {
+        return switch (service) {
+            case STT -> "speech-to-text";
+            case TTS -> "text-to-speech";
+            default -> "speech-to-speech";
+        };
     }
 
     /**
@@ -67,11 +81,12 @@ public final class VoiceRuntimeProviders {
         }
         String provider = String.valueOf(settings.get("provider"));
         if (checks(service) && !of(service).contains(provider)) {
-            String what = service == ModelService.STT ? "speech-to-text" : "text-to-speech";
+            String what = what(service);
             return java.util.Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "provider"),
                     "The voice runtime cannot use " + provider + " for " + what + " yet: choose one of "
                             + String.join(", ", of(service).stream().filter(p -> !"simulator".equals(p)).toList())
-                            + " (or simulator, for tests)", "voice_runtime_unsupported", provider));
+                            + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
+                            "voice_runtime_unsupported", provider));
         }
         Object model = settings.get("model");
         if (service == ModelService.STT && "deepgram".equals(provider) && model instanceof String m

@@ -29,6 +29,30 @@ public final class HeardText {
     private HeardText() {
     }
 
+    /**
+     * Words spread over audio of {@code durationMs} by their length in characters (a space counting as one), for a voice
+     * that gives the text of its audio but no timings (a speech-to-speech model's transcript): an estimate, so a cut
+     * sentence keeps roughly the words that were played.
+     */
+    public static List<Word> spread(String text, long durationMs) {
+        List<Word> words = new ArrayList<>();
+        if (text == null || text.isBlank() || durationMs <= 0) {
+            return words;
+        }
+        String[] parts = text.strip().split("\\s+");
+        long total = 0;
+        for (String p : parts) {
+            total += p.length() + 1;
+        }
+        long at = 0;
+        for (String p : parts) {
+            long start = at * durationMs / total;
+            at += p.length() + 1;
+            words.add(new Word(p, start, at * durationMs / total));
+        }
+        return words;
+    }
+
     /** @param playedMs how much of the answer's audio was played when it stopped */
     public static String of(List<Sentence> sentences, long playedMs) {
         List<String> heard = new ArrayList<>();

@@ -47,4 +47,16 @@ class InterruptedStateTest {
         ConversationState unheard = before.cutShort("I want to book", " ");
         assertThat(unheard.messages()).extracting(ChatMessage::content).containsExactly("Hi.", "I want to book");
     }
+
+    @Test
+    void theCallersWordsTranscribedAfterTheTurnAreWrittenIntoItsMessageAndNothingElseIsTouched() {
+        ConversationState s = state(ChatMessage.assistant("Hi.", List.of()), ChatMessage.user("(not transcribed)"),
+                ChatMessage.assistant("Sure.", List.of()));
+        ConversationState heard = s.withUserText(1, " I want to book ");
+        assertThat(heard.messages().get(1)).isEqualTo(ChatMessage.user("I want to book"));
+        assertThat(heard.messages().get(2)).isEqualTo(s.messages().get(2));
+        assertThat(s.withUserText(0, "not a user message")).as("an assistant message stays").isEqualTo(s);
+        assertThat(s.withUserText(7, "past the end")).isEqualTo(s);
+        assertThat(s.withUserText(1, " ")).as("nothing heard changes nothing").isEqualTo(s);
+    }
 }

@@ -45,5 +45,11 @@ class WorkflowModelOverridesTest {
         assertThatThrownBy(() -> VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides",
                 Map.of("stt", Map.of("provider", "gladia")))))
                 .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("speech-to-text");
+        VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides", Map.of("realtime", Map.of("provider",
+                "openai_realtime"), "is_realtime", true)));
+        assertThatThrownBy(() -> VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides",
+                Map.of("realtime", Map.of("provider", "ultravox_realtime")))))
+                .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("model_overrides.realtime")
+                .hasMessageContaining("speech-to-speech");
     }
 }

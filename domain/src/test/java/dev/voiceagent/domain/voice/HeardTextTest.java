@@ -31,4 +31,22 @@ class HeardTextTest {
         assertThat(HeardText.of(List.of(FIRST, UNTIMED), 700)).isEmpty();
         assertThat(HeardText.of(List.of(FIRST, UNTIMED), 0)).isEmpty();
     }
+
+    @Test
+    void wordsWithoutTimingsAreSpreadByTheirLengthSoACutSentenceKeepsRoughlyWhatWasPlayed() {
+        List<Word> words = HeardText.spread("Returns are easy. You can send it back.", 3_900);
+        assertThat(words).extracting(Word::text).containsExactly("Returns", "are", "easy.", "You", "can", "send",
+                "it", "back.");
+        assertThat(words.getFirst().startMs()).isZero();
+        assertThat(words.getLast().endMs()).isEqualTo(3_900);
+        for (int i = 1; i < words.size(); i++) {
+            assertThat(words.get(i).startMs()).isEqualTo(words.get(i - 1).endMs());
+        }
+        assertThat(words.get(0).endMs()).as("a long word lasts longer").isGreaterThan(words.get(1).endMs()
+                - words.get(1).startMs());
+        Sentence spoken = new Sentence("Returns are easy. You can send it back.", 0, 3_900, words);
+        assertThat(HeardText.of(List.of(spoken, UNTIMED), 1_800)).isEqualTo("Returns are easy.");
+        assertThat(HeardText.spread("", 1_000)).isEmpty();
+        assertThat(HeardText.spread("Hello", 0)).isEmpty();
+    }
 }

@@ -303,7 +303,7 @@ public class ChatCompletions {
     }
 
     /** The arguments, which the protocol sends as JSON text; what is not a JSON object is no arguments. */
-    private static Map<String, Object> arguments(Object raw) {
+    public static Map<String, Object> arguments(Object raw) {
         try {
             if (raw instanceof String s && !s.isBlank()) {
                 return plain(new JsonObject(s));

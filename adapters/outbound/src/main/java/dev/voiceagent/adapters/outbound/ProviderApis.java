@@ -100,6 +100,9 @@ public class ProviderApis {
             case "elevenlabs" -> "ElevenLabs";
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
+            case "grok_realtime" -> "Grok";
+            case "ultravox_realtime" -> "Ultravox";
+            case "google_realtime", "google_vertex_realtime" -> "Gemini Live";
             case "dograh" -> "The installation's managed models";
             default -> provider.substring(0, 1).toUpperCase(Locale.ROOT) + provider.substring(1);
         };

@@ -82,12 +82,15 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     private final VoiceMetrics metrics;
     private final CarrierCalls carrier;
     private final RecordedPrompts prompts;
+    private final SpeechToSpeech speechToSpeech;
 
     public VoiceCallService(VoiceRuntime runtime, VoiceRunStore runs, WorkflowRepository workflows,
             ConversationModels models, ConversationTools tools, LanguageModel languageModel, SpeechToText speechToText,
             TextToSpeech textToSpeech, VoiceActivityDetector detector, VoiceSessions sessions, CallRecorder recorder,
-            ObjectStore objects, VoiceMetrics metrics, CarrierCalls carrier, RecordedPrompts prompts) {
+            ObjectStore objects, VoiceMetrics metrics, CarrierCalls carrier, RecordedPrompts prompts,
+            SpeechToSpeech speechToSpeech) {
         this.prompts = prompts;
+        this.speechToSpeech = speechToSpeech;
         this.metrics = metrics;
         this.carrier = carrier;
         this.recorder = recorder;
@@ -122,8 +125,9 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         });
     }
 
+    /** What a call runs on: the language model (the speech-to-speech model when realtime), speech, tools. */
     private record Loaded(Workflow workflow, WorkflowVersion version, ModelEndpoint llm, ModelEndpoint stt,
-            ModelEndpoint tts, ConversationTools.Toolbox toolbox) {
+            ModelEndpoint tts, ConversationTools.Toolbox toolbox, boolean realtime) {
     }
 
     @Override
@@ -137,16 +141,20 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                         .chain(version -> {
                             long owner = workflow.createdBy() == null ? 0 : workflow.createdBy();
                             Map<String, Object> configurations = version.configurations();
-                            return Uni.combine().all().unis(models.languageModel(org, owner, configurations),
+                            return models.realtime(org, owner, configurations).chain(realtime -> realtime.isPresent()
+                                    ? tools.load(org, version.definition()).map(toolbox -> new Loaded(workflow,
+                                            version, realtime.get(), null, null, toolbox, true))
+                                    : Uni.combine().all().unis(models.languageModel(org, owner, configurations),
                                     models.speech(org, owner, ModelService.STT, configurations),
                                     models.speech(org, owner, ModelService.TTS, configurations),
                                     tools.load(org, version.definition())).asTuple()
                                     .map(t -> new Loaded(workflow, version, t.getItem1(), t.getItem2(), t.getItem3(),
-                                            t.getItem4()));
+                                            t.getItem4(), false)));
                         }))
                 .onItem().transformToUni(loaded -> Uni.createFrom().emitter(emitter -> loop.execute(() -> {
                     try {
-                        emitter.complete(begin(admitted, loaded, media, loop));
+                        emitter.complete(loaded.realtime() ? beginRealtime(admitted, loaded, media, loop)
+                                : begin(admitted, loaded, media, loop));
                     } catch (RuntimeException e) {
                         emitter.fail(e);
                     }
@@ -207,10 +215,44 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 ACTIVITY, recording, metrics,
                 recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()),
                 voicemail(run, loaded));
+        session[0] = new VoiceSession(parts, engine.initialState(), whenEnded(admitted, loaded, media, loop,
+                recording));
+        sessions.add(admitted.runId());
+        session[0].connected();
+        return session[0];
+    }
+
+
+    /**
+     * A call on a speech-to-speech model: the model hears and answers, the engine keeps the graph; the end is the
+     * pipeline's (transfer, hang-up at the carrier, the run finished).
+     */
+    private RealtimeSession beginRealtime(Admitted admitted, Loaded loaded, MediaChannel media, CallLoop loop) {
+        WorkflowRun run = admitted.run();
+        AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
+                : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
+        CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
+        RealtimeSession.Parts parts = new RealtimeSession.Parts(loop, media,
+                listener -> speechToSpeech.open(loaded.llm(), media.format(), listener), engine,
+                loaded.toolbox().runner(), RULES, recording, metrics,
+                recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()));
+        RealtimeSession session = new RealtimeSession(parts, engine.initialState(), whenEnded(admitted, loaded,
+                media, loop, recording));
+        sessions.add(admitted.runId());
+        session.connected();
+        return session;
+    }
+
+    /**
+     * What happens when a call ends: the heartbeat stops; a transfer is handed to the carrier; a call the agent ended
+     * is hung up at the carrier too; the run is finished.
+     */
+    private java.util.function.Consumer<VoiceSession.Ended> whenEnded(Admitted admitted, Loaded loaded,
+            MediaChannel media, CallLoop loop, CallRecorder.Recording recording) {
         AutoCloseable heartbeat = loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
                 .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
                         admitted.runId(), f.toString())));
-        session[0] = new VoiceSession(parts, engine.initialState(), ended -> {
+        return ended -> {
             try {
                 heartbeat.close();
             } catch (Exception ignored) {
@@ -228,10 +270,7 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                                 admitted.runId(), f.toString()));
             }
             finish(admitted, loaded, recording, ended);
-        });
-        sessions.add(admitted.runId());
-        session[0].connected();
-        return session[0];
+        };
     }
 
     /**
@@ -347,10 +386,15 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         Map<String, Object> usage = new LinkedHashMap<>(completed.usageInfo());
         usage.put("call_duration_seconds", ended.connectedAt() == null ? 0.0
                 : Duration.between(ended.connectedAt(), ended.endedAt()).toMillis() / 1000.0);
-        usage.put("stt", Map.of(ConversationModels.key(loaded.stt()), Map.of("audio_seconds",
-                Math.round(ended.speechSeconds() * 100) / 100.0)));
-        usage.put("tts", Map.of(ConversationModels.key(loaded.tts()), Map.of("characters",
-                ended.spokenCharacters())));
+        if (loaded.realtime()) { // one model heard and spoke: its tokens are under llm, its audio here
+            usage.put("realtime", Map.of(ConversationModels.key(loaded.llm()), Map.of("audio_seconds",
+                    Math.round(ended.speechSeconds() * 100) / 100.0, "characters", ended.spokenCharacters())));
+        } else {
+            usage.put("stt", Map.of(ConversationModels.key(loaded.stt()), Map.of("audio_seconds",
+                    Math.round(ended.speechSeconds() * 100) / 100.0)));
+            usage.put("tts", Map.of(ConversationModels.key(loaded.tts()), Map.of("characters",
+                    ended.spokenCharacters())));
+        }
         return new WorkflowRun(completed.id(), completed.organizationId(), completed.workflowId(),
                 completed.definitionId(), completed.name(), completed.mode(), completed.callType(), completed.state(),
                 completed.completed(), recordingKey, transcriptKey, usage, completed.costInfo(),

@@ -202,14 +202,14 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return value == null || value.isBlank();
     }
 
-    private static String key(ModelEndpoint endpoint, String provider) {
+    static String key(ModelEndpoint endpoint, String provider) {
         if (blank(endpoint.apiKey())) {
             throw new UnsupportedSpeechProvider(provider + " has no API key in the model configuration");
         }
         return endpoint.apiKey();
     }
 
-    private static String setting(ModelEndpoint endpoint, String name, String given, String fallback) {
+    static String setting(ModelEndpoint endpoint, String name, String given, String fallback) {
         Object value = endpoint.settings().get(name);
         String chosen = value instanceof String s && !s.isBlank() ? s : given;
         return chosen == null || chosen.isBlank() ? fallback : chosen;

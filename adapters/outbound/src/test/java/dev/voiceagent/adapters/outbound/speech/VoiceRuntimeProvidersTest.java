@@ -1,11 +1,13 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.voice.runtime.SpeechToSpeech;
 import dev.voiceagent.application.voice.runtime.SpeechToText;
 import dev.voiceagent.application.voice.runtime.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider;
@@ -34,13 +36,15 @@ class VoiceRuntimeProvidersTest {
     private static final String NOWHERE = "http://127.0.0.1:9";
     private static Vertx vertx;
     private static SpeechProviders speech;
+    private static RealtimeModels realtime;
 
     @BeforeAll
     static void start() {
         vertx = Vertx.vertx();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(300));
-        speech = new SpeechProviders(http, new ProviderApis(NOWHERE + "/v1", NOWHERE, "v", NOWHERE, NOWHERE, NOWHERE,
-                "v"), vertx, Duration.ofMillis(300));
+        ProviderApis apis = new ProviderApis(NOWHERE + "/v1", NOWHERE, "v", NOWHERE, NOWHERE, NOWHERE, "v");
+        speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300));
+        realtime = new RealtimeModels(http, apis, Duration.ofMillis(300));
     }
 
     @AfterAll
@@ -108,5 +112,59 @@ class VoiceRuntimeProvidersTest {
                         .as(provider.id()).isInstanceOf(UnsupportedSpeechProvider.class);
             }
         }
+    }
+
+    private static final SpeechToSpeech.Listener MODEL = new SpeechToSpeech.Listener() {
+        @Override
+        public void speechStarted() {
+        }
+
+        @Override
+        public void speechStopped(String itemId) {
+        }
+
+        @Override
+        public void heard(String itemId, String transcript) {
+        }
+
+        @Override
+        public void responseStarted(String responseId) {
+        }
+
+        @Override
+        public void audio(String responseId, String itemId, byte[] audio) {
+        }
+
+        @Override
+        public void transcript(String responseId, String delta) {
+        }
+
+        @Override
+        public void responseDone(SpeechToSpeech.Response response) {
+        }
+
+        @Override
+        public void warning(String message) {
+        }
+
+        @Override
+        public void failed(String message) {
+        }
+    };
+
+    @Test
+    void everySpeechToSpeechModelListedOpensAndEveryOtherIsRefused() {
+        for (ModelProvider provider : ModelCatalog.of(ModelService.REALTIME)) {
+            if (VoiceRuntimeProviders.REALTIME.contains(provider.id())) {
+                assertThatCode(() -> realtime.open(endpoint(provider), AudioFormat.MULAW_8K, MODEL).close())
+                        .as(provider.id()).doesNotThrowAnyException();
+            } else {
+                assertThatThrownBy(() -> realtime.open(endpoint(provider), AudioFormat.MULAW_8K, MODEL))
+                        .as(provider.id()).isInstanceOf(UnsupportedSpeechProvider.class)
+                        .hasMessageContaining("speech-to-speech");
+            }
+        }
+        assertThat(ModelCatalog.of(ModelService.REALTIME)).extracting(ModelProvider::id)
+                .containsAll(VoiceRuntimeProviders.REALTIME);
     }
 }

@@ -1,0 +1,292 @@
+package dev.voiceagent.adapters.outbound.speech;
+
+import dev.voiceagent.adapters.outbound.ChatCompletions;
+import dev.voiceagent.application.voice.runtime.SpeechToSpeech;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.conversation.FunctionSpec;
+import dev.voiceagent.domain.conversation.TokenUsage;
+import dev.voiceagent.domain.conversation.ToolCall;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * One call on OpenAI's Realtime API ({@code /realtime?model=...}, GA event names; the beta's audio event names are
+ * read too): a {@code session.update} of type realtime per node (instructions, function tools, {@code audio/pcmu} in
+ * and out, server VAD that answers by itself and, where the node allows it, stops when the caller cuts in, the
+ * caller's turns transcribed on the side); the caller's μ-law appended every 100 ms; function results as
+ * {@code function_call_output} items; {@code response.create}; {@code conversation.item.truncate} at what the caller
+ * heard. Messages sent before the socket opened are held (the caller's audio at most {@link #HOLD_APPENDS} appends).
+ */
+final class OpenAiRealtime implements SpeechToSpeech.Stream {
+
+    private static final System.Logger LOG = System.getLogger(OpenAiRealtime.class.getName());
+    static final int HOLD_APPENDS = 50;
+    static final int FRAMES_PER_APPEND = 5;
+    /** Server VAD on a phone line: OpenAI's defaults (0.5, 300 ms before, 500 ms of silence ends the turn). */
+    static final double VAD_THRESHOLD = 0.5;
+    static final int PREFIX_PADDING_MS = 300;
+    static final int SILENCE_MS = 500;
+
+    /** The model's voice and the caller's language (for the transcription beside it). */
+    static final class Voice {
+        final String voice;
+        final String language;
+        final String transcriptionModel;
+
+        Voice(String voice, String language, String transcriptionModel) {
+            this.voice = voice;
+            this.language = language;
+            this.transcriptionModel = transcriptionModel;
+        }
+    }
+
+    private final SpeechToSpeech.Listener listener;
+    private final AudioFormat format;
+    private final Voice voice;
+    private final Deque<String> held = new ArrayDeque<>();
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private int heldAppends;
+    private int pendingFrames;
+    private boolean voiceSent;
+    private WebSocket socket;
+    private long bytes;
+    private boolean closed;
+
+    OpenAiRealtime(AudioFormat format, Voice voice, SpeechToSpeech.Listener listener) {
+        this.format = format;
+        this.voice = voice;
+        this.listener = listener;
+    }
+
+    /** The session for a node: its instructions and functions, the phone's μ-law both ways, server VAD. */
+    static JsonObject session(SpeechToSpeech.Setup setup, Voice voice, boolean withVoice) {
+        JsonArray tools = new JsonArray();
+        for (FunctionSpec f : setup.functions()) {
+            tools.add(new JsonObject().put("type", "function").put("name", f.name())
+                    .put("description", f.description() == null ? "" : f.description())
+                    .put("parameters", new JsonObject(f.parameters())));
+        }
+        JsonObject transcription = new JsonObject().put("model", voice.transcriptionModel);
+        if (voice.language != null && !voice.language.isBlank()) {
+            transcription.put("language", voice.language);
+        }
+        JsonObject output = new JsonObject().put("format", new JsonObject().put("type", "audio/pcmu"));
+        if (withVoice) { // a voice cannot change once the model has spoken: it is set once
+            output.put("voice", voice.voice);
+        }
+        return new JsonObject().put("type", "session.update").put("session", new JsonObject()
+                .put("type", "realtime")
+                .put("output_modalities", new JsonArray().add("audio"))
+                .put("instructions", setup.instructions())
+                .put("tools", tools)
+                .put("tool_choice", "auto")
+                .put("audio", new JsonObject()
+                        .put("input", new JsonObject()
+                                .put("format", new JsonObject().put("type", "audio/pcmu"))
+                                .put("transcription", transcription)
+                                .put("turn_detection", new JsonObject().put("type", "server_vad")
+                                        .put("threshold", VAD_THRESHOLD).put("prefix_padding_ms", PREFIX_PADDING_MS)
+                                        .put("silence_duration_ms", SILENCE_MS).put("create_response", true)
+                                        .put("interrupt_response", setup.interruptible())))
+                        .put("output", output)));
+    }
+
+    synchronized void connected(WebSocket ws) {
+        if (closed) {
+            ws.close();
+            return;
+        }
+        socket = ws;
+        ws.textMessageHandler(this::message);
+        ws.closeHandler(v -> {
+            boolean wasOpen;
+            synchronized (this) {
+                wasOpen = !closed;
+                closed = true;
+            }
+            if (wasOpen) {
+                listener.failed("OpenAI closed the realtime session (" + ws.closeStatusCode() + " "
+                        + ws.closeReason() + ")");
+            }
+        });
+        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "openai realtime: {0}", e.toString()));
+        while (!held.isEmpty()) {
+            ws.writeTextMessage(held.pollFirst());
+        }
+        heldAppends = 0;
+    }
+
+    void refused(String message) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        listener.failed(message);
+    }
+
+    private void message(String text) {
+        JsonObject json;
+        try {
+            json = new JsonObject(text);
+        } catch (DecodeException e) {
+            return;
+        }
+        switch (json.getString("type", "")) {
+            case "input_audio_buffer.speech_started" -> listener.speechStarted();
+            case "input_audio_buffer.speech_stopped" -> listener.speechStopped(json.getString("item_id"));
+            case "conversation.item.input_audio_transcription.completed" ->
+                    listener.heard(json.getString("item_id"), json.getString("transcript", ""));
+            case "response.created" -> listener.responseStarted(json.getJsonObject("response", new JsonObject())
+                    .getString("id"));
+            case "response.output_audio.delta", "response.audio.delta" -> listener.audio(
+                    json.getString("response_id"), json.getString("item_id"),
+                    Base64.getDecoder().decode(json.getString("delta", "")));
+            case "response.output_audio_transcript.delta", "response.audio_transcript.delta" ->
+                    listener.transcript(json.getString("response_id"), json.getString("delta", ""));
+            case "response.done" -> listener.responseDone(response(json.getJsonObject("response", new JsonObject())));
+            case "error" -> {
+                JsonObject error = json.getJsonObject("error", new JsonObject());
+                listener.warning(error.getString("message", "an error") + (error.getString("code") == null ? ""
+                        : " (" + error.getString("code") + ")"));
+            }
+            default -> {
+                // session.created/updated, committed, item events, rate limits: nothing to do
+            }
+        }
+    }
+
+    /** A finished response: the transcript of its audio, its function calls, its usage. */
+    static SpeechToSpeech.Response response(JsonObject response) {
+        StringBuilder text = new StringBuilder();
+        List<ToolCall> calls = new ArrayList<>();
+        JsonArray output = response.getJsonArray("output", new JsonArray());
+        for (int i = 0; i < output.size(); i++) {
+            JsonObject item = output.getJsonObject(i);
+            if ("function_call".equals(item.getString("type"))) {
+                calls.add(new ToolCall(item.getString("call_id"), item.getString("name", ""),
+                        ChatCompletions.arguments(item.getValue("arguments"))));
+            } else if ("message".equals(item.getString("type"))) {
+                JsonArray content = item.getJsonArray("content", new JsonArray());
+                for (int j = 0; j < content.size(); j++) {
+                    JsonObject part = content.getJsonObject(j);
+                    String said = part.getString("transcript", part.getString("text"));
+                    if (said != null && !said.isBlank()) {
+                        text.append(text.isEmpty() ? "" : " ").append(said.strip());
+                    }
+                }
+            }
+        }
+        JsonObject usage = response.getJsonObject("usage", new JsonObject());
+        long in = usage.getLong("input_tokens", 0L);
+        long out = usage.getLong("output_tokens", 0L);
+        return new SpeechToSpeech.Response(response.getString("id", ""), response.getString("status", "completed"),
+                text.toString(), calls, new TokenUsage(in, out, usage.getLong("total_tokens", in + out)));
+    }
+
+    private void send(JsonObject message) {
+        send(message.encode(), false);
+    }
+
+    private synchronized void send(String message, boolean append) {
+        if (closed) {
+            return;
+        }
+        if (socket != null) {
+            if (!append || !socket.writeQueueFull()) { // a congested socket loses audio, never control
+                socket.writeTextMessage(message);
+            }
+            return;
+        }
+        if (append) {
+            if (heldAppends >= HOLD_APPENDS) {
+                return;
+            }
+            heldAppends++;
+        }
+        held.addLast(message);
+    }
+
+    @Override
+    public void configure(SpeechToSpeech.Setup setup) {
+        boolean withVoice;
+        synchronized (this) {
+            withVoice = !voiceSent;
+            voiceSent = true;
+        }
+        send(session(setup, voice, withVoice));
+    }
+
+    @Override
+    public void audio(byte[] frame) {
+        String message;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            bytes += frame.length;
+            pending.writeBytes(frame);
+            if (++pendingFrames < FRAMES_PER_APPEND) {
+                return;
+            }
+            message = new JsonObject().put("type", "input_audio_buffer.append")
+                    .put("audio", Base64.getEncoder().encodeToString(pending.toByteArray())).encode();
+            pending.reset();
+            pendingFrames = 0;
+        }
+        send(message, true);
+    }
+
+    @Override
+    public void respond(String instructions) {
+        JsonObject create = new JsonObject().put("type", "response.create");
+        if (instructions != null) {
+            create.put("response", new JsonObject().put("instructions", instructions));
+        }
+        send(create);
+    }
+
+    @Override
+    public void answer(String callId, String output) {
+        send(new JsonObject().put("type", "conversation.item.create").put("item", new JsonObject()
+                .put("type", "function_call_output").put("call_id", callId).put("output", output)));
+    }
+
+    @Override
+    public void said(String text) {
+        send(new JsonObject().put("type", "conversation.item.create").put("item", new JsonObject()
+                .put("type", "message").put("role", "assistant").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "output_text").put("text", text)))));
+    }
+
+    @Override
+    public void truncate(String itemId, long audioEndMs) {
+        send(new JsonObject().put("type", "conversation.item.truncate").put("item_id", itemId)
+                .put("content_index", 0).put("audio_end_ms", audioEndMs));
+    }
+
+    @Override
+    public synchronized double seconds() {
+        return bytes / (double) format.bytes(1_000);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (socket != null) {
+            socket.close();
+        }
+    }
+}
