@@ -56,13 +56,29 @@ public final class VoiceCallBenchmark {
              "edges": [{"id": "e1", "source": "start", "target": "end", "data": {"label": "Done",
                "condition": "The caller is done"}}]}}""";
 
-    /** The voice spoken with: -Dbench.tts=elevenlabs (the default) or cartesia, each against its fake. */
+    /**
+     * The voice spoken with: -Dbench.tts=elevenlabs (the default) or cartesia, each against its fake; or realtime:
+     * the calls run on the speech-to-speech model (the OpenAI Realtime fake) instead of the pipeline.
+     */
     static String voice() {
         return switch (System.getProperty("bench.tts", "elevenlabs")) {
             case "elevenlabs" -> "{\"provider\": \"elevenlabs\", \"api_key\": \"el-bench\", \"voice\": \"v1\"}";
             case "cartesia" -> "{\"provider\": \"cartesia\", \"api_key\": \"ca-bench\", \"voice\": \"v1\"}";
-            default -> throw new IllegalArgumentException("bench.tts: elevenlabs or cartesia");
+            case "realtime" -> null;
+            default -> throw new IllegalArgumentException("bench.tts: elevenlabs, cartesia or realtime");
         };
+    }
+
+    static boolean realtime() {
+        return voice() == null;
+    }
+
+    /**
+     * What an answer waits for by design: the pipeline's (above), or on the speech-to-speech model its voice activity's
+     * silence (500 ms, the session's silence_duration_ms) and the fake's first audio (250 ms).
+     */
+    static long designedMs() {
+        return realtime() ? 500 + 250 : DESIGNED_MS;
     }
 
     public static void main(String[] args) throws Exception {
@@ -99,7 +115,10 @@ public final class VoiceCallBenchmark {
                 ps.setLong(1, org);
                 ps.executeUpdate();
             }
-            app.put("/api/v1/organizations/model-configurations/v2", """
+            app.put("/api/v1/organizations/model-configurations/v2", realtime() ? """
+                    {"version": 2, "mode": "byok", "byok": {"mode": "realtime", "realtime": {
+                      "realtime": {"provider": "openai_realtime", "api_key": "sk-bench", "model": "gpt-realtime-2"},
+                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"}}}}""" : """
                     {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
                       "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
                       "stt": {"provider": "deepgram", "api_key": "dg-bench", "model": "nova-3-general"},
@@ -113,7 +132,8 @@ public final class VoiceCallBenchmark {
                     "{\"address\":\"+14155552671\"}", null);
             report.add("Voice calls (voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
-                    + " overhead = voice-to-voice - " + DESIGNED_MS + " ms designed");
+                    + (realtime() ? " (speech-to-speech: silence 500 ms, first audio 250 ms)" : "")
+                    + " overhead = voice-to-voice - " + designedMs() + " ms designed");
             for (int calls : levels) {
                 report.add(level(app, vertx, workflow, calls));
                 System.out.println(report.getLast());
@@ -189,7 +209,7 @@ public final class VoiceCallBenchmark {
                 long end = caller.speech.get(turn)[1];
                 long first = caller.firstAgentFrameAfter(end);
                 if (first > 0) {
-                    overhead.add(first - end - DESIGNED_MS);
+                    overhead.add(first - end - designedMs());
                 }
             }
             if (caller.speech.size() >= 5 && !caller.clears.isEmpty()) {

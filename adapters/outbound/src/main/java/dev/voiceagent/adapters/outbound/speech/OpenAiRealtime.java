@@ -21,15 +21,16 @@ import java.util.List;
  * One call on OpenAI's Realtime API ({@code /realtime?model=...}, GA event names; the beta's audio event names are
  * read too): a {@code session.update} of type realtime per node (instructions, function tools, {@code audio/pcmu} in
  * and out, server VAD that answers by itself and, where the node allows it, stops when the caller cuts in, the
- * caller's turns transcribed on the side); the caller's μ-law appended every 100 ms; function results as
+ * caller's turns transcribed on the side); the caller's μ-law appended every 40 ms; function results as
  * {@code function_call_output} items; {@code response.create}; {@code conversation.item.truncate} at what the caller
- * heard. Messages sent before the socket opened are held (the caller's audio at most {@link #HOLD_APPENDS} appends).
+ * heard. Messages sent before the socket opened are held (the caller's audio at most {@link #HOLD_APPENDS} appends, two seconds).
  */
 final class OpenAiRealtime implements SpeechToSpeech.Stream {
 
     private static final System.Logger LOG = System.getLogger(OpenAiRealtime.class.getName());
     static final int HOLD_APPENDS = 50;
-    static final int FRAMES_PER_APPEND = 5;
+    /** 40 ms per append: the model's voice activity decides turns, so the caller's audio reaches it with little delay. */
+    static final int FRAMES_PER_APPEND = 2;
     /** Server VAD on a phone line: OpenAI's defaults (0.5, 300 ms before, 500 ms of silence ends the turn). */
     static final double VAD_THRESHOLD = 0.5;
     static final int PREFIX_PADDING_MS = 300;
