@@ -15,9 +15,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Graceful drain on SIGTERM: the replica turns not-ready (so no new traffic is routed to it), stops
- * claiming contacts (the other replicas take the campaigns' remaining ones), and keeps serving the
- * callbacks of the calls it placed until none is live or voiceagent.drain.max passes; then the
- * shutdown goes on. Kubernetes' terminationGracePeriodSeconds must be longer than the maximum.
+ * claiming contacts (the other replicas take the campaigns' remaining ones), lets go of the talking calls whose
+ * carrier streams them again (Twilio: they continue on another replica from their last turn), and keeps serving
+ * the callbacks of the calls it placed and the calls still talking until none is live or voiceagent.drain.max
+ * passes; then the shutdown goes on. Kubernetes' terminationGracePeriodSeconds must be longer than the maximum.
  */
 @ApplicationScoped
 @Readiness
@@ -28,12 +29,14 @@ public class Drain implements HealthCheck {
     private final DispatchTicks ticks;
     private final DispatchCampaignsUseCase dispatcher;
     private final CountReplicaCallsUseCase calls;
+    private final dev.voiceagent.application.voice.runtime.VoiceSessions sessions;
     private final Duration max;
     private final Duration poll;
     private volatile boolean draining;
 
     public Drain(DispatchTicks ticks, DispatchCampaignsUseCase dispatcher, CountReplicaCallsUseCase calls,
-            VoiceAgentConfig config) {
+            VoiceAgentConfig config, dev.voiceagent.application.voice.runtime.VoiceSessions sessions) {
+        this.sessions = sessions;
         this.ticks = ticks;
         this.dispatcher = dispatcher;
         this.calls = calls;
@@ -54,6 +57,11 @@ public class Drain implements HealthCheck {
         draining = true;
         ticks.stop();
         dispatcher.stopClaiming();
+        int talking = sessions.count();
+        sessions.handOverAll(); // calls Twilio streams again move now, to continue on another replica
+        if (talking > 0) {
+            LOG.infof("drain: %d talking calls asked to move to another replica", talking);
+        }
         Instant deadline = Instant.now().plus(max);
         long live = -1;
         long logged = -1;

@@ -85,7 +85,9 @@ class TwilioEndToEndTest {
         // the media goes to this service's own signed media route, as an inbound call's does
         assertThat(FormBody.first(form, "Twiml")).matches("<Response><Connect><Stream url=\"ws://localhost:8081/api/v1/"
                 + "telephony/ws/\\d+/\\d+/" + runId + "/[0-9a-f]{64}\"><Parameter name=\"workflow_run_id\" value=\""
-                + runId + "\"/></Stream></Connect></Response>");
+                + runId + "\"/><Parameter name=\"resumable\" value=\"true\"/></Stream></Connect>"
+                + "<Redirect method=\"POST\">http://localhost:8081/api/v1/telephony/twilio/resume/" + runId
+                + "</Redirect></Response>");
     }
 
     @Test

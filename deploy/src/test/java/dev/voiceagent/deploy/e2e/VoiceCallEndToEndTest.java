@@ -63,6 +63,9 @@ class VoiceCallEndToEndTest {
     VoiceRuntime runtime;
 
     @Inject
+    dev.voiceagent.application.voice.runtime.VoiceSessions sessions;
+
+    @Inject
     dev.voiceagent.application.model.ModelConfigurationRepository modelConfigurations;
 
     private Api.Account account;
@@ -484,6 +487,87 @@ class VoiceCallEndToEndTest {
         JsonPath run = completedRun(runOf(url));
         assertThat(run.getString("gathered_context.error")).contains("Grok", "speech-to-speech");
         assertThat(FakeRealtimeModel.QUERIES).isEmpty();
+    }
+
+    /** Twilio following the {@code <Redirect>} after a stream ended: the signed request, and the TwiML it gets. */
+    private static String redirected(String url) {
+        String body = "CallSid=CA1&AccountSid=" + SID + "&CallStatus=in-progress";
+        String path = url.substring(url.indexOf("/api/"));
+        given().contentType(ContentType.URLENC).body(body).post(path).then().statusCode(403);
+        String signature = dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1", url,
+                FormBody.parse(body));
+        return given().contentType(ContentType.URLENC).header("X-Twilio-Signature", signature).body(body).post(path)
+                .then().statusCode(200).contentType("text/xml").extract().asString();
+    }
+
+    private static String first(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        assertThat(m.find()).as(text).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void aCallLetGoByADrainingReplicaAndThenLostIsStreamedAgainEachTimeAndGoesOnFromItsLastTurn() throws Exception {
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says("It ships today. Anything else?"), Reply.calls("done"),
+                Reply.says("Thank you, goodbye.")));
+        FakeProviderServer.REQUESTS.clear();
+        as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200);
+        String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.getFirst().body()), "Twiml");
+        Pattern redirect = Pattern.compile("<Redirect method=\"POST\">([^<]+)</Redirect>");
+        String resume = first(redirect, twiml);
+        String url = first(STREAM, twiml);
+        long runId = runOf(url);
+        assertThat(resume).endsWith("/api/v1/telephony/twilio/resume/" + runId);
+
+        // the first replica: the greeting and one answered turn, then it drains and lets the call go
+        SimulatedCaller first = caller().resumable().connect(url);
+        first.pauses(1_600).says("Where is my order?").pauses(5_000);
+        Thread.sleep(1_600 + Speech.mulaw("Where is my order?").length / 8 + 2_500);
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("It ships today.", "Anything else?");
+        sessions.handOverAll();
+        assertThat(first.closed.get(5, TimeUnit.SECONDS)).isEqualTo("handed_over");
+        assertThat(run(runId).getBoolean("is_completed")).as("a call let go is not over").isFalse();
+
+        // Twilio follows the redirect and streams the call again; the connection then breaks (no stop message)
+        String again = redirected(resume);
+        assertThat(first(redirect, again)).as("streamed again, resumable again").isEqualTo(resume);
+        SimulatedCaller second = caller().resumable().connect(first(STREAM, again));
+        second.pauses(2_000);
+        for (int i = 0; i < 40 && !FakeVoiceProviders.TTS_TEXTS.contains("Sorry about that. Where were we?"); i++) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(1_000);
+        assertThat(FakeVoiceProviders.TTS_TEXTS).as("the caller is told the call goes on")
+                .containsSubsequence("Anything else?", "Sorry about that. Where were we?");
+        second.drop();
+        Thread.sleep(500);
+        assertThat(run(runId).getBoolean("is_completed")).as("a lost stream is not a hang-up").isFalse();
+
+        // and again: the third stream finishes the call
+        SimulatedCaller third = caller().resumable().connect(first(STREAM, redirected(resume)));
+        third.pauses(2_500).says("No that is all thanks.").pauses(1_000);
+        String reason = ended(third, runId);
+        JsonPath run = completedRun(runId);
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n"
+                + "assistant: It ships today. Anything else?\n").contains("user: No that is all thanks.\n")
+                .endsWith("assistant: Thank you, goodbye.\n");
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).extracting(e -> e.get("type")).containsSubsequence("rtf-user-transcription",
+                "rtf-call-moved", "rtf-call-resumed", "rtf-call-moved", "rtf-call-resumed", "rtf-user-transcription",
+                "rtf-call-ended");
+        assertThat(events).filteredOn(e -> "rtf-call-ended".equals(e.get("type"))).hasSize(1);
+        assertThat(run.getDouble("usage_info.call_duration_seconds")).as("from the first connection")
+                .isGreaterThan(9.0);
+        assertThat(run.getDouble("usage_info.stt.'deepgram/nova-3-general'.audio_seconds"))
+                .as("the audio heard on every replica").isGreaterThan(8.0);
+        assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(180);
+        // the call is over: Twilio's redirect now hangs up
+        assertThat(redirected(resume)).contains("<Hangup/>").doesNotContain("<Stream");
     }
 
     @Test

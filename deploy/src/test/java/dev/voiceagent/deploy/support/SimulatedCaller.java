@@ -75,6 +75,24 @@ public final class SimulatedCaller implements AutoCloseable {
     }
 
     /** Connects to the media URL (ws://...); the upgrade's refusal status is the failure's message. */
+    private boolean resumable;
+
+    /**
+     * The stream's TwiML marked it resumable (its {@code <Parameter name="resumable">}), so its start message says so,
+     * as Twilio passes a stream's parameters on.
+     */
+    public SimulatedCaller resumable() {
+        this.resumable = true;
+        return this;
+    }
+
+    /** The caller's side of the stream ends without a stop message (Twilio's socket to a replica that went away). */
+    public synchronized void drop() {
+        if (socket != null && !socket.isClosed()) {
+            socket.close();
+        }
+    }
+
     public SimulatedCaller connect(String url) throws Exception {
         URI uri = URI.create(url);
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
@@ -103,7 +121,8 @@ public final class SimulatedCaller implements AutoCloseable {
         socket.writeTextMessage(new JsonObject().put("event", "start").put("sequenceNumber", "1")
                 .put("streamSid", STREAM_SID).put("start", new JsonObject().put("streamSid", STREAM_SID)
                         .put("accountSid", "AC1").put("callSid", "CA1").put("tracks", List.of("inbound"))
-                        .put("customParameters", new JsonObject().put("workflow_run_id", "1"))
+                        .put("customParameters", resumable ? new JsonObject().put("workflow_run_id", "1")
+                                .put("resumable", "true") : new JsonObject().put("workflow_run_id", "1"))
                         .put("mediaFormat", new JsonObject().put("encoding", "audio/x-mulaw")
                                 .put("sampleRate", 8000).put("channels", 1))).encode());
         timer = vertx.setPeriodic(20, t -> tick());

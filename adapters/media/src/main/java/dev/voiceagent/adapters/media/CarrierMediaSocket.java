@@ -57,6 +57,9 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
     private MediaInput session;
     private boolean starting;
     private boolean closed;
+    /** The carrier said the media stopped (a hang-up), or this side closed it; a close before either is a loss. */
+    private boolean stopSaid;
+    private boolean resumable;
 
     CarrierMediaSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start, Vertx vertx,
             Context context) {
@@ -76,7 +79,11 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
                         admitted.runId(), dropped);
             }
             if (session != null) {
-                session.stopped();
+                if (stopSaid) {
+                    session.stopped();
+                } else {
+                    session.lost();
+                }
             }
         });
         socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "media socket of run {0}: {1}",
@@ -129,6 +136,7 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
                 }
             }
             case "stop" -> {
+                stopSaid = true;
                 if (session != null) {
                     session.stopped();
                 }
@@ -153,6 +161,21 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
                 case "track" -> m.track = p.getText();
                 case "streamSid" -> m.twilioSid = m.twilioSid == null ? p.getText() : m.twilioSid;
                 case "detail", "title" -> m.detail = m.detail == null ? p.getText() : m.detail;
+                case "customParameters" -> {
+                    if (value != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String parameter = p.currentName();
+                        p.nextToken();
+                        if ("resumable".equals(parameter)) {
+                            m.resumable = "true".equals(p.getText());
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                }
                 case "media_format" -> {
                     if (value != JsonToken.START_OBJECT) {
                         p.skipChildren();
@@ -193,6 +216,7 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
         String track;
         String encoding;
         String detail;
+        boolean resumable;
     }
 
     private void media(Message m) {
@@ -217,6 +241,7 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
         if (m.twilioSid != null) {
             dialect = Dialect.TWILIO;
             streamSid = m.twilioSid;
+            resumable = m.resumable; // the TwiML redirects Twilio back to us when this stream ends
         } else if (m.telnyxId != null) {
             dialect = Dialect.TELNYX;
             streamSid = m.telnyxId;
@@ -236,7 +261,11 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
                 s -> context.runOnContext(v -> {
                     session = s;
                     if (closed && s != null) {
-                        s.stopped();
+                        if (stopSaid) {
+                            s.stopped();
+                        } else {
+                            s.lost();
+                        }
                     }
                 }),
                 failure -> context.runOnContext(v -> close("pipeline_error")));
@@ -274,6 +303,7 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
     public void close(String reason) {
         if (!closed) {
             closed = true;
+            stopSaid = true;
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} closed: {1}", admitted.runId(), reason);
             socket.close((short) 1000, reason.length() > 120 ? reason.substring(0, 120) : reason);
         }
@@ -283,6 +313,11 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
         if (!closed) {
             socket.writeTextMessage(text);
         }
+    }
+
+    @Override
+    public boolean resumable() {
+        return resumable;
     }
 
     // ---- CallLoop ----

@@ -119,13 +119,13 @@ public class InboundCallResource {
                 && TwilioSignature.valid(t.authToken(), url, params, signature);
         InboundCall call = new InboundCall(Provider.TWILIO, FormBody.first(params, "To"), FormBody.first(params, "From"),
                 FormBody.first(params, "CallSid"), signed);
-        return inbound.answer(call).map(answer -> Response.ok(twiml(answer)).type("text/xml").build());
+        return inbound.answer(call).map(answer -> Response.ok(twiml(answer, callbackBase)).type("text/xml").build());
     }
 
-    static String twiml(Answer answer) {
+    static String twiml(Answer answer, String callbackBase) {
         String xml = switch (answer) {
-            case Answer.Stream s -> "<Response><Connect><Stream url=\"" + escape(s.streamUrl()) + "\"><Parameter"
-                    + " name=\"workflow_run_id\" value=\"" + s.runId() + "\"/></Stream></Connect></Response>";
+            case Answer.Stream s -> dev.voiceagent.adapters.telephony.twilio.TwilioStreams.connect(s.streamUrl(),
+                    s.runId(), callbackBase);
             case Answer.Reject r -> "busy".equals(r.reason()) ? "<Response><Reject reason=\"busy\"/></Response>"
                     : "<Response><Reject/></Response>";
         };

@@ -40,6 +40,20 @@ final class CallLog {
         events.add(event);
     }
 
+    /** The events a call logged on the replica it moved from (its turn count continues from theirs). */
+    void restore(List<Map<String, Object>> earlier) {
+        for (Map<String, Object> e : earlier) {
+            if (events.size() < LIMIT) {
+                events.add(e);
+            } else {
+                dropped++;
+            }
+            if (e.get("turn") instanceof Number n) {
+                turn = Math.max(turn, n.intValue());
+            }
+        }
+    }
+
     /** A finished agent turn: its engine events (transitions, functions, extraction, the end) and what it said. */
     void turn(String userText, AgentEngine.TurnResult result) {
         turn++;

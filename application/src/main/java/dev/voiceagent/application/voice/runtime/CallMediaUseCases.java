@@ -8,9 +8,9 @@ public final class CallMediaUseCases {
     private CallMediaUseCases() {
     }
 
-    /** A run whose media this replica now holds. */
+    /** A run whose media this replica now holds, and the checkpoint of the call it continues (null: a new call). */
     public record Admitted(long organizationId, long workflowId, long runId,
-            dev.voiceagent.domain.workflow.WorkflowRun run) {
+            dev.voiceagent.domain.workflow.WorkflowRun run, CallCheckpoint checkpoint) {
     }
 
     public interface AdmitCallMediaUseCase {

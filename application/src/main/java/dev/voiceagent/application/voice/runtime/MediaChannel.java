@@ -24,4 +24,12 @@ public interface MediaChannel {
 
     /** End the media (the carrier then ends the call); {@code reason} is for the log. */
     void close(String reason);
+
+    /**
+     * Whether the carrier streams the call again when this stream ends without the call ending (Twilio told to
+     * {@code <Redirect>} after its {@code <Connect><Stream>}): a call this replica lets go is then taken over by another.
+     */
+    default boolean resumable() {
+        return false;
+    }
 }

@@ -17,4 +17,13 @@ public interface MediaInput {
 
     /** The carrier's media stopped (the caller hung up, or the socket closed). */
     void stopped();
+
+    /**
+     * The socket closed without the carrier saying the media stopped (a network break, this replica's socket torn
+     * down): where the carrier streams the call again ({@link MediaChannel#resumable()}), the call is let go for
+     * another socket to take over; otherwise it is a hang-up.
+     */
+    default void lost() {
+        stopped();
+    }
 }

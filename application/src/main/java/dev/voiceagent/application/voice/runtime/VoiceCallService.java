@@ -44,7 +44,8 @@ import java.util.Map;
  * events of its log; run.completed goes out once, whoever completes the run.
  */
 @Singleton
-public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessionUseCase {
+public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessionUseCase,
+        dev.voiceagent.application.call.ResumeCallStreamUseCase {
 
     private static final System.Logger LOG = System.getLogger(VoiceCallService.class.getName());
     static final String BAD_TOKEN = "Invalid media token";
@@ -115,7 +116,7 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         }
         return runs.claim(organizationId, workflowId, runId, Instant.now()).map(claim -> {
             if (claim.run().isPresent()) {
-                return new Admitted(organizationId, workflowId, runId, claim.run().get());
+                return new Admitted(organizationId, workflowId, runId, claim.run().get(), claim.checkpoint());
             }
             throw switch (claim.refusal()) {
                 case UNKNOWN -> new ResourceNotFoundException(NOT_FOUND);
@@ -123,6 +124,12 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 case TAKEN -> new ConflictException(TAKEN);
             };
         });
+    }
+
+    @Override
+    public Uni<java.util.Optional<String>> resume(long runId) {
+        return runs.reopen(runId, MAX_MOVES).map(reopened -> reopened.flatMap(r -> runtime.streamUrl(
+                r.organizationId(), r.workflowId(), runId)));
     }
 
     /** What a call runs on: the language model (the speech-to-speech model when realtime), speech, tools. */
@@ -215,9 +222,16 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 ACTIVITY, recording, metrics,
                 recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()),
                 voicemail(run, loaded));
-        session[0] = new VoiceSession(parts, engine.initialState(), whenEnded(admitted, loaded, media, loop,
-                recording));
-        sessions.add(admitted.runId());
+        AutoCloseable heartbeat = heartbeat(admitted, loop);
+        java.util.function.Consumer<VoiceSession.Ended> ended = whenEnded(admitted, loaded, media, loop, recording,
+                heartbeat);
+        VoiceSession.Moves moves = new VoiceSession.Moves(admitted.checkpoint(),
+                checkpoint -> runs.checkpoint(admitted.runId(), checkpoint).subscribe().with(ok -> { },
+                        f -> LOG.log(System.Logger.Level.DEBUG, "checkpoint of run {0}: {1}", admitted.runId(),
+                                f.toString())),
+                checkpoint -> moved(admitted, checkpoint, heartbeat));
+        session[0] = new VoiceSession(parts, engine.initialState(), ended, moves);
+        sessions.add(admitted.runId(), () -> loop.execute(session[0]::handOver));
         session[0].connected();
         return session[0];
     }
@@ -237,10 +251,34 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 loaded.toolbox().runner(), RULES, recording, metrics,
                 recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()));
         RealtimeSession session = new RealtimeSession(parts, engine.initialState(), whenEnded(admitted, loaded,
-                media, loop, recording));
-        sessions.add(admitted.runId());
+                media, loop, recording, heartbeat(admitted, loop)));
+        sessions.add(admitted.runId(), () -> { }); // a speech-to-speech call is not moved yet
         session.connected();
         return session;
+    }
+
+    /** Every few seconds while the call talks here: the run's media is still held by this replica. */
+    private AutoCloseable heartbeat(Admitted admitted, CallLoop loop) {
+        return loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
+                .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
+                        admitted.runId(), f.toString())));
+    }
+
+    /**
+     * The call left this replica for another (it drains, or the carrier's stream broke): its checkpoint is kept and
+     * its media released for the carrier's next stream; its run is not finished here.
+     */
+    private void moved(Admitted admitted, CallCheckpoint checkpoint, AutoCloseable heartbeat) {
+        sessions.remove(admitted.runId());
+        try {
+            heartbeat.close();
+        } catch (Exception ignored) {
+            // a loop's timer: nothing to release
+        }
+        runs.release(admitted.runId(), checkpoint).subscribe().with(
+                ok -> LOG.log(System.Logger.Level.DEBUG, "run {0} let go for another replica", admitted.runId()),
+                f -> LOG.log(System.Logger.Level.WARNING, "run {0} not released: {1}", admitted.runId(),
+                        f.toString()));
     }
 
     /**
@@ -248,10 +286,7 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
      * is hung up at the carrier too; the run is finished.
      */
     private java.util.function.Consumer<VoiceSession.Ended> whenEnded(Admitted admitted, Loaded loaded,
-            MediaChannel media, CallLoop loop, CallRecorder.Recording recording) {
-        AutoCloseable heartbeat = loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
-                .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
-                        admitted.runId(), f.toString())));
+            MediaChannel media, CallLoop loop, CallRecorder.Recording recording, AutoCloseable heartbeat) {
         return ended -> {
             try {
                 heartbeat.close();

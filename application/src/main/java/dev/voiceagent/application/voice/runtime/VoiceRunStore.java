@@ -21,16 +21,23 @@ public interface VoiceRunStore {
         TAKEN
     }
 
-    /** The claim's answer: the run, now held by this replica, or why not. */
-    record Claim(Optional<WorkflowRun> run, Refusal refusal) {
+    /**
+     * The claim's answer: the run, now held by this replica, with the checkpoint of the call it continues (null for a
+     * new call), or why not.
+     */
+    record Claim(Optional<WorkflowRun> run, Refusal refusal, CallCheckpoint checkpoint) {
 
-        public static Claim claimed(WorkflowRun run) {
-            return new Claim(Optional.of(run), null);
+        public static Claim claimed(WorkflowRun run, CallCheckpoint checkpoint) {
+            return new Claim(Optional.of(run), null, checkpoint);
         }
 
         public static Claim refused(Refusal refusal) {
-            return new Claim(Optional.empty(), refusal);
+            return new Claim(Optional.empty(), refusal, null);
         }
+    }
+
+    /** A run whose media may be streamed again: whose it is. */
+    record Reopened(long organizationId, long workflowId) {
     }
 
     /**
@@ -46,6 +53,22 @@ public interface VoiceRunStore {
     Uni<Void> heartbeat(long runId, Instant now);
 
     java.time.Duration STALE = java.time.Duration.ofSeconds(30);
+
+    /** Where the live call stands after a finished turn, while this replica holds its media. */
+    Uni<Void> checkpoint(long runId, CallCheckpoint checkpoint);
+
+    /**
+     * This replica lets the call go (it drains, or the carrier's stream broke): its checkpoint is kept and its media
+     * released, so the carrier's next stream can be claimed anywhere.
+     */
+    Uni<Void> release(long runId, CallCheckpoint checkpoint);
+
+    /**
+     * The carrier asks to stream the call again (its stream ended without the call ending): the media is released
+     * whoever held it (the stream it held is over), unless the run is completed or its media moved {@code maxMoves}
+     * times already; empty then.
+     */
+    Uni<Optional<Reopened>> reopen(long runId, int maxMoves);
 
     /**
      * What the call leaves on its run when its media ends, merged into what the run holds (a provider's report may

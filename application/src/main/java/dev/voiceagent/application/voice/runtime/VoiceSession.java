@@ -77,6 +77,18 @@ public final class VoiceSession implements MediaInput {
     /** How long the classifier may take: past it the callee is taken for a person and answered. */
     static final Duration CLASSIFY_WAIT = Duration.ofSeconds(3);
 
+    /** What the caller hears when the call continues on another replica. */
+    static final String RESUME_LINE = "Sorry about that. Where were we?";
+
+    /**
+     * How a call moves between replicas: the checkpoint it continues from (null for a new call), where each finished
+     * turn's checkpoint goes, and what takes a call this replica lets go (its checkpoint, to be released).
+     */
+    public record Moves(CallCheckpoint resumed, Consumer<CallCheckpoint> checkpoints, Consumer<CallCheckpoint> moved) {
+
+        public static final Moves NONE = new Moves(null, c -> { }, c -> { });
+    }
+
     /** What a call leaves: why it ended, the conversation, usage, and the events of its log. */
     public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
             long spokenCharacters, Instant connectedAt, Instant endedAt, List<java.util.Map<String, Object>> events,
@@ -196,8 +208,18 @@ public final class VoiceSession implements MediaInput {
     private Instant voicemailAt;
     private boolean messageLeft;
 
+    private final Moves moves;
+    private final double speechBefore;
+    private final long charactersBefore;
+
     public VoiceSession(Parts parts, ConversationState start, Consumer<Ended> onEnd) {
+        this(parts, start, onEnd, Moves.NONE);
+    }
+
+    /** A session that may continue a call another replica let go ({@code moves.resumed()}), or be moved itself. */
+    public VoiceSession(Parts parts, ConversationState start, Consumer<Ended> onEnd, Moves moves) {
         this.parts = parts;
+        this.moves = moves;
         this.loop = parts.loop();
         this.media = parts.media();
         this.onEnd = onEnd;
@@ -210,13 +232,23 @@ public final class VoiceSession implements MediaInput {
         this.silentFrame = new byte[frameBytes];
         java.util.Arrays.fill(silentFrame, silence());
         this.voicemailOpen = parts.voicemail() != null;
+        CallCheckpoint resumed = moves.resumed();
+        if (resumed != null) { // the call goes on where its last finished turn left it
+            this.conversation = resumed.conversation();
+            this.tokens = resumed.tokens();
+            this.log.restore(resumed.events());
+            this.voicemailOpen = false;
+        }
+        this.speechBefore = resumed == null ? 0 : resumed.speechSeconds();
+        this.charactersBefore = resumed == null ? 0 : resumed.spokenCharacters();
     }
 
     // ---- what the carrier sends (on the loop) ----
 
     /** The media connected: the agent opens the call. */
     public void connected() {
-        connectedAt = loop.now();
+        connectedAt = moves.resumed() != null && moves.resumed().connectedAt() != null ? moves.resumed().connectedAt()
+                : loop.now();
         ticker = loop.every(TICK, this::tick);
         decide(new VoiceEvent.Connected(connectedAt));
     }
@@ -272,6 +304,52 @@ public final class VoiceSession implements MediaInput {
         if (!ended) {
             decide(new VoiceEvent.Hungup(loop.now()));
         }
+    }
+
+    @Override
+    /** The socket closed without the carrier saying the media stopped: a carrier that re-streams gets the call back. */
+    public void lost() {
+        if (media.resumable()) {
+            move("stream_lost");
+        } else {
+            stopped();
+        }
+    }
+
+    /**
+     * This replica drains: a call whose carrier re-streams it is let go now (its checkpoint kept, its stream closed),
+     * to be taken over by another replica; any other call stays until it ends.
+     */
+    public void handOver() {
+        if (!ended && media.resumable()) {
+            move("handed_over");
+        }
+    }
+
+    /** Where the call stands after its last finished turn. */
+    private CallCheckpoint checkpoint(int moved) {
+        return new CallCheckpoint(conversation, log.events(), tokens, speechBefore + parts.stt().seconds(),
+                charactersBefore + parts.tts().characters(), connectedAt,
+                (moves.resumed() == null ? 0 : moves.resumed().moves()) + moved);
+    }
+
+    /** The call leaves this replica: nothing more is said or heard here, and the run is not finished. */
+    private void move(String why) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        state = new TurnTaking.State(TurnTaking.Phase.ENDED, state.connectedAt(), loop.now(), "", false, null, 0);
+        close(ticker);
+        if (answer != null && answer.stream != null) {
+            answer.stream.cancel();
+        }
+        parts.stt().close();
+        parts.tts().close();
+        parts.vad().close();
+        log.add("rtf-call-moved", java.util.Map.of("reason", why));
+        media.close(why);
+        moves.moved().accept(checkpoint(1));
     }
 
     /** Whether the call is over. */
@@ -536,6 +614,14 @@ public final class VoiceSession implements MediaInput {
      * speaks first) and the log says why. Otherwise the engine's opening turn.
      */
     private void open() {
+        if (moves.resumed() != null) { // the call continues here: a short line, then the caller speaks
+            Answer a = new Answer(++answerSeq, null, null);
+            answer = a;
+            a.finished = true;
+            say(a, RESUME_LINE);
+            log.add("rtf-call-resumed", java.util.Map.of("text", RESUME_LINE, "moves", moves.resumed().moves()));
+            return;
+        }
         java.util.Optional<String> recording = parts.engine().greetingRecording();
         if (recording.isEmpty()) {
             begin(parts.engine().open(conversation), null);
@@ -624,6 +710,9 @@ public final class VoiceSession implements MediaInput {
                 tokens = tokens.plus(result.usage());
                 log.turn(a.userText, result);
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
+                if (a.endCall == null) {
+                    moves.checkpoints().accept(checkpoint(0));
+                }
                 pump();
             }
         }
@@ -933,7 +1022,7 @@ public final class VoiceSession implements MediaInput {
         if (!TRANSFER.equals(reason)) { // closing the stream first would hang up before the carrier transferred
             media.close(reason);
         }
-        onEnd.accept(new Ended(reason, conversation, tokens, parts.stt().seconds(), parts.tts().characters(),
-                connectedAt, loop.now(), log.events(), failure));
+        onEnd.accept(new Ended(reason, conversation, tokens, speechBefore + parts.stt().seconds(),
+                charactersBefore + parts.tts().characters(), connectedAt, loop.now(), log.events(), failure));
     }
 }

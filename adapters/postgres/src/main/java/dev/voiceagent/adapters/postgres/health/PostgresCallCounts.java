@@ -41,8 +41,10 @@ public class PostgresCallCounts implements CallCounts {
     @Override
     public Uni<Long> thisReplicaActive(Instant staleBefore) {
         return pool.preparedQuery("/* background tick */ SELECT count(*) AS live FROM ("
-                        + "SELECT workflow_run_id AS run FROM calls WHERE placed_by = $1 AND " + ACTIVE
-                        + " AND started_at > $2 UNION SELECT id FROM workflow_runs WHERE media_owner = $1"
+                        + "SELECT workflow_run_id AS run FROM calls c WHERE placed_by = $1 AND " + ACTIVE
+                        + " AND started_at > $2 AND NOT EXISTS (SELECT 1 FROM workflow_runs m"
+                        + " WHERE m.id = c.workflow_run_id AND (m.media_moves > 0 OR m.media_owner IS NULL"
+                        + " AND m.voice_checkpoint IS NOT NULL)) UNION SELECT id FROM workflow_runs WHERE media_owner = $1"
                         + " AND media_heartbeat_at > $3) live")
                 .execute(Tuple.of(replica.id(), utc(staleBefore), utc(Instant.now().minus(MEDIA_STALE))))
                 .map(rows -> rows.iterator().next().getLong("live"));

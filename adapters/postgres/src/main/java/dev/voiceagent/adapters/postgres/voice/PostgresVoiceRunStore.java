@@ -6,6 +6,7 @@ import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import dev.voiceagent.adapters.postgres.workflow.RunRows;
+import dev.voiceagent.application.voice.runtime.CallCheckpoint;
 import dev.voiceagent.application.voice.runtime.VoiceRunStore;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.workflow.WorkflowRun;
@@ -17,6 +18,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The voice runtime's hold on a run: one conditional UPDATE claims it (one socket wins), a heartbeat keeps it, and
@@ -40,15 +42,48 @@ public class PostgresVoiceRunStore implements VoiceRunStore {
                         UPDATE workflow_runs SET state = 'running', media_owner = $4, media_heartbeat_at = $5
                          WHERE id = $3 AND organization_id = $1 AND workflow_id = $2 AND NOT is_completed
                            AND (media_owner IS NULL OR media_heartbeat_at < $6)
-                        RETURNING\s""" + RunRows.COLUMNS)
+                        RETURNING voice_checkpoint,\s""" + RunRows.COLUMNS)
                 .execute(Tuple.of(organizationId, workflowId, runId, replica.id(), utc(now), utc(now.minus(STALE))))
-                .chain(rows -> rows.size() > 0 ? Uni.createFrom().item(Claim.claimed(RunRows.read(rows.iterator().next(), 0)))
+                .chain(rows -> rows.size() > 0 ? Uni.createFrom().item(claimed(rows.iterator().next()))
                         : pool.preparedQuery("SELECT is_completed FROM workflow_runs WHERE id = $3"
                                         + " AND organization_id = $1 AND workflow_id = $2")
                                 .execute(Tuple.of(organizationId, workflowId, runId))
                                 .map(found -> found.size() == 0 ? Claim.refused(Refusal.UNKNOWN)
                                         : found.iterator().next().getBoolean("is_completed")
                                         ? Claim.refused(Refusal.COMPLETED) : Claim.refused(Refusal.TAKEN)));
+    }
+
+    private static Claim claimed(Row row) {
+        Object checkpoint = row.getValue("voice_checkpoint");
+        return Claim.claimed(RunRows.read(row, 1), checkpoint == null ? null
+                : CallCheckpoint.fromMap(JsonValues.toMap(checkpoint)));
+    }
+
+    @Override
+    public Uni<Void> checkpoint(long runId, CallCheckpoint checkpoint) {
+        return pool.preparedQuery("UPDATE workflow_runs SET voice_checkpoint = $3 WHERE id = $1 AND media_owner = $2"
+                        + " AND NOT is_completed")
+                .execute(Tuple.of(runId, replica.id(), JsonValues.toJson(checkpoint.toMap()))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> release(long runId, CallCheckpoint checkpoint) {
+        return pool.preparedQuery("UPDATE workflow_runs SET voice_checkpoint = $3, media_owner = NULL,"
+                        + " media_heartbeat_at = NULL WHERE id = $1 AND media_owner = $2 AND NOT is_completed")
+                .execute(Tuple.of(runId, replica.id(), JsonValues.toJson(checkpoint.toMap()))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Optional<Reopened>> reopen(long runId, int maxMoves) {
+        return pool.preparedQuery("""
+                        UPDATE workflow_runs SET media_owner = NULL, media_heartbeat_at = NULL,
+                               media_moves = media_moves + 1
+                         WHERE id = $1 AND NOT is_completed AND media_moves < $2
+                        RETURNING organization_id, workflow_id""")
+                .execute(Tuple.of(runId, maxMoves))
+                .map(rows -> rows.size() == 0 ? Optional.<Reopened>empty() : Optional.of(new Reopened(
+                        rows.iterator().next().getLong("organization_id"),
+                        rows.iterator().next().getLong("workflow_id"))));
     }
 
     @Override
@@ -70,7 +105,7 @@ public class PostgresVoiceRunStore implements VoiceRunStore {
                                       || jsonb_build_object('realtime_feedback_events', $4::jsonb),
                                recording_url = COALESCE($5, r.recording_url),
                                transcript_url = COALESCE($6, r.transcript_url),
-                               media_owner = NULL, media_heartbeat_at = NULL
+                               media_owner = NULL, media_heartbeat_at = NULL, voice_checkpoint = NULL
                           FROM prior p
                          WHERE r.id = p.id
                         RETURNING p.is_completed AS was_completed""")

@@ -62,9 +62,7 @@ public class TwilioCallGateway implements CallGateway {
         form.add("From", call.from());
         String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
                 .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null));
-        form.add("Twiml", "<Response><Connect><Stream url=\"" + InboundCallResource.escape(stream)
-                + "\"><Parameter name=\"workflow_run_id\" value=\"" + call.runId()
-                + "\"/></Stream></Connect></Response>");
+        form.add("Twiml", TwilioStreams.connect(stream, call.runId(), callbackBaseUrl));
         form.add("StatusCallback", statusCallbackUrl(call.runId()));
         form.add("StatusCallbackMethod", "POST");
         for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {
