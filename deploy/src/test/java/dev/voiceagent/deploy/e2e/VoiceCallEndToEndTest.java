@@ -344,6 +344,35 @@ class VoiceCallEndToEndTest {
     }
 
     @Test
+    void aCallListensWithDeepgramFluxWhoseTurnsOurVoiceActivityForcesToEnd() throws Exception {
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
+                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "flux-general-en"),
+                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says("It ships today. Anything else?"), Reply.calls("done"),
+                Reply.says("Thank you, goodbye.")));
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("No that is all thanks.").pauses(1_000);
+        String reason = ended(caller, runOf(url));
+
+        JsonPath run = completedRun(runOf(url));
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(FakeVoiceProviders.STT_QUERIES).singleElement().satisfies(q -> assertThat(q).startsWith("v2?")
+                .contains("model=flux-general-en", "encoding=mulaw", "sample_rate=8000", "eot_threshold=0.7"));
+        assertThat(FakeVoiceProviders.STT_CONTROL).filteredOn("ForceEndTurn"::equals).hasSize(2);
+        assertThat(FakeVoiceProviders.STT_CONTROL).doesNotContain("KeepAlive", "Finalize").contains("CloseStream");
+        assertThat(FakeVoiceProviders.STT_AUDIO_FRAMES.get()).isGreaterThan(300);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).contains("user: Where is my order?\n", "assistant: It ships today. Anything else?\n",
+                "user: No that is all thanks.\n");
+        assertThat(run.getDouble("usage_info.stt.'deepgram/flux-general-en'.audio_seconds")).isGreaterThan(4.0);
+    }
+
+    @Test
     void aCallListensWithOpenAiRealtimeTranscription() throws Exception {
         as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),

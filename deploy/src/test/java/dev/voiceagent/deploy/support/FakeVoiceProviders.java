@@ -136,6 +136,19 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     private void upgrade(HttpServerRequest request) {
         String path = request.path();
         boolean deepgram = path.equals("/v1/listen");
+        if (path.equals("/v2/listen")) { // Deepgram Flux
+            String auth = request.getHeader("Authorization");
+            if (auth == null || !auth.startsWith("Token ")) {
+                request.response().setStatusCode(401).end();
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                STT_QUERIES.add("v2?" + query);
+                flux(ws);
+            });
+            return;
+        }
         boolean elevenlabs = path.startsWith("/v1/text-to-speech/") && path.endsWith("/multi-stream-input");
         if (path.equals("/v1/realtime")) {
             if (request.getHeader("Authorization") == null || !request.getHeader("Authorization").startsWith("Bearer ")) {
@@ -216,6 +229,54 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 case "CloseStream" -> vertx.setTimer(20, t -> ws.close());
                 default -> VIOLATIONS.add("deepgram: unknown control " + type);
+            }
+        });
+    }
+
+    // ---- Deepgram Flux ----
+
+    /**
+     * Flux (v2/listen): audio only as binary frames; {@code ForceEndTurn} ends the turn on the next caller line, an
+     * {@code Update} first (its first word), then {@code EndOfTurn} with the whole line; KeepAlive and Finalize are
+     * v1's and unknown here.
+     */
+    private void flux(ServerWebSocket ws) {
+        Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
+        int[] turn = {0};
+        ws.writeTextMessage(new JsonObject().put("type", "Connected").put("request_id", "flux-1").encode());
+        ws.binaryMessageHandler(frame -> STT_AUDIO_FRAMES.incrementAndGet());
+        ws.textMessageHandler(text -> {
+            JsonObject message;
+            try {
+                message = new JsonObject(text);
+            } catch (RuntimeException e) {
+                VIOLATIONS.add("flux: a text frame that is not JSON (audio must be binary): " + shorten(text));
+                return;
+            }
+            String type = message.getString("type", "");
+            STT_CONTROL.add(type);
+            switch (type) {
+                case "ForceEndTurn" -> {
+                    String line = callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
+                    int index = turn[0]++;
+                    vertx.setTimer(sttDelayMs, t -> {
+                        if (ws.isClosed()) {
+                            return;
+                        }
+                        String said = line == null ? "" : line;
+                        ws.writeTextMessage(new JsonObject().put("type", "TurnInfo").put("event", "Update")
+                                .put("turn_index", index).put("transcript", said.split(" ")[0]).encode());
+                        ws.writeTextMessage(new JsonObject().put("type", "TurnInfo").put("event", "EndOfTurn")
+                                .put("turn_index", index).put("transcript", said)
+                                .put("end_of_turn_confidence", 0.91).encode());
+                    });
+                }
+                case "CloseStream" -> vertx.setTimer(20, t -> ws.close());
+                default -> {
+                    VIOLATIONS.add("flux: unknown control " + type);
+                    ws.writeTextMessage(new JsonObject().put("type", "Error").put("code", "INVALID_MESSAGE")
+                            .put("description", "Unknown message type " + type).encode());
+                }
             }
         });
     }

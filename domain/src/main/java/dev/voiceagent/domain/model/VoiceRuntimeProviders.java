@@ -88,13 +88,6 @@ public final class VoiceRuntimeProviders {
                             + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
                             "voice_runtime_unsupported", provider));
         }
-        Object model = settings.get("model");
-        if (service == ModelService.STT && "deepgram".equals(provider) && model instanceof String m
-                && m.startsWith("flux")) {
-            return java.util.Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "model"),
-                    "The voice runtime cannot use Deepgram Flux yet: choose a Nova model (nova-3-general)",
-                    "voice_runtime_unsupported", m));
-        }
         return java.util.Optional.empty();
     }
 }

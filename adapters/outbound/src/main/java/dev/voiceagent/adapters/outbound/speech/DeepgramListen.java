@@ -16,6 +16,11 @@ import java.util.Deque;
  * kHz from a phone, no transcoding), KeepAlive every 4 s (Deepgram closes a socket silent for 10 s), Finalize when our
  * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts. Audio
  * sent before the socket opened is held (at most {@link #HOLD_FRAMES} frames) and sent once it has.
+ *
+ * <p>Flux models (v2/listen, their own end-of-turn detection) in its semi-manual mode: Flux ends turns itself
+ * ({@code TurnInfo} {@code EndOfTurn}, its transcript final) and our voice activity's stop forces the end of the
+ * turn ({@code ForceEndTurn}) where Flux is not yet sure, whichever comes first; {@code Update}, {@code StartOfTurn}
+ * and {@code EagerEndOfTurn} transcripts are interim. (The audio never pauses on a call, so no KeepAlive.)
  */
 final class DeepgramListen implements SpeechToText.Stream {
 
@@ -25,6 +30,7 @@ final class DeepgramListen implements SpeechToText.Stream {
     static final String KEEP_ALIVE = "{\"type\":\"KeepAlive\"}";
     static final String FINALIZE = "{\"type\":\"Finalize\"}";
     static final String CLOSE = "{\"type\":\"CloseStream\"}";
+    static final String FORCE_END_TURN = "{\"type\":\"ForceEndTurn\"}";
 
     private final SpeechToText.Listener listener;
     private final AudioFormat format;
@@ -34,11 +40,29 @@ final class DeepgramListen implements SpeechToText.Stream {
     private long keepAlive = -1;
     private long bytes;
     private boolean closed;
+    private final boolean flux;
 
     DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener) {
+        this(vertx, format, listener, false);
+    }
+
+    DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener, boolean flux) {
         this.vertx = vertx;
         this.format = format;
         this.listener = listener;
+        this.flux = flux;
+    }
+
+    /** A Flux model's address: v2/listen in the call's encoding, end-of-turn at Flux's default confidence. */
+    static String fluxQuery(String model, String language, AudioFormat format) {
+        StringBuilder q = new StringBuilder("/v2/listen?model=").append(model)
+                .append("&encoding=").append(format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16")
+                .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7");
+        if (model.endsWith("-multi") && language != null && !language.isBlank() && !"multi".equals(language)) {
+            q.append("&language_hint=").append(java.net.URLEncoder.encode(language,
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return q.toString();
     }
 
     static String query(String model, String language, AudioFormat format) {
@@ -75,7 +99,9 @@ final class DeepgramListen implements SpeechToText.Stream {
                 ws.writeTextMessage((String) next);
             }
         }
-        keepAlive = vertx.setPeriodic(KEEP_ALIVE_MS, t -> send(KEEP_ALIVE));
+        if (!flux) {
+            keepAlive = vertx.setPeriodic(KEEP_ALIVE_MS, t -> send(KEEP_ALIVE));
+        }
     }
 
     synchronized void refused(String message) {
@@ -92,6 +118,10 @@ final class DeepgramListen implements SpeechToText.Stream {
         } catch (DecodeException e) {
             return;
         }
+        if (flux) {
+            flux(json);
+            return;
+        }
         if (!"Results".equals(json.getString("type"))) {
             return; // Metadata, SpeechStarted, UtteranceEnd: our own voice activity decides turns
         }
@@ -101,6 +131,23 @@ final class DeepgramListen implements SpeechToText.Stream {
                 : alternatives.getJsonObject(0).getString("transcript", "");
         if (!transcript.isBlank()) {
             listener.transcript(transcript, Boolean.TRUE.equals(json.getBoolean("is_final")));
+        }
+    }
+
+    private void flux(JsonObject json) {
+        switch (json.getString("type", "")) {
+            case "TurnInfo" -> {
+                String transcript = json.getString("transcript", "");
+                String event = json.getString("event", "");
+                if (!transcript.isBlank() && !"TurnResumed".equals(event)) {
+                    listener.transcript(transcript.strip(), "EndOfTurn".equals(event));
+                }
+            }
+            case "Error" -> refused("Deepgram Flux: " + json.getString("description", json.getString("code",
+                    "an error")));
+            default -> {
+                // Connected, ConfigureSuccess / ConfigureFailure
+            }
         }
     }
 
@@ -122,7 +169,7 @@ final class DeepgramListen implements SpeechToText.Stream {
 
     @Override
     public void finalizeNow() {
-        send(FINALIZE);
+        send(flux ? FORCE_END_TURN : FINALIZE);
     }
 
     private synchronized void send(String text) {

@@ -51,13 +51,12 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                     endpoint.provider()) + " for speech-to-text yet (Deepgram and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
-        if (model.startsWith("flux")) {
-            throw new UnsupportedSpeechProvider("The voice runtime cannot use Deepgram Flux yet: choose a Nova model");
-        }
+        boolean flux = model.startsWith("flux");
         String own = ProviderApis.own(endpoint);
-        String url = websocket(own != null ? own : apis.deepgram()) + DeepgramListen.query(model,
-                setting(endpoint, "language", null, "multi"), format);
-        DeepgramListen stream = new DeepgramListen(vertx, format, listener);
+        String language = setting(endpoint, "language", null, "multi");
+        String url = websocket(own != null ? own : apis.deepgram()) + (flux ? DeepgramListen.fluxQuery(model,
+                language, format) : DeepgramListen.query(model, language, format));
+        DeepgramListen stream = new DeepgramListen(vertx, format, listener, flux);
         http.webSocket(url, Map.of("Authorization", "Token " + key(endpoint, "Deepgram")), timeout, own != null)
                 .onSuccess(stream::connected)
                 .onFailure(failure -> stream.refused("Deepgram: " + failure.getMessage()));
