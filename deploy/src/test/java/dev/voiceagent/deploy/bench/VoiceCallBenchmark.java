@@ -212,8 +212,9 @@ public final class VoiceCallBenchmark {
                     overhead.add(first - end - designedMs());
                 }
             }
-            if (caller.speech.size() >= 5 && !caller.clears.isEmpty()) {
-                bargeIn.add(caller.clears.getFirst() - caller.speech.get(4)[0]);
+            if (caller.speech.size() >= 5) { // the clear the last line caused (a greeting may have been cut before)
+                long start = caller.speech.get(4)[0];
+                caller.clears.stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
             }
             caller.close();
         }
