@@ -17,11 +17,11 @@ public interface CallGateway {
     Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId);
 
     /**
-     * Hands a live call to {@code destination} (a phone number or a SIP URI), ringing it up to {@code timeoutSeconds};
-     * the call's media stream ends. Fails with CallGatewayException when the provider refuses or cannot.
+     * Hands a live call to the transfer's destination (a phone number or a SIP URI), ringing it up to its timeout and
+     * whispering to whoever answers where the provider can; the call's media stream ends. Fails with
+     * CallGatewayException when the provider refuses or cannot.
      */
-    default Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
-            int timeoutSeconds) {
+    default Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, Transfer transfer) {
         return Uni.createFrom().failure(new CallGatewayException(provider().displayName()
                 + " calls cannot be transferred here yet", null));
     }

@@ -111,6 +111,11 @@ public class ConversationTools {
                 Object destination = config.get("destination");
                 details.put("destination", destination instanceof String d && !d.isBlank() ? d : null);
                 details.put("timeout", config.get("timeout") instanceof Number t ? t.intValue() : 30);
+                for (String whisper : new String[] {"whisper_message", "whisper_recording_id"}) {
+                    if (config.get(whisper) instanceof String w && !w.isBlank()) {
+                        details.put(whisper, w.strip());
+                    }
+                }
                 turn.acceptToolEnd(call.id(), "Transferring the conversation", spoken(config), "transfer_call",
                         details);
                 return Uni.createFrom().voidItem();

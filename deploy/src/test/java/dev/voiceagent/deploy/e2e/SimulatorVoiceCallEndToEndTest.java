@@ -146,7 +146,7 @@ class SimulatorVoiceCallEndToEndTest {
     }
 
     /** A WAV of 16-bit PCM at 16 kHz: {@code ms} of a loud 440 Hz tone (a recorded greeting stand-in). */
-    private static byte[] toneWav(int ms) {
+    static byte[] toneWav(int ms) {
         int n = 16 * ms;
         ByteBuffer b = ByteBuffer.allocate(44 + 2 * n).order(ByteOrder.LITTLE_ENDIAN);
         b.put(dev.voiceagent.domain.audio.Wav.header(1, 16_000, 2L * n));

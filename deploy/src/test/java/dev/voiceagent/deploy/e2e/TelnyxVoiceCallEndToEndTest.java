@@ -211,10 +211,19 @@ class TelnyxVoiceCallEndToEndTest {
     }
 
     @Test
-    void aTransferRingsTheDestinationThroughCallControlAndStopsTheStream() throws Exception {
+    void aTransferRingsTheDestinationThroughCallControlWhispersItsRecordingAndStopsTheStream() throws Exception {
+        byte[] wav = SimulatorVoiceCallEndToEndTest.toneWav(800);
+        Map<String, Object> item = as(key).body(Map.of("files", List.of(Map.of("filename", "whisper.wav",
+                "mime_type", "audio/wav", "file_size", wav.length)))).post("/api/v1/workflow-recordings/upload-url")
+                .then().statusCode(200).extract().jsonPath().getMap("items[0]");
+        io.restassured.RestAssured.given().urlEncodingEnabled(false).contentType("audio/wav").body(wav)
+                .put((String) item.get("upload_url")).then().statusCode(200);
+        as(key).body(Map.of("recordings", List.of(Map.of("recording_id", item.get("recording_id"),
+                "storage_key", item.get("storage_key"), "transcript", "A caller for sales."))))
+                .post("/api/v1/workflow-recordings/").then().statusCode(200);
         Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
                 "destination", "sip:sales@pbx.example.com", "messageType", "custom", "customMessage",
-                "Connecting you now.", "timeout", 25));
+                "Connecting you now.", "timeout", 25, "whisper_recording_id", item.get("recording_id")));
         String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
                 .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
         Map<String, Object> definition = new LinkedHashMap<>(VoiceCallEndToEndTest.definition());
@@ -254,6 +263,12 @@ class TelnyxVoiceCallEndToEndTest {
         JsonPath transfer = new JsonPath(commands("/actions/transfer").getFirst().body());
         assertThat(transfer.getString("to")).isEqualTo("sip:sales@pbx.example.com");
         assertThat(transfer.getInt("timeout_secs")).isEqualTo(25);
+        // the whisper: Telnyx plays the recording to whoever answers, from a signed address of its file
+        String whisper = transfer.getString("audio_url");
+        assertThat(whisper).as("the whisper's address").isNotNull();
+        byte[] played = io.restassured.RestAssured.given().redirects().follow(true).get(whisper).then()
+                .statusCode(200).extract().asByteArray();
+        assertThat(played).isEqualTo(wav);
         assertThat(commands("/actions/hangup")).as("a transferred call is not hung up").isEmpty();
     }
 

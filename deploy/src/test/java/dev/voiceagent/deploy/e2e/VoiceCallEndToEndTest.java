@@ -724,7 +724,7 @@ class VoiceCallEndToEndTest {
             throws Exception {
         Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
                 "destination", "+14155550199", "messageType", "custom", "customMessage", "Connecting you now.",
-                "timeout", 20));
+                "timeout", 20, "whisper_message", "A caller about order A-17 & its refund."));
         String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
                 .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
         workflow = workflowWithTools("Orders with a transfer", List.of(sales));
@@ -747,8 +747,21 @@ class VoiceCallEndToEndTest {
                     .toList();
             assertThat(updates).as("the transfer, nothing else").hasSize(1);
             String twiml = FormBody.first(FormBody.parse(updates.getFirst().body()), "Twiml");
-            assertThat(twiml).isEqualTo("<Response><Dial timeout=\"20\" answerOnBridge=\"true\"><Number>+14155550199"
-                    + "</Number></Dial></Response>");
+            long runId = runOf(url);
+            String whisper = "http://localhost:8081/api/v1/telephony/twilio/whisper/" + runId
+                    + "?say=A+caller+about+order+A-17+%26+its+refund.";
+            assertThat(twiml).isEqualTo("<Response><Dial timeout=\"20\" answerOnBridge=\"true\"><Number url=\""
+                    + whisper.replace("&", "&amp;") + "\">+14155550199</Number></Dial></Response>");
+            // when the person answers, Twilio fetches the whisper (signed, as its other requests) and plays it to them
+            String body = "CallSid=CA2&AccountSid=" + SID;
+            String path = whisper.substring(whisper.indexOf("/api/"));
+            given().urlEncodingEnabled(false).contentType(ContentType.URLENC).body(body).post(path).then()
+                    .statusCode(403);
+            given().urlEncodingEnabled(false).contentType(ContentType.URLENC).header("X-Twilio-Signature",
+                            dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                                    whisper, FormBody.parse(body))).body(body).post(path).then().statusCode(200)
+                    .body(org.hamcrest.Matchers.endsWith("<Response><Say>A caller about order A-17 &amp; its refund."
+                            + "</Say></Response>"));
             JsonPath run = completedRun(runOf(url));
             if (status == 200) {
                 assertThat(reason).isEqualTo("transfer_call");

@@ -178,6 +178,18 @@ public final class ToolDefinitions {
         out.put("customMessage", optionalString(in.get("customMessage"), at, "customMessage", problems));
         out.put("audioRecordingId", optionalString(in.get("audioRecordingId"), at, "audioRecordingId", problems));
         out.put("timeout", integer(in.get("timeout"), 30, 5, 120, at, "timeout", problems));
+        // beyond the reference: what the person the call goes to hears when they answer, before the caller joins
+        String whisper = optionalString(in.get("whisper_message"), at, "whisper_message", problems);
+        if (whisper != null && whisper.length() > 1_000) {
+            problems.add(problem(at, "whisper_message", "A whisper is at most 1000 characters", whisper.length()));
+        }
+        if (whisper != null && !whisper.isBlank()) {
+            out.put("whisper_message", whisper.strip());
+        }
+        String whisperRecording = optionalString(in.get("whisper_recording_id"), at, "whisper_recording_id", problems);
+        if (whisperRecording != null && !whisperRecording.isBlank()) {
+            out.put("whisper_recording_id", whisperRecording.strip());
+        }
         out.put("parameters", parameters(in.get("parameters"), at, "parameters", problems, false));
         Map<String, Object> resolver = JsonTree.asMap(in.get("resolver"));
         if ("dynamic".equals(source) && resolver == null) {

@@ -47,10 +47,10 @@ public class CarrierCalls {
                         "runtime-voicemail-" + runId), SignatureCheck.VERIFIED_BY_ADAPTER).replaceWithVoid());
     }
 
-    /** Hands the run's call to {@code destination} (a number or a SIP URI); the carrier then ends the media stream. */
-    public Uni<Void> transfer(long organizationId, long runId, String destination, int timeoutSeconds) {
-        return call(organizationId, runId, (gateway, found) -> gateway.transfer(found.configuration,
-                found.providerCallId, destination, timeoutSeconds));
+    /** Hands the run's call to the transfer's destination; the carrier then ends the media stream. */
+    public Uni<Void> transfer(long organizationId, dev.voiceagent.application.call.Transfer transfer) {
+        return call(organizationId, transfer.runId(), (gateway, found) -> gateway.transfer(found.configuration,
+                found.providerCallId, transfer));
     }
 
     /** Ends the run's call at the carrier (a call without one in the ledger, or already over, is left alone). */

@@ -64,6 +64,19 @@ public class RecordedPrompts {
         });
     }
 
+    /**
+     * Where a carrier can fetch the organization's recording itself for {@code ttl} (a transfer's whisper, played by
+     * the carrier to the person who answers): a signed address of the stored file.
+     */
+    public Uni<String> publicUrl(long organizationId, String recordingId, java.time.Duration ttl) {
+        return recordings.findByRecordingId(organizationId, recordingId).chain(found -> {
+            if (found.isEmpty() || found.get().storageKey() == null) {
+                return Uni.createFrom().failure(new DomainRuleViolation("no recording " + recordingId));
+            }
+            return objects.signedDownloadUrl(found.get().storageKey(), ttl, true);
+        });
+    }
+
     /** Prompts converted to a call's format, most recently played kept, up to {@link #CACHE_BYTES} in all. */
     static final long CACHE_BYTES = 32L * 1024 * 1024;
 

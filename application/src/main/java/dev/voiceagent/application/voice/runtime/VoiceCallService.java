@@ -1,5 +1,6 @@
 package dev.voiceagent.application.voice.runtime;
 
+import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.application.conversation.ConversationModels;
 import dev.voiceagent.application.conversation.ConversationTools;
@@ -318,8 +319,16 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         Map<?, ?> details = ended.endDetails();
         Object destination = details.get("destination");
         int timeout = details.get("timeout") instanceof Number n ? n.intValue() : 30;
+        String whisper = details.get("whisper_message") instanceof String w ? w : null;
+        Uni<String> whisperAudio = details.get("whisper_recording_id") instanceof String id
+                ? prompts.publicUrl(admitted.organizationId(), id, WHISPER_URL_TTL).onFailure().recoverWithItem(f -> {
+                    LOG.log(System.Logger.Level.WARNING, "run {0}: the whisper recording {1} is not played: {2}",
+                            admitted.runId(), id, f.getMessage());
+                    return null;
+                }) : Uni.createFrom().nullItem();
         Uni<Void> handed = destination instanceof String to && !to.isBlank()
-                ? carrier.transfer(admitted.organizationId(), admitted.runId(), to, timeout)
+                ? whisperAudio.chain(audio -> carrier.transfer(admitted.organizationId(), new Transfer(
+                        admitted.runId(), to, timeout, whisper, audio)))
                 : Uni.createFrom().failure(new IllegalStateException("the transfer's destination is chosen at call"
                         + " time (" + details.get("destination_source") + "), which voice calls cannot do yet"));
         return handed.map(ok -> {
@@ -334,6 +343,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     }
 
     static final String TRANSFER_FAILED = "transfer_call_failed";
+    /** How long a whisper recording's address is good for: the transfer rings at most 120 s. */
+    static final Duration WHISPER_URL_TTL = Duration.ofMinutes(10);
 
     /**
      * The workflow's voicemail detection, on outbound calls only (an inbound caller is never a voicemail): the

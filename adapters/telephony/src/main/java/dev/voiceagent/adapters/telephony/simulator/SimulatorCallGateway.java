@@ -171,8 +171,8 @@ public class SimulatorCallGateway implements CallGateway, InboundCallSimulator {
 
     /** The simulator takes every transfer: the simulated call ends when its media stream does. */
     @Override
-    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
-            int timeoutSeconds) {
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
+            dev.voiceagent.application.call.Transfer transfer) {
         return Uni.createFrom().voidItem();
     }
 

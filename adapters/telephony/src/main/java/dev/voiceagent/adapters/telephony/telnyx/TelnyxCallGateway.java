@@ -111,12 +111,15 @@ public class TelnyxCallGateway implements CallGateway {
      * transfer leaves the call as it was.
      */
     @Override
-    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
-            int timeoutSeconds) {
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
+            dev.voiceagent.application.call.Transfer transfer) {
         var telnyx = (ProviderConfiguration.Telnyx) configuration;
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("to", destination.strip());
-        body.put("timeout_secs", timeoutSeconds);
+        body.put("to", transfer.destination().strip());
+        body.put("timeout_secs", transfer.timeoutSeconds());
+        if (transfer.whisperAudioUrl() != null) { // played to the destination when it answers, before bridging
+            body.put("audio_url", transfer.whisperAudioUrl());
+        }
         return api.transfer(providerCallId, bearer(telnyx), body)
                 .chain(() -> api.streamingStop(providerCallId, bearer(telnyx), Map.of()))
                 .replaceWithVoid().onFailure().transform(TelnyxCallGateway::refused);

@@ -87,17 +87,21 @@ public class TwilioCallGateway implements CallGateway {
 
     /**
      * Redirects the live call to {@code <Dial>} (a {@code <Number>}, or a {@code <Sip>} for a sip: URI): Twilio ends
-     * the {@code <Connect><Stream>} and rings the destination, the caller on the line.
+     * the {@code <Connect><Stream>} and rings the destination, the caller on the line; a whisper is the noun's
+     * {@code url}, whose TwiML Twilio plays to the person who answers before connecting them.
      */
     @Override
-    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId, String destination,
-            int timeoutSeconds) {
+    public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
+            dev.voiceagent.application.call.Transfer transfer) {
         var twilio = (ProviderConfiguration.Twilio) configuration;
-        String to = destination.strip();
-        String noun = to.regionMatches(true, 0, "sip:", 0, 4) ? "<Sip>" + InboundCallResource.escape(to) + "</Sip>"
-                : "<Number>" + InboundCallResource.escape(to) + "</Number>";
+        String to = transfer.destination().strip();
+        String whisper = transfer.whispers() ? " url=\"" + InboundCallResource.escape(TwilioWhisper.url(callbackBaseUrl,
+                transfer)) + "\"" : "";
+        String noun = to.regionMatches(true, 0, "sip:", 0, 4)
+                ? "<Sip" + whisper + ">" + InboundCallResource.escape(to) + "</Sip>"
+                : "<Number" + whisper + ">" + InboundCallResource.escape(to) + "</Number>";
         MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
-        form.add("Twiml", "<Response><Dial timeout=\"" + timeoutSeconds
+        form.add("Twiml", "<Response><Dial timeout=\"" + transfer.timeoutSeconds()
                 + "\" answerOnBridge=\"true\">" + noun + "</Dial></Response>");
         return api.update(twilio.accountSid(), providerCallId, basic(twilio), form).replaceWithVoid()
                 .onFailure().transform(TwilioCallGateway::refused);
