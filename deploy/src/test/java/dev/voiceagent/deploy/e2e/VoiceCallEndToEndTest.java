@@ -110,12 +110,14 @@ class VoiceCallEndToEndTest {
                 .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
         workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", definition()))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
-        long config = as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
+        twilioConfig = as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
                 "auth_token", "twilio-auth-token-1"))).post("/api/v1/organizations/telephony-configs").then()
                 .statusCode(200).extract().jsonPath().getLong("id");
-        as(key).body(Map.of("address", "+14155552671")).post("/api/v1/organizations/telephony-configs/" + config
+        as(key).body(Map.of("address", "+14155552671")).post("/api/v1/organizations/telephony-configs/" + twilioConfig
                 + "/phone-numbers").then().statusCode(200);
     }
+
+    private long twilioConfig;
 
     @AfterEach
     void hangUp() {
@@ -597,6 +599,87 @@ class VoiceCallEndToEndTest {
         assertThat(run.getInt("usage_info.llm.'openai/gpt-4.1-mini'.total_tokens")).isEqualTo(180);
         // the call is over: Twilio's redirect now hangs up
         assertThat(redirected(resume)).contains("<Hangup/>").doesNotContain("<Stream");
+    }
+
+    @Test
+    void twiliosAsynchronousAmdSayingMachineLeavesTheMessageWithoutAskingTheModel() throws Exception {
+        as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
+                "auth_token", "twilio-auth-token-1", "amd_enabled", true)))
+                .put("/api/v1/organizations/telephony-configs/" + twilioConfig).then().statusCode(200);
+        String message = "Hi, this is Acme about your order. Please call us back.";
+        as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", Map.of("enabled", true,
+                "action", "leave_message", "message", message)))).put("/api/v1/workflow/" + workflow).then()
+                .statusCode(200);
+        String greeting = "Hi, you have reached John. Please leave a message after the tone.";
+        FakeVoiceProviders.CALLER_LINES.add(greeting);
+        String url = dial();
+        long runId = runOf(url);
+        Map<String, List<String>> dialed = FormBody.parse(FakeProviderServer.REQUESTS.getFirst().body());
+        String callback = "http://localhost:8081/api/v1/telephony/twilio/amd/" + runId;
+        assertThat(FormBody.first(dialed, "MachineDetection")).isEqualTo("DetectMessageEnd");
+        assertThat(FormBody.first(dialed, "AsyncAmd")).as("the stream starts at once").isEqualTo("true");
+        assertThat(FormBody.first(dialed, "AsyncAmdStatusCallback")).isEqualTo(callback);
+
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says(greeting).pauses(4_000);
+        Thread.sleep(2_500); // the greeting is playing when Twilio's detection reports
+        String body = "CallSid=CA1&AccountSid=" + SID + "&AnsweredBy=machine_end_beep&MachineDetectionDuration=2400";
+        given().contentType(ContentType.URLENC).body(body).post("/api/v1/telephony/twilio/amd/" + runId).then()
+                .statusCode(403);
+        given().contentType(ContentType.URLENC).header("X-Twilio-Signature",
+                        dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                                callback, FormBody.parse(body))).body(body)
+                .post("/api/v1/telephony/twilio/amd/" + runId).then().statusCode(200)
+                .body("answered_by", org.hamcrest.Matchers.equalTo("machine_after_greeting"));
+        String reason = ended(caller, runId);
+
+        JsonPath run = completedRun(runId);
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error"))
+                .isEqualTo("voicemail_detected");
+        assertThat(FakeVoiceProviders.CLASSIFIER_REQUESTS).as("the carrier decided: the model was not asked")
+                .isEmpty();
+        assertThat(FakeVoiceProviders.CHAT_REQUESTS).isEmpty();
+        assertThat(FakeVoiceProviders.TTS_TEXTS).containsSequence("Hi, this is Acme about your order.",
+                "Please call us back.");
+        long messageBegan = caller.agentFrames.get(caller.agentFrames.size() - 25);
+        assertThat(messageBegan).as("left after the greeting").isGreaterThan(caller.speech.get(0)[1]);
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.get("type")).isEqualTo("rtf-voicemail-detected");
+            assertThat(String.valueOf(e.get("payload"))).contains("carrier_amd");
+        });
+        assertThat(events).extracting(e -> e.get("type")).contains("rtf-carrier-amd");
+    }
+
+    @Test
+    void aMachineTwilioDetectedOnAWorkflowThatDoesNotDetectVoicemailStillMakesTheOutcomeVoicemail() throws Exception {
+        as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
+                "auth_token", "twilio-auth-token-1", "amd_enabled", true)))
+                .put("/api/v1/organizations/telephony-configs/" + twilioConfig).then().statusCode(200);
+        FakeVoiceProviders.REPLIES.add(Reply.says("Hello?"));
+        String url = dial();
+        long runId = runOf(url);
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(3_000);
+        String callback = "http://localhost:8081/api/v1/telephony/twilio/amd/" + runId;
+        String body = "CallSid=CA1&AccountSid=" + SID + "&AnsweredBy=machine_start";
+        given().contentType(ContentType.URLENC).header("X-Twilio-Signature",
+                        dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                                callback, FormBody.parse(body))).body(body)
+                .post("/api/v1/telephony/twilio/amd/" + runId).then().statusCode(200);
+        Thread.sleep(1_000);
+        caller.hangUp();
+        caller.closed.get(10, TimeUnit.SECONDS);
+        JsonPath run = completedRun(runId);
+        for (int i = 0; i < 30 && !"voicemail".equals(run.getString("gathered_context.mapped_call_disposition")); i++) {
+            Thread.sleep(100);
+            run = run(runId);
+        }
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).extracting(e -> e.get("type")).as("the agent talked on").contains("rtf-carrier-amd")
+                .doesNotContain("rtf-voicemail-detected");
+        assertThat(run.getString("gathered_context.mapped_call_disposition"))
+                .as("the call's outcome, as retry_on_voicemail sees it").isEqualTo("voicemail");
     }
 
     @Test

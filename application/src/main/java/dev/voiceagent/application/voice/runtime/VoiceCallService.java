@@ -46,15 +46,19 @@ import java.util.Map;
  */
 @Singleton
 public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessionUseCase,
-        dev.voiceagent.application.call.ResumeCallStreamUseCase {
+        dev.voiceagent.application.call.ResumeCallStreamUseCase,
+        dev.voiceagent.application.call.ReportAnsweringMachineUseCase {
 
     private static final System.Logger LOG = System.getLogger(VoiceCallService.class.getName());
     static final String BAD_TOKEN = "Invalid media token";
     static final String NOT_FOUND = "Workflow run not found";
     static final String COMPLETED = "The run is completed";
     static final String TAKEN = "The run's media is already connected";
-    /** How often a live call says its replica still holds it (well inside {@link VoiceRunStore#STALE}). */
-    static final Duration HEARTBEAT = Duration.ofSeconds(10);
+    /**
+     * How often a live call says its replica still holds it (well inside {@link VoiceRunStore#STALE}), and reads what
+     * the carrier's answering-machine detection reported to another replica.
+     */
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
     /** Voice activity already waits 0.2 s of speech before it says the caller started: no second wait on top. */
     static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO, Duration.ofSeconds(10), 1,
             Duration.ofSeconds(300));
@@ -125,6 +129,12 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 case TAKEN -> new ConflictException(TAKEN);
             };
         });
+    }
+
+    @Override
+    public Uni<Void> report(long runId, Verdict verdict) {
+        // kept on the run for a session on another replica (its heartbeat reads it); told at once to one here
+        return runs.carrierAmd(runId, verdict.name()).invoke(() -> sessions.carrierAmd(runId, verdict.name()));
     }
 
     @Override
@@ -223,7 +233,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 ACTIVITY, recording, metrics,
                 recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()),
                 voicemail(run, loaded));
-        AutoCloseable heartbeat = heartbeat(admitted, loop);
+        AutoCloseable heartbeat = heartbeat(admitted, loop, verdict -> loop.execute(() -> session[0].carrierAmd(
+                verdict)));
         java.util.function.Consumer<VoiceSession.Ended> ended = whenEnded(admitted, loaded, media, loop, recording,
                 heartbeat);
         VoiceSession.Moves moves = new VoiceSession.Moves(admitted.checkpoint(),
@@ -232,7 +243,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                                 f.toString())),
                 checkpoint -> moved(admitted, checkpoint, heartbeat));
         session[0] = new VoiceSession(parts, engine.initialState(), ended, moves);
-        sessions.add(admitted.runId(), () -> loop.execute(session[0]::handOver));
+        sessions.add(admitted.runId(), new VoiceSessions.Handle(() -> loop.execute(session[0]::handOver),
+                verdict -> loop.execute(() -> session[0].carrierAmd(verdict))));
         session[0].connected();
         return session[0];
     }
@@ -252,17 +264,18 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 loaded.toolbox().runner(), RULES, recording, metrics,
                 recordingId -> prompts.load(admitted.organizationId(), recordingId, media.format()));
         RealtimeSession session = new RealtimeSession(parts, engine.initialState(), whenEnded(admitted, loaded,
-                media, loop, recording, heartbeat(admitted, loop)));
+                media, loop, recording, heartbeat(admitted, loop, verdict -> { })));
         sessions.add(admitted.runId(), () -> { }); // a speech-to-speech call is not moved yet
         session.connected();
         return session;
     }
 
     /** Every few seconds while the call talks here: the run's media is still held by this replica. */
-    private AutoCloseable heartbeat(Admitted admitted, CallLoop loop) {
-        return loop.every(HEARTBEAT, () -> runs.heartbeat(admitted.runId(), Instant.now())
-                .subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING, "heartbeat of run {0}: {1}",
-                        admitted.runId(), f.toString())));
+    private AutoCloseable heartbeat(Admitted admitted, CallLoop loop,
+            java.util.function.Consumer<String> carrierAmd) {
+        return loop.every(HEARTBEAT, () -> runs.heartbeatAndAmd(admitted.runId(), Instant.now())
+                .subscribe().with(amd -> amd.ifPresent(carrierAmd), f -> LOG.log(System.Logger.Level.WARNING,
+                        "heartbeat of run {0}: {1}", admitted.runId(), f.toString())));
     }
 
     /**
@@ -408,7 +421,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                         .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt())))
                 .subscribe().with(done -> {
                     LOG.log(System.Logger.Level.DEBUG, "run {0} finished: {1}", admitted.runId(), ended.reason());
-                    if (VoicemailDetection.DISPOSITION.equals(ended.reason())) { // a campaign's retry sees it
+                    if (VoicemailDetection.DISPOSITION.equals(ended.reason()) || carrierSaidMachine(ended)) {
+                        // a campaign's retry sees it (a machine the workflow did not detect included)
                         int seconds = ended.connectedAt() == null ? 0
                                 : (int) Duration.between(ended.connectedAt(), ended.endedAt()).toSeconds();
                         carrier.voicemail(admitted.runId(), seconds).subscribe().with(ok -> { },
@@ -418,6 +432,13 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 },
                         failure -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
                                 admitted.runId(), failure.toString()));
+    }
+
+    /** The carrier's answering-machine detection said the callee was a machine (or a fax). */
+    static boolean carrierSaidMachine(VoiceSession.Ended ended) {
+        return ended.events().stream().filter(e -> "rtf-carrier-amd".equals(e.get("type")))
+                .map(e -> e.get("payload") instanceof Map<?, ?> p ? String.valueOf(p.get("answered_by")) : "")
+                .anyMatch(v -> v.startsWith("machine") || v.equals("fax"));
     }
 
     /** The run as the call left it: values gathered, disposition, usage, and where its recording and transcript are. */

@@ -52,6 +52,19 @@ public interface VoiceRunStore {
      */
     Uni<Void> heartbeat(long runId, Instant now);
 
+    /**
+     * As {@link #heartbeat}, and what the carrier's answering-machine detection reported on the call meanwhile (a
+     * report another replica received), if anything.
+     */
+    default Uni<Optional<String>> heartbeatAndAmd(long runId, Instant now) {
+        return heartbeat(runId, now).replaceWith(Optional.empty());
+    }
+
+    /** Keeps the carrier's answering-machine verdict on a live run (for the replica holding its media). */
+    default Uni<Void> carrierAmd(long runId, String verdict) {
+        return Uni.createFrom().voidItem();
+    }
+
     java.time.Duration STALE = java.time.Duration.ofSeconds(30);
 
     /** Where the live call stands after a finished turn, while this replica holds its media. */

@@ -207,6 +207,8 @@ public final class VoiceSession implements MediaInput {
     /** A voicemail was detected: the call now only leaves its message (or has ended). */
     private Instant voicemailAt;
     private boolean messageLeft;
+    /** What the carrier's answering-machine detection said (acted on once). */
+    private String carrierVerdict;
 
     private final Moves moves;
     private final double speechBefore;
@@ -323,6 +325,30 @@ public final class VoiceSession implements MediaInput {
     public void handOver() {
         if (!ended && media.resumable()) {
             move("handed_over");
+        }
+    }
+
+    /**
+     * The carrier's answering-machine detection decided (Twilio's asynchronous AMD), on a call whose workflow detects
+     * voicemail, while the callee's first exchange is still going on: a person is answered without asking the model;
+     * a machine (or a fax) is handled as the workflow says, its message left once the line is quiet after the beep.
+     * A verdict is acted on once.
+     */
+    public void carrierAmd(String verdict) {
+        if (ended || carrierVerdict != null) {
+            return;
+        }
+        carrierVerdict = verdict;
+        log.add("rtf-carrier-amd", java.util.Map.of("answered_by", verdict.toLowerCase(java.util.Locale.ROOT)));
+        if (parts.voicemail() == null || voicemailAt != null || conversation.userTurns() > 1) {
+            return; // kept in the log: a machine still makes the call's outcome voicemail when it ends
+        }
+        switch (verdict) {
+            case "HUMAN" -> voicemailOpen = false; // no need to ask the model about the first turn
+            case "MACHINE", "MACHINE_AFTER_GREETING", "FAX" -> voicemail("carrier_amd", null);
+            default -> {
+                // unknown: the session's own detection goes on
+            }
         }
     }
 

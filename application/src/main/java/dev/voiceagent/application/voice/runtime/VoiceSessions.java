@@ -8,11 +8,29 @@ import java.util.concurrent.ConcurrentHashMap;
 @Singleton
 public class VoiceSessions {
 
-    private final Map<Long, Runnable> live = new ConcurrentHashMap<>();
+    /** What can be asked of a live session (each posts onto the session's loop). */
+    record Handle(Runnable handOver, java.util.function.Consumer<String> carrierAmd) {
+    }
+
+    private final Map<Long, Handle> live = new ConcurrentHashMap<>();
 
     /** A call talks here; {@code handOver} lets it go to another replica where its carrier allows (on its loop). */
     void add(long runId, Runnable handOver) {
-        live.put(runId, handOver);
+        add(runId, new Handle(handOver, verdict -> { }));
+    }
+
+    void add(long runId, Handle handle) {
+        live.put(runId, handle);
+    }
+
+    /** The carrier's answering-machine verdict for a call talking here; false when it talks elsewhere (or not). */
+    boolean carrierAmd(long runId, String verdict) {
+        Handle handle = live.get(runId);
+        if (handle == null) {
+            return false;
+        }
+        handle.carrierAmd().accept(verdict);
+        return true;
     }
 
     void remove(long runId) {
@@ -29,6 +47,6 @@ public class VoiceSessions {
      * from its last turn; the others talk on until they end.
      */
     public void handOverAll() {
-        live.values().forEach(Runnable::run);
+        live.values().forEach(h -> h.handOver().run());
     }
 }

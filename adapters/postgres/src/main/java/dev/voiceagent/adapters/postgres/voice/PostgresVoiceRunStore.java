@@ -87,6 +87,21 @@ public class PostgresVoiceRunStore implements VoiceRunStore {
     }
 
     @Override
+    public Uni<Optional<String>> heartbeatAndAmd(long runId, Instant now) {
+        return pool.preparedQuery("UPDATE workflow_runs SET media_heartbeat_at = $3 WHERE id = $1 AND media_owner = $2"
+                        + " RETURNING carrier_amd")
+                .execute(Tuple.of(runId, replica.id(), utc(now)))
+                .map(rows -> rows.size() == 0 ? Optional.<String>empty()
+                        : Optional.ofNullable(rows.iterator().next().getString("carrier_amd")));
+    }
+
+    @Override
+    public Uni<Void> carrierAmd(long runId, String verdict) {
+        return pool.preparedQuery("UPDATE workflow_runs SET carrier_amd = $2 WHERE id = $1 AND NOT is_completed")
+                .execute(Tuple.of(runId, verdict)).replaceWithVoid();
+    }
+
+    @Override
     public Uni<Void> heartbeat(long runId, Instant now) {
         return pool.preparedQuery("UPDATE workflow_runs SET media_heartbeat_at = $3 WHERE id = $1 AND media_owner = $2")
                 .execute(Tuple.of(runId, replica.id(), utc(now))).replaceWithVoid();

@@ -68,8 +68,11 @@ public class TwilioCallGateway implements CallGateway {
         for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {
             form.add("StatusCallbackEvent", event);
         }
-        if (twilio.amdEnabled()) {
-            form.add("MachineDetection", "Enable");
+        if (twilio.amdEnabled()) { // asynchronous: the stream starts at once, the verdict comes to the session
+            form.add("MachineDetection", "DetectMessageEnd");
+            form.add("AsyncAmd", "true");
+            form.add("AsyncAmdStatusCallback", callbackBaseUrl + TwilioAmdResource.path(call.runId()));
+            form.add("AsyncAmdStatusCallbackMethod", "POST");
         }
         return api.create(twilio.accountSid(), basic(twilio), form)
                 .map(response -> String.valueOf(response.get("sid")))
