@@ -134,7 +134,9 @@ public class InitiateCallService implements InitiateCallUseCase {
                 .chain(limit -> calls.reserve(org, limit.orElse(defaultLimit), staleAfter, run, call))
                 .map(reserved -> reserved.orElseThrow(ConcurrencyLimitException::new))
                 .chain(reserved -> gateway.originate(new OutboundCall(configuration.configuration(), reserved.run().id(),
-                                from, to, org, workflow.id()))
+                                from, to, org, workflow.id(), dev.voiceagent.domain.voice.VoicemailDetection.of(
+                                        (command.published() ? workflow.published() : workflow.editable())
+                                                .configurations()).enabled()))
                         .call(callId -> calls.attachProviderCallId(reserved.attempt().id(), callId))
                         .map(callId -> new InitiatedCall(reserved.run().id(), name, callId))
                         .onFailure().call(failure -> failed(reserved)));

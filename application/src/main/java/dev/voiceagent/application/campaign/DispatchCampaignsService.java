@@ -288,7 +288,9 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         CallGateway gateway = gateways.get(call.provider());
         return Uni.createFrom().deferred(() -> gateway.originate(new OutboundCall(
                         placed.prepared().view().configuration().configuration(), call.run().id(), call.fromNumber(),
-                        call.toNumber(), call.run().organizationId(), call.run().workflowId())))
+                        call.toNumber(), call.run().organizationId(), call.run().workflowId(),
+                        dev.voiceagent.domain.voice.VoicemailDetection.of(placed.prepared().workflow().published()
+                                .configurations()).enabled())))
                 .chain(providerCallId -> calls.attachProviderCallId(call.attempt().id(), providerCallId))
                 .onFailure().recoverWithUni(failure -> dialFailed(call, failure)
                         .invoke(() -> slotFreed(call.attempt().organizationId())))

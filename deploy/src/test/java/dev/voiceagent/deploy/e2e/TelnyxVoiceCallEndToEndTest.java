@@ -167,6 +167,51 @@ class TelnyxVoiceCallEndToEndTest {
         assertThat(buzz).as("samples of late frames in the caller's recording").isLessThan(160);
     }
 
+    /** A Call Control event about the run's call, signed with the configuration's key, as Telnyx posts it. */
+    private void event(long runId, String type, String result) throws Exception {
+        String body = "{\"data\":{\"id\":\"ev-" + java.util.UUID.randomUUID() + "\",\"event_type\":\"" + type
+                + "\",\"payload\":{\"call_control_id\":\"" + FakeProviderServer.lastSid + "\",\"result\":\""
+                + result + "\"}}}";
+        String timestamp = String.valueOf(Instant.now().getEpochSecond());
+        given().contentType(ContentType.JSON).header("telnyx-timestamp", timestamp).body(body)
+                .post("/api/v1/telephony/telnyx/events/" + runId).then().statusCode(403);
+        given().contentType(ContentType.JSON).header("telnyx-timestamp", timestamp)
+                .header("telnyx-signature-ed25519", sign(timestamp, body)).body(body)
+                .post("/api/v1/telephony/telnyx/events/" + runId).then().statusCode(200);
+    }
+
+    @Test
+    void telnyxsMachineDetectionOnAWorkflowThatDetectsVoicemailLeavesTheMessageAfterTheBeep() throws Exception {
+        String message = "Hi, this is Acme about your order. Please call us back.";
+        as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", Map.of("enabled", true,
+                "action", "leave_message", "message", message)))).put("/api/v1/workflow/" + workflow).then()
+                .statusCode(200);
+        String greeting = "Hi, you have reached John. Please leave a message after the tone.";
+        FakeVoiceProviders.CALLER_LINES.add(greeting);
+        long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+        JsonPath dial = new JsonPath(FakeProviderServer.REQUESTS.getFirst().body());
+        assertThat(dial.getString("answering_machine_detection")).as("asked because the workflow detects voicemail")
+                .isEqualTo("detect_beep");
+        SimulatedCaller caller = caller("PCMU").connect(streamedTo(FakeProviderServer.REQUESTS.getFirst(), runId));
+        caller.pauses(1_600).says(greeting).pauses(4_000);
+        Thread.sleep(2_300);
+        event(runId, "call.machine.detection.ended", "machine");
+        Thread.sleep(1_500);
+        event(runId, "call.machine.greeting.ended", "beep_detected");
+        String reason = caller.closed.get(30, TimeUnit.SECONDS);
+
+        JsonPath run = completedRun(runId);
+        assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("voicemail_detected");
+        assertThat(FakeVoiceProviders.CLASSIFIER_REQUESTS).as("Telnyx decided: the model was not asked").isEmpty();
+        assertThat(FakeVoiceProviders.TTS_TEXTS).containsSequence("Hi, this is Acme about your order.",
+                "Please call us back.");
+        List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
+        assertThat(events).filteredOn(e -> "rtf-carrier-amd".equals(e.get("type"))).singleElement()
+                .satisfies(e -> assertThat(String.valueOf(e.get("payload"))).contains("machine"));
+    }
+
     @Test
     void anInboundCallIsAnsweredWithItsStreamInOneCommandAndACallerOnALawIsHeard() throws Exception {
         FakeVoiceProviders.CALLER_LINES.add("What are your opening hours?");

@@ -42,6 +42,8 @@ public final class RealtimeSession implements MediaInput {
     /** The caller's words before the model's transcript of them arrived (or when it never does). */
     static final String NOT_TRANSCRIBED = "(not transcribed)";
     static final Duration TICK = Duration.ofMillis(20);
+    /** How soon a response asked for by an answer cut short must start to be recognised as that one. */
+    static final Duration ORPHAN_WAIT = Duration.ofSeconds(2);
     static final int FRAME_MS = 20;
 
     /** Everything a session works with. */
@@ -115,6 +117,9 @@ public final class RealtimeSession implements MediaInput {
     private Instant speechStoppedAt;
     private Instant quietSince;
     private String lastUserItem;
+    /** Responses asked for by answers the caller cut short before they started: not the caller's turn when they do. */
+    private int orphanedRequests;
+    private Instant orphanedAt;
     private boolean callerSpeaking;
     private int idlePrompts;
     private long spokenCharacters;
@@ -284,6 +289,11 @@ public final class RealtimeSession implements MediaInput {
             a.text.setLength(0);
             return;
         }
+        if (orphanedRequests > 0 && Duration.between(orphanedAt, loop.now()).compareTo(ORPHAN_WAIT) < 0) {
+            orphanedRequests--; // asked for by an answer since cut short: its audio has nowhere to go
+            return;
+        }
+        orphanedRequests = 0; // (one the model refused never starts)
         // the model answers the caller's turn by itself: the engine's turn for it begins
         Answer previous = answer;
         if (conversation.ended()) {
@@ -625,6 +635,10 @@ public final class RealtimeSession implements MediaInput {
     private void interrupt() {
         Answer a = answer;
         answer = null;
+        if (a.requested) {
+            orphanedRequests++;
+            orphanedAt = loop.now();
+        }
         Instant now = loop.now();
         media.clear();
         playing.clear();

@@ -101,7 +101,7 @@ class VoiceSessionTest {
     /** A carrier that plays what it is sent in real time and echoes each mark when the audio before it played. */
     static final class Carrier implements MediaChannel {
         final VirtualLoop loop;
-        VoiceSession session;
+        MediaInput session;
         Instant playedUntil;
         final List<Object[]> marks = new ArrayList<>();
         int frames;

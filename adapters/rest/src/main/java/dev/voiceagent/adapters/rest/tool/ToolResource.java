@@ -115,7 +115,7 @@ public class ToolResource {
             Instant updatedAt,
             @Schema(nullable = true) CreatedByResponse createdBy) {
 
-        static ToolResponse of(StoredTool stored) {
+        public static ToolResponse of(StoredTool stored) {
             Tool t = stored.tool();
             return new ToolResponse(t.id(), t.uuid(), t.name(), t.description(), t.category().wireName(), t.icon(),
                     t.iconColor(), t.status().wireName(), t.definition(), t.createdAt(), t.updatedAt(),

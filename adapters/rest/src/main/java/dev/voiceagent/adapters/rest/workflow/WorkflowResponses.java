@@ -46,7 +46,7 @@ public final class WorkflowResponses {
             @Schema(nullable = true) String workflowUuid) {
 
         /** The editable content: the draft if there is one, else the published version. */
-        static WorkflowResponse of(WorkflowDetails details) {
+        public static WorkflowResponse of(WorkflowDetails details) {
             Workflow w = details.workflow();
             WorkflowVersion v = w.editable();
             return new WorkflowResponse(w.id(), w.name(), w.status().wireName(), w.createdAt(),

@@ -66,6 +66,9 @@ public class TelnyxCallGateway implements CallGateway {
         body.put("from", call.from());
         body.put("webhook_url", webhookUrl(call.runId()));
         body.put("webhook_url_method", "POST");
+        if (call.detectMachine()) { // the workflow detects voicemail: Telnyx says person or machine, then the beep
+            body.put("answering_machine_detection", "detect_beep");
+        }
         stream(body, runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
                 .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null)));
         return api.dial(bearer(telnyx), body).map(TelnyxCallGateway::callControlId)

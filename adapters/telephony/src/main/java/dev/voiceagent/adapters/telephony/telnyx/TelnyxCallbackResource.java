@@ -3,6 +3,8 @@ package dev.voiceagent.adapters.telephony.telnyx;
 import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
+import dev.voiceagent.application.call.ReportAnsweringMachineUseCase;
+import dev.voiceagent.application.call.ReportAnsweringMachineUseCase.Verdict;
 import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
@@ -32,9 +34,12 @@ public class TelnyxCallbackResource {
     private final AuthenticateCallReportUseCase authenticator;
     private final Clock clock;
     private final Duration tolerance;
+    private final ReportAnsweringMachineUseCase amd;
 
     public TelnyxCallbackResource(ProcessCallReportUseCase reports, AuthenticateCallReportUseCase authenticator, Clock clock,
-            @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
+            @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance,
+            ReportAnsweringMachineUseCase amd) {
+        this.amd = amd;
         this.reports = reports;
         this.authenticator = authenticator;
         this.clock = clock;
@@ -58,6 +63,14 @@ public class TelnyxCallbackResource {
                             .entity(Map.of("detail", "Not a Telnyx event")).build());
         }
         JsonObject payload = data.getJsonObject("payload", new JsonObject());
+        String type = data.getString("event_type", "");
+        if (type.startsWith("call.machine.")) { // answering-machine detection, for the call's voice session
+            Verdict verdict = machine(type, payload.getString("result"));
+            return authenticator.authenticate(runId, Provider.TELNYX, signed(signature, timestamp, body))
+                    .chain(() -> amd.report(runId, verdict))
+                    .replaceWith(Response.ok(Map.of("status", "answering machine detection: "
+                            + verdict.name().toLowerCase(java.util.Locale.ROOT))).build());
+        }
         CallStatus status = TelnyxEvents.map(data.getString("event_type"), payload.getString("hangup_cause")).orElse(null);
         if (status == null) {
             return Uni.createFrom().item(Response.ok(Map.of("status", "ignored: event not tracked")).build());
@@ -66,6 +79,25 @@ public class TelnyxCallbackResource {
                 data.getString("id"));
         return reports.process(report, signed(signature, timestamp, body))
                 .map(result -> Response.ok(Map.of("status", result)).build());
+    }
+
+    /**
+     * Telnyx's detection: {@code call.machine.detection.ended} (human, machine, not_sure), then for a machine
+     * {@code call.machine.greeting.ended} (beep_detected, ended, not_sure); the premium detection's events likewise.
+     */
+    static Verdict machine(String type, String result) {
+        String r = result == null ? "" : result;
+        if (type.endsWith("greeting.ended")) {
+            return "not_sure".equals(r) ? Verdict.UNKNOWN : Verdict.MACHINE_AFTER_GREETING;
+        }
+        if (r.startsWith("human")) {
+            return Verdict.HUMAN;
+        }
+        return switch (r) {
+            case "machine" -> Verdict.MACHINE;
+            case "fax_detected" -> Verdict.FAX;
+            default -> Verdict.UNKNOWN;
+        };
     }
 
     private SignatureCheck signed(String signature, String timestamp, String body) {

@@ -68,7 +68,8 @@ public class TwilioCallGateway implements CallGateway {
         for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {
             form.add("StatusCallbackEvent", event);
         }
-        if (twilio.amdEnabled()) { // asynchronous: the stream starts at once, the verdict comes to the session
+        if (twilio.amdEnabled() || call.detectMachine()) { // asynchronous: the stream starts at once, the verdict
+            // comes to the session (asked for when the configuration says so or the workflow detects voicemail)
             form.add("MachineDetection", "DetectMessageEnd");
             form.add("AsyncAmd", "true");
             form.add("AsyncAmdStatusCallback", callbackBaseUrl + TwilioAmdResource.path(call.runId()));
