@@ -50,7 +50,7 @@ public class DispatchTicks {
         if (!claiming.get()) {
             return Uni.createFrom().voidItem();
         }
-        return dispatcher.tick().onFailure().invoke(f -> LOG.warnf("dispatch tick failed: %s", f.toString()))
+        return dispatcher.tick().onFailure().invoke(f -> TickFailures.log(LOG, "dispatch tick", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -61,7 +61,7 @@ public class DispatchTicks {
     @Scheduled(identity = "call-reconciliation", every = "${voiceagent.dispatch.reconcile-every:5s}",
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> reconcile() {
-        return reconciler.reconcile().onFailure().invoke(f -> LOG.warnf("reconciliation failed: %s", f.toString()))
+        return reconciler.reconcile().onFailure().invoke(f -> TickFailures.log(LOG, "reconciliation", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -71,7 +71,7 @@ public class DispatchTicks {
         if (!claiming.get()) {
             return Uni.createFrom().voidItem();
         }
-        return importer.importNext().onFailure().invoke(f -> LOG.warnf("contact import failed: %s", f.toString()))
+        return importer.importNext().onFailure().invoke(f -> TickFailures.log(LOG, "contact import", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 }

@@ -32,7 +32,7 @@ public class KnowledgeTicks {
             if (purged > 0) {
                 LOG.infof("forgot %d knowledge uploads never submitted", purged);
             }
-        }).onFailure().invoke(f -> LOG.warnf("knowledge upload purge failed: %s", f.toString()))
+        }).onFailure().invoke(f -> TickFailures.log(LOG, "knowledge upload purge", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -41,7 +41,7 @@ public class KnowledgeTicks {
     Uni<Void> processDocuments() {
         return Multi.createBy().repeating().uni(documents::processNext).whilst(processed -> processed)
                 .select().first(PER_TICK).collect().last()
-                .onFailure().invoke(f -> LOG.warnf("knowledge processing tick failed: %s", f.toString()))
+                .onFailure().invoke(f -> TickFailures.log(LOG, "knowledge processing tick", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 }

@@ -46,7 +46,7 @@ public class MaintenanceTicks {
             if (closed > 0) {
                 LOG.infof("ended %d idle text chats", closed);
             }
-        }).onFailure().invoke(f -> LOG.warnf("idle text chat check failed: %s", f.toString()))
+        }).onFailure().invoke(f -> TickFailures.log(LOG, "idle text chat check", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -65,7 +65,7 @@ public class MaintenanceTicks {
             if (closed > 0) {
                 LOG.infof("closed %d runs that never started", closed);
             }
-        }).onFailure().invoke(f -> LOG.warnf("abandoned run check failed: %s", f.toString()))
+        }).onFailure().invoke(f -> TickFailures.log(LOG, "abandoned run check", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -73,14 +73,14 @@ public class MaintenanceTicks {
     @Scheduled(identity = "campaign-tallies", every = "${voiceagent.campaigns.fold-tallies-every:10s}", delayed = "5s",
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> foldCampaignTallies() {
-        return tallies.fold().onFailure().invoke(f -> LOG.warnf("campaign tally fold failed: %s", f.toString()))
+        return tallies.fold().onFailure().invoke(f -> TickFailures.log(LOG, "campaign tally fold", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     @Scheduled(identity = "idempotency-purge", every = "${voiceagent.idempotency.purge-every:1h}", delayed = "1m",
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> purgeIdempotencyKeys() {
-        return idempotency.purgeExpired().onFailure().invoke(f -> LOG.warnf("idempotency purge failed: %s", f.toString()))
+        return idempotency.purgeExpired().onFailure().invoke(f -> TickFailures.log(LOG, "idempotency purge", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 }

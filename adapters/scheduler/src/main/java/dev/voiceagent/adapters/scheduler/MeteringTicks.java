@@ -34,7 +34,7 @@ public class MeteringTicks {
                         LOG.debugf("metered %d finished runs", total);
                     }
                 })
-                .onFailure().invoke(f -> LOG.warnf("usage metering tick failed: %s", f.toString()))
+                .onFailure().invoke(f -> TickFailures.log(LOG, "usage metering tick", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 }

@@ -23,7 +23,7 @@ public class WebhookTicks {
             concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> deliver() {
         return deliveries.deliverDue()
-                .onFailure().invoke(f -> LOG.warnf("webhook delivery tick failed: %s", f.toString()))
+                .onFailure().invoke(f -> TickFailures.log(LOG, "webhook delivery tick", f))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 }
