@@ -108,8 +108,20 @@ public class ConversationTools {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("tool", tool.name());
                 details.put("destination_source", config.get("destination_source"));
-                Object destination = config.get("destination");
-                details.put("destination", destination instanceof String d && !d.isBlank() ? d : null);
+                if ("dynamic".equals(config.get("destination_source"))) {
+                    details.put("destination", null); // asked of the tool's HTTP resolver: not done yet
+                    details.put("destination_problem", "the transfer's destination comes from its HTTP resolver,"
+                            + " which calls cannot ask yet");
+                } else { // static (a template, maybe) or the context mapping's rules, from the call's values
+                    Map<String, Object> context = turn.toolContext();
+                    dev.voiceagent.domain.tool.TransferDestinations.Resolution resolved =
+                            dev.voiceagent.domain.tool.TransferDestinations.resolve(config,
+                                    asMap(context.get("initial_context")), asMap(context.get("gathered_context")));
+                    details.put("destination", resolved.destination());
+                    if (resolved.problem() != null) {
+                        details.put("destination_problem", resolved.problem());
+                    }
+                }
                 details.put("timeout", config.get("timeout") instanceof Number t ? t.intValue() : 30);
                 for (String whisper : new String[] {"whisper_message", "whisper_recording_id"}) {
                     if (config.get(whisper) instanceof String w && !w.isBlank()) {
@@ -163,5 +175,10 @@ public class ConversationTools {
             return null;
         }
         return body.length() > 4_000 ? body.substring(0, 4_000) + "..." : body;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Object value) {
+        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 }

@@ -859,6 +859,48 @@ class VoiceCallEndToEndTest {
     }
 
     @Test
+    void aTransfersDestinationMappedFromTheCallsContextIsDialledAndOneThatMapsNowhereFailsWithTheReason()
+            throws Exception {
+        Map<String, Object> mapping = Map.of("rules", List.of(Map.of("context_path", "initial_context.phone_number",
+                "routes", List.of(Map.of("context_value", "+442071838750", "destination", "+14155550177")))));
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination_source", "context_mapping", "context_mapping", mapping, "timeout", 20));
+        String desk = as(key).body(Map.of("name", "Regional desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = workflowWithTools("Orders with a mapped transfer", List.of(desk));
+        FakeVoiceProviders.CALLER_LINES.add("Put me through please.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("regional_desk"));
+        String url = dial();
+        String callSid = FakeProviderServer.lastSid;
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Put me through please.").pauses(4_000);
+        assertThat(caller.closed.get(20, TimeUnit.SECONDS)).isEqualTo("transfer_call");
+        String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.stream()
+                .filter(r -> r.path().equals("/2010-04-01/Accounts/" + SID + "/Calls/" + callSid + ".json"))
+                .findFirst().orElseThrow().body()), "Twiml");
+        assertThat(twiml).contains("<Number>+14155550177</Number>");
+
+        // a caller whose context maps nowhere: the transfer fails with the mapping's reason, no Twilio update
+        Map<String, Object> nowhere = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination_source", "context_mapping", "context_mapping", Map.of("rules", List.of(Map.of(
+                        "context_path", "department", "routes", List.of(Map.of("context_value", "sales",
+                                "destination", "+14155550188"))))), "timeout", 20));
+        String lost = as(key).body(Map.of("name", "Department desk", "category", "transfer_call", "definition",
+                nowhere)).post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = workflowWithTools("Orders with an unmapped transfer", List.of(lost));
+        FakeVoiceProviders.reset();
+        FakeVoiceProviders.CALLER_LINES.add("Put me through please.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("department_desk"));
+        String second = dial();
+        SimulatedCaller other = caller().connect(second);
+        other.pauses(1_600).says("Put me through please.").pauses(4_000);
+        assertThat(other.closed.get(20, TimeUnit.SECONDS)).isEqualTo("transfer_call_failed");
+        JsonPath run = completedRun(runOf(second));
+        assertThat(run.getString("gathered_context.error")).contains("No destination mapping matched context paths"
+                + " 'department'");
+    }
+
+    @Test
     void aMediaSocketIsRefusedBeforeTheUpgradeForABadTokenAnotherOrganizationOrASecondSocket() throws Exception {
         FakeVoiceProviders.REPLIES.add(Reply.says("Hello."));
         String url = dial();

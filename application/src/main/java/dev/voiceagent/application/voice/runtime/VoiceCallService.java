@@ -342,8 +342,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         Uni<Void> handed = destination instanceof String to && !to.isBlank()
                 ? whisperAudio.chain(audio -> carrier.transfer(admitted.organizationId(), new Transfer(
                         admitted.runId(), to, timeout, whisper, audio)))
-                : Uni.createFrom().failure(new IllegalStateException("the transfer's destination is chosen at call"
-                        + " time (" + details.get("destination_source") + "), which voice calls cannot do yet"));
+                : Uni.createFrom().failure(new IllegalStateException(details.get("destination_problem")
+                        instanceof String problem ? problem : "the transfer has no destination"));
         return handed.map(ok -> {
             loop.execute(() -> media.close(VoiceSession.TRANSFER)); // the carrier has the call: its stream ends
             return ended;
