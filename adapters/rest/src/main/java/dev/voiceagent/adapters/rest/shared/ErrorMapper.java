@@ -282,17 +282,33 @@ public class ErrorMapper {
     static final long OUTAGE_QUIET_MILLIS = 60_000;
     /** Seconds a client is told to wait before trying again while the database is out of reach. */
     static final String RETRY_AFTER_SECONDS = "5";
-    private static final dev.voiceagent.application.shared.DatabaseOutages.Gate OUTAGE =
-            new dev.voiceagent.application.shared.DatabaseOutages.Gate(OUTAGE_QUIET_MILLIS);
+    private static final java.util.concurrent.atomic.AtomicLong OUTAGE_LOGGED_AT =
+            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE / 2);
 
+    /**
+     * Whether {@code e} is the database out of reach (a connection refused, closed, or not to be had from the pool),
+     * rather than a fault of the request: the reactive client's and Hibernate Reactive's wrappings are looked through.
+     */
     static boolean databaseUnavailable(Throwable e) {
-        return dev.voiceagent.application.shared.DatabaseOutages.unavailable(e);
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String type = t.getClass().getName();
+            String message = String.valueOf(t.getMessage());
+            if (t instanceof java.net.ConnectException || type.equals("io.vertx.sqlclient.ClosedConnectionException")
+                    || type.equals("io.vertx.core.VertxException") && message.contains("closed")
+                    || message.contains("Connection refused") || message.contains("Connection is not active")
+                    || message.contains("Failed to create connection") || message.contains("Pending connection")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
         if (databaseUnavailable(e)) {
-            if (OUTAGE.open(System.currentTimeMillis())) {
+            long now = System.currentTimeMillis();
+            long last = OUTAGE_LOGGED_AT.get();
+            if (now - last >= OUTAGE_QUIET_MILLIS && OUTAGE_LOGGED_AT.compareAndSet(last, now)) {
                 LOG.warnf("The database is out of reach: requests answer 503 (%s); further failures of this outage"
                         + " are logged at debug for %d s", e.toString(), OUTAGE_QUIET_MILLIS / 1000);
             } else {
