@@ -108,29 +108,31 @@ public class ConversationTools {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("tool", tool.name());
                 details.put("destination_source", config.get("destination_source"));
-                if ("dynamic".equals(config.get("destination_source"))) {
-                    details.put("destination", null); // asked of the tool's HTTP resolver: not done yet
-                    details.put("destination_problem", "the transfer's destination comes from its HTTP resolver,"
-                            + " which calls cannot ask yet");
-                } else { // static (a template, maybe) or the context mapping's rules, from the call's values
-                    Map<String, Object> context = turn.toolContext();
-                    dev.voiceagent.domain.tool.TransferDestinations.Resolution resolved =
-                            dev.voiceagent.domain.tool.TransferDestinations.resolve(config,
-                                    asMap(context.get("initial_context")), asMap(context.get("gathered_context")));
-                    details.put("destination", resolved.destination());
-                    if (resolved.problem() != null) {
-                        details.put("destination_problem", resolved.problem());
-                    }
-                }
                 details.put("timeout", config.get("timeout") instanceof Number t ? t.intValue() : 30);
                 for (String whisper : new String[] {"whisper_message", "whisper_recording_id"}) {
                     if (config.get(whisper) instanceof String w && !w.isBlank()) {
                         details.put(whisper, w.strip());
                     }
                 }
-                turn.acceptToolEnd(call.id(), "Transferring the conversation", spoken(config), "transfer_call",
-                        details);
-                return Uni.createFrom().voidItem();
+                Uni<Destination> destination;
+                if ("dynamic".equals(config.get("destination_source"))) { // the tool's HTTP resolver decides
+                    destination = resolve(tool, call, turn);
+                } else { // static (a template, maybe) or the context mapping's rules, from the call's values
+                    Map<String, Object> context = turn.toolContext();
+                    dev.voiceagent.domain.tool.TransferDestinations.Resolution resolved =
+                            dev.voiceagent.domain.tool.TransferDestinations.resolve(config,
+                                    asMap(context.get("initial_context")), asMap(context.get("gathered_context")));
+                    destination = Uni.createFrom().item(new Destination(resolved.destination(), null,
+                            resolved.problem()));
+                }
+                return destination.invoke(resolved -> {
+                    details.put("destination", resolved.destination());
+                    if (resolved.problem() != null) {
+                        details.put("destination_problem", resolved.problem());
+                    }
+                    turn.acceptToolEnd(call.id(), "Transferring the conversation", resolved.message() != null
+                            ? resolved.message() : spoken(config), "transfer_call", details);
+                }).replaceWithVoid();
             }
             case HTTP_API -> {
                 return credential(tool).chain(credential -> {
@@ -175,6 +177,54 @@ public class ConversationTools {
             return null;
         }
         return body.length() > 4_000 ? body.substring(0, 4_000) + "..." : body;
+    }
+
+    /**
+     * A dynamic transfer's destination from its HTTP resolver, as the reference asks it: a POST of the model's
+     * arguments and the resolver's preset parameters (through the address guard, with its credential) answered by
+     * {@code {transfer_context: {destination, custom_message?}}}, the custom message said instead of the tool's; a
+     * resolver that fails or names no destination is a problem on the transfer, not a failure of the turn.
+     */
+    /** Where a transfer goes, what is said first instead of the tool's message (null: the tool's), or why nowhere. */
+    private record Destination(String destination, String message, String problem) {
+    }
+
+    private Uni<Destination> resolve(Tool tool, ToolCall call, AgentEngine.Turn turn) {
+        Map<String, Object> resolver = asMap(tool.config().get("resolver"));
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("method", "POST");
+        config.put("url", resolver.get("url"));
+        config.put("headers", resolver.get("headers") == null ? Map.of() : resolver.get("headers"));
+        config.put("credential_uuid", resolver.get("credential_uuid"));
+        config.put("parameters", tool.config().get("parameters") == null ? java.util.List.of()
+                : tool.config().get("parameters"));
+        config.put("preset_parameters", resolver.get("preset_parameters") == null ? java.util.List.of()
+                : resolver.get("preset_parameters"));
+        config.put("timeout_ms", resolver.get("timeout_ms") instanceof Number n ? n : 3_000);
+        Tool asked = new Tool(tool.id(), tool.organizationId(), tool.uuid(), tool.name(), tool.description(),
+                dev.voiceagent.domain.tool.ToolCategory.HTTP_API, null, null, tool.status(),
+                Map.of("schema_version", 1, "type", "http_api", "config", config), tool.createdBy(), tool.createdAt(),
+                tool.updatedAt());
+        return credential(asked).chain(credential -> http.send(HttpToolRequest.plan(asked, call.arguments(), null,
+                        turn.toolContext(), credential.orElse(null))))
+                .map(reply -> {
+                    if (reply.statusCode() < 200 || reply.statusCode() >= 300) {
+                        return refusedTransfer("the transfer resolver answered HTTP " + reply.statusCode());
+                    }
+                    Map<String, Object> context = reply.json() instanceof Map<?, ?> m
+                            ? asMap(m.get("transfer_context")) : Map.of();
+                    if (!(context.get("destination") instanceof String d) || d.isBlank()) {
+                        return refusedTransfer("the transfer resolver's answer has no transfer_context.destination");
+                    }
+                    String message = context.get("custom_message") instanceof String c ? c.strip() : null;
+                    return new Destination(d.strip(), message, null);
+                })
+                .onFailure().recoverWithItem(failure -> refusedTransfer("the transfer resolver failed: "
+                        + failure.getMessage()));
+    }
+
+    private static Destination refusedTransfer(String problem) {
+        return new Destination(null, null, problem);
     }
 
     @SuppressWarnings("unchecked")

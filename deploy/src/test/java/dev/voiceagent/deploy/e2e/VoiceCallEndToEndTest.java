@@ -901,6 +901,40 @@ class VoiceCallEndToEndTest {
     }
 
     @Test
+    void aDynamicTransferAsksItsResolverWithTheModelsArgumentsSaysItsMessageAndDialsWhatItAnswers()
+            throws Exception {
+        FakeToolServers api = new FakeToolServers();
+        toolServers.add(api);
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination_source", "dynamic", "timeout", 20, "messageType", "custom", "customMessage",
+                "One moment.", "parameters", List.of(
+                        Map.of("name", "department", "type", "string", "description", "Which desk", "required", true),
+                        Map.of("name", "region", "type", "string", "description", "Where the caller is")),
+                "resolver", Map.of("url", api.base + "/route", "timeout_ms", 2_000)));
+        String desk = as(key).body(Map.of("name", "Any desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = workflowWithTools("Orders with a resolved transfer", List.of(desk));
+        FakeVoiceProviders.CALLER_LINES.add("Sales please, I am in Europe.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("any_desk", "{\"department\": \"sales\", \"region\": \"EU\"}"));
+        String url = dial();
+        String callSid = FakeProviderServer.lastSid;
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(1_600).says("Sales please, I am in Europe.").pauses(4_000);
+        assertThat(caller.closed.get(20, TimeUnit.SECONDS)).isEqualTo("transfer_call");
+
+        assertThat(api.at("/route")).singleElement().satisfies(r -> {
+            assertThat(r.method()).isEqualTo("POST");
+            assertThat(r.body()).contains("\"department\"", "\"sales\"", "\"region\"", "\"EU\"");
+        });
+        assertThat(FakeVoiceProviders.TTS_TEXTS).as("the resolver's message instead of the tool's")
+                .contains("Putting you through to EU sales.").doesNotContain("One moment.");
+        String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.stream()
+                .filter(r -> r.path().equals("/2010-04-01/Accounts/" + SID + "/Calls/" + callSid + ".json"))
+                .findFirst().orElseThrow().body()), "Twiml");
+        assertThat(twiml).contains("<Number>+14155550166</Number>");
+    }
+
+    @Test
     void aMediaSocketIsRefusedBeforeTheUpgradeForABadTokenAnotherOrganizationOrASecondSocket() throws Exception {
         FakeVoiceProviders.REPLIES.add(Reply.says("Hello."));
         String url = dial();

@@ -69,6 +69,14 @@ public final class FakeToolServers implements AutoCloseable {
             } else if (path.equals("/echo")) {
                 exchange.getResponseHeaders().add("X-Echo", "yes");
                 json(exchange, 201, Map.of("received", body.isEmpty() ? Map.of() : JSON.readValue(body, Map.class)));
+            } else if (path.equals("/route")) { // a transfer resolver: the department the model gave picks the desk
+                Map<?, ?> asked = body.isEmpty() ? Map.of() : JSON.readValue(body, Map.class);
+                if ("sales".equals(asked.get("department"))) {
+                    json(exchange, 200, Map.of("transfer_context", Map.of("destination", "+14155550166",
+                            "custom_message", "Putting you through to " + asked.get("region") + " sales.")));
+                } else {
+                    json(exchange, 200, Map.of("transfer_context", Map.of()));
+                }
             } else if (path.equals("/missing")) {
                 json(exchange, 404, Map.of("error", "no such order"));
             } else if (path.equals("/big")) {
