@@ -364,13 +364,15 @@ class VoiceCallEndToEndTest {
         assertThat(reason).as("ended with %s", run.getString("gathered_context.error")).isEqualTo("end_call_node");
         assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
         assertThat(FakeVoiceProviders.STT_QUERIES).singleElement().satisfies(q -> assertThat(q).startsWith("v2?")
-                .contains("model=flux-general-en", "encoding=mulaw", "sample_rate=8000", "eot_threshold=0.7"));
+                .contains("model=flux-general-en", "encoding=mulaw", "sample_rate=8000", "eot_threshold=0.7",
+                        "eager_eot_threshold=0.5"));
         assertThat(FakeVoiceProviders.STT_CONTROL).filteredOn("ForceEndTurn"::equals).hasSize(2);
         assertThat(FakeVoiceProviders.STT_CONTROL).doesNotContain("KeepAlive", "Finalize").contains("CloseStream");
         assertThat(FakeVoiceProviders.STT_AUDIO_FRAMES.get()).isGreaterThan(300);
         String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        // the eager end's transcript answered once: the end that confirms it adds nothing
         assertThat(transcript).contains("user: Where is my order?\n", "assistant: It ships today. Anything else?\n",
-                "user: No that is all thanks.\n");
+                "user: No that is all thanks.\n").doesNotContain("Where is my order? Where is my order?");
         assertThat(run.getDouble("usage_info.stt.'deepgram/flux-general-en'.audio_seconds")).isGreaterThan(4.0);
     }
 

@@ -237,8 +237,9 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
 
     /**
      * Flux (v2/listen): audio only as binary frames; {@code ForceEndTurn} ends the turn on the next caller line, an
-     * {@code Update} first (its first word), then {@code EndOfTurn} with the whole line; KeepAlive and Finalize are
-     * v1's and unknown here.
+     * {@code Update} first (its first word), then {@code EagerEndOfTurn} and {@code EndOfTurn} with the whole line (as
+     * Flux's state machine has them: the end repeats the eager end's transcript); KeepAlive and Finalize are v1's and
+     * unknown here.
      */
     private void flux(ServerWebSocket ws) {
         Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
@@ -266,6 +267,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                         String said = line == null ? "" : line;
                         ws.writeTextMessage(new JsonObject().put("type", "TurnInfo").put("event", "Update")
                                 .put("turn_index", index).put("transcript", said.split(" ")[0]).encode());
+                        // the early end of turn, then the end that confirms it with the same transcript
+                        ws.writeTextMessage(new JsonObject().put("type", "TurnInfo").put("event", "EagerEndOfTurn")
+                                .put("turn_index", index).put("transcript", said)
+                                .put("end_of_turn_confidence", 0.62).encode());
                         ws.writeTextMessage(new JsonObject().put("type", "TurnInfo").put("event", "EndOfTurn")
                                 .put("turn_index", index).put("transcript", said)
                                 .put("end_of_turn_confidence", 0.91).encode());

@@ -17,10 +17,13 @@ import java.util.Deque;
  * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts. Audio
  * sent before the socket opened is held (at most {@link #HOLD_FRAMES} frames) and sent once it has.
  *
- * <p>Flux models (v2/listen, their own end-of-turn detection) in its semi-manual mode: Flux ends turns itself
- * ({@code TurnInfo} {@code EndOfTurn}, its transcript final) and our voice activity's stop forces the end of the
- * turn ({@code ForceEndTurn}) where Flux is not yet sure, whichever comes first; {@code Update}, {@code StartOfTurn}
- * and {@code EagerEndOfTurn} transcripts are interim. (The audio never pauses on a call, so no KeepAlive.)
+ * <p>Flux models (v2/listen, their own end-of-turn detection) in its semi-manual mode: Flux ends turns itself and
+ * our voice activity's stop forces the end of the turn ({@code ForceEndTurn}) where Flux is not yet sure, whichever
+ * comes first. With its early end of turn on ({@code eager_eot_threshold}), an {@code EagerEndOfTurn} is already the
+ * turn's final transcript, so the answer starts before Flux is sure; if the caller goes on ({@code TurnResumed}) our
+ * voice activity hears it and cuts the answer, as any barge-in. The {@code EndOfTurn} that confirms an eager end
+ * repeats its transcript and is not passed on; a turn's later finals pass on only the words after those already
+ * given. {@code Update} and {@code StartOfTurn} transcripts are interim. (The audio never pauses: no KeepAlive.)
  */
 final class DeepgramListen implements SpeechToText.Stream {
 
@@ -31,6 +34,8 @@ final class DeepgramListen implements SpeechToText.Stream {
     static final String FINALIZE = "{\"type\":\"Finalize\"}";
     static final String CLOSE = "{\"type\":\"CloseStream\"}";
     static final String FORCE_END_TURN = "{\"type\":\"ForceEndTurn\"}";
+    /** Flux's early end of turn: confident enough to start answering (its documented range is 0.3-0.9). */
+    static final String EAGER_EOT_THRESHOLD = "0.5";
 
     private final SpeechToText.Listener listener;
     private final AudioFormat format;
@@ -41,6 +46,8 @@ final class DeepgramListen implements SpeechToText.Stream {
     private long bytes;
     private boolean closed;
     private final boolean flux;
+    private int fluxTurn = -1;
+    private String fluxGiven = "";
 
     DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener) {
         this(vertx, format, listener, false);
@@ -57,7 +64,8 @@ final class DeepgramListen implements SpeechToText.Stream {
     static String fluxQuery(String model, String language, AudioFormat format) {
         StringBuilder q = new StringBuilder("/v2/listen?model=").append(model)
                 .append("&encoding=").append(format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16")
-                .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7");
+                .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7")
+                .append("&eager_eot_threshold=").append(EAGER_EOT_THRESHOLD);
         if (model.endsWith("-multi") && language != null && !language.isBlank() && !"multi".equals(language)) {
             q.append("&language_hint=").append(java.net.URLEncoder.encode(language,
                     java.nio.charset.StandardCharsets.UTF_8));
@@ -137,10 +145,19 @@ final class DeepgramListen implements SpeechToText.Stream {
     private void flux(JsonObject json) {
         switch (json.getString("type", "")) {
             case "TurnInfo" -> {
-                String transcript = json.getString("transcript", "");
+                String transcript = json.getString("transcript", "").strip();
                 String event = json.getString("event", "");
-                if (!transcript.isBlank() && !"TurnResumed".equals(event)) {
-                    listener.transcript(transcript.strip(), "EndOfTurn".equals(event));
+                int turn = json.getInteger("turn_index", -1);
+                if (transcript.isEmpty() || "TurnResumed".equals(event)) {
+                    return;
+                }
+                if (!"EndOfTurn".equals(event) && !"EagerEndOfTurn".equals(event)) {
+                    listener.transcript(transcript, false);
+                    return;
+                }
+                String fresh = freshWords(turn, transcript);
+                if (!fresh.isEmpty()) {
+                    listener.transcript(fresh, true);
                 }
             }
             case "Error" -> refused("Deepgram Flux: " + json.getString("description", json.getString("code",
@@ -149,6 +166,17 @@ final class DeepgramListen implements SpeechToText.Stream {
                 // Connected, ConfigureSuccess / ConfigureFailure
             }
         }
+    }
+
+    /** The words of a Flux turn's final not given already in an earlier final of the same turn. */
+    synchronized String freshWords(int turn, String transcript) {
+        if (turn != fluxTurn) {
+            fluxTurn = turn;
+            fluxGiven = "";
+        }
+        String fresh = transcript.startsWith(fluxGiven) ? transcript.substring(fluxGiven.length()).strip() : transcript;
+        fluxGiven = transcript;
+        return fresh;
     }
 
     @Override
