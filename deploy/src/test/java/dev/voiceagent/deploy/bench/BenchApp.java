@@ -1,5 +1,6 @@
 package dev.voiceagent.deploy.bench;
 
+import dev.voiceagent.deploy.support.DebianPostgresCluster;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -26,7 +27,9 @@ final class BenchApp implements AutoCloseable {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\"\\s*:\\s*\"?([^\",}]*)");
 
+    /** The embedded server, or null when the benchmark runs on Debian's PostgreSQL with pgvector (bench.postgres=debian). */
     final EmbeddedPostgres postgres;
+    private final DebianPostgresCluster debian;
     final Process process;
     final String base;
     final Path log;
@@ -37,13 +40,24 @@ final class BenchApp implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException("packaged application not found at " + jar + " (run ./mvnw package first)");
         }
-        postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200")
-                .setServerConfig("shared_preload_libraries", "pg_stat_statements").start();
+        if ("debian".equals(System.getProperty("bench.postgres"))) {
+            if (!DebianPostgresCluster.withPgvector()) {
+                throw new IllegalStateException("bench.postgres=debian needs Debian's postgresql-15 with pgvector:"
+                        + " run .ci/install-pgvector as root");
+            }
+            debian = DebianPostgresCluster.start();
+            postgres = null;
+        } else {
+            debian = null;
+            postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "200")
+                    .setServerConfig("shared_preload_libraries", "pg_stat_statements").start();
+        }
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        String jdbc = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+        String jdbc = debian != null ? debian.jdbcUrl()
+                : "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
         log = Files.createTempFile("bench-app", ".log");
         java.util.List<String> command = new java.util.ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -135,7 +149,7 @@ final class BenchApp implements AutoCloseable {
     }
 
     Connection sql() throws Exception {
-        return postgres.getPostgresDatabase().getConnection();
+        return debian != null ? debian.connection() : postgres.getPostgresDatabase().getConnection();
     }
 
     double queryDouble(String sql, Object... args) throws Exception {
@@ -195,6 +209,10 @@ final class BenchApp implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         process.waitFor();
-        postgres.close();
+        if (debian != null) {
+            debian.close();
+        } else {
+            postgres.close();
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.voiceagent.adapters.postgres.knowledge.PostgresKnowledgeRepository;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeModelProviders;
@@ -15,6 +16,7 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +57,9 @@ public class KnowledgeBaseEndToEndTest {
 
             Free parking is available behind the clinic on Elm Street.
             """;
+
+    @Inject
+    PostgresKnowledgeRepository repository;
 
     private String key;
     private String otherKey;
@@ -287,6 +292,8 @@ public class KnowledgeBaseEndToEndTest {
         assertThat(sent.getString("model")).isEqualTo("text-embedding-3-small");
         assertThat(sent.getJsonArray("input")).hasSize(3);
 
+        // the embedded server has no pgvector: the exact cosine over real[] (KnowledgePgvectorEndToEndTest has it)
+        assertThat(repository.usesPgvector()).isFalse();
         JsonPath found = search(key, Map.of("query", "free parking behind the clinic", "limit", 2));
         assertThat(found.getString("search_mode")).isEqualTo("hybrid");
         assertThat(found.getString("chunks[0].chunk_text")).startsWith("Free parking is available");

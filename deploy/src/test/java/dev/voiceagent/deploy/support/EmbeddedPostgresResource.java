@@ -33,7 +33,7 @@ public class EmbeddedPostgresResource implements QuarkusTestResourceLifecycleMan
         return config("jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres", "postgres", "postgres");
     }
 
-    private static Map<String, String> config(String jdbcUrl, String user, String password) {
+    static Map<String, String> config(String jdbcUrl, String user, String password) {
         return Map.of(
                 "quarkus.datasource.jdbc.url", jdbcUrl,
                 "quarkus.datasource.reactive.url", jdbcUrl.substring("jdbc:".length()),

@@ -42,6 +42,7 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
     public static void reset() {
         REQUESTS.clear();
         behaviour = Behaviour.OK;
+        dimensions = DIMENSIONS;
     }
 
     @Override
@@ -172,6 +173,8 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
 
     /** Dimensions of the fake embeddings: a hashed bag of words, so texts sharing words point the same way. */
     public static final int DIMENSIONS = 64;
+    /** The dimensions answered (a test may ask for a model's real size; {@link #reset()} restores 64). */
+    public static volatile int dimensions = DIMENSIONS;
 
     /** OpenAI's embeddings answer ({"data": [{"index", "embedding"}]}), the items in reverse order as allowed. */
     static String embeddings(String requestBody) {
@@ -186,10 +189,14 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
     }
 
     public static List<Object> vector(String text) {
-        double[] v = new double[DIMENSIONS];
+        return vector(text, dimensions);
+    }
+
+    public static List<Object> vector(String text, int size) {
+        double[] v = new double[size];
         for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^a-z0-9]+")) {
             if (word.length() > 2) {
-                v[Math.floorMod(word.hashCode(), DIMENSIONS)] += 1;
+                v[Math.floorMod(word.hashCode(), size)] += 1;
             }
         }
         List<Object> out = new java.util.ArrayList<>();

@@ -13,20 +13,32 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.jboss.logging.Logger;
 
 /**
- * Documents and chunks. Text search is websearch_to_tsquery over a generated tsvector (GIN); vector search is the
- * cosine of real[] embeddings computed in SQL over the organization's chunks (exact, no extension needed).
+ * Documents and chunks. Text search is websearch_to_tsquery over a generated tsvector (GIN). Vector search is
+ * pgvector's cosine distance over an HNSW index where the server has the extension (V35's
+ * {@code knowledge_vector_setup()}, called again at start: the answer says whether the generated
+ * {@code embedding_vector} column is there), else the exact cosine of the real[] embeddings computed in SQL over the
+ * organization's chunks (no extension needed).
  */
 @ApplicationScoped
 public class PostgresKnowledgeRepository implements KnowledgeRepository {
+
+    private static final Logger LOG = Logger.getLogger(PostgresKnowledgeRepository.class);
+    /** The dimensions V35 gives an HNSW index (as vector up to 2,000, beyond as halfvec); others scan exactly. */
+    private static final Set<Integer> INDEXED_DIMENSIONS = Set.of(384, 512, 768, 1024, 1536, 3072);
+    private static final int VECTOR_INDEX_MAX_DIMENSIONS = 2000;
 
     private static final String COLUMNS = "id, organization_id, uuid, filename, file_size_bytes, file_hash, mime_type,"
             + " status, processing_error, total_chunks, retrieval_mode, custom_metadata, extraction_metadata,"
@@ -45,9 +57,33 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
     private static final int SCORE = Columns.count(FOUND);
 
     private final Pool pool;
+    /** Whether chunks have their embedding as a pgvector column; false until the start-up check says so. */
+    private volatile boolean pgvector;
 
     public PostgresKnowledgeRepository(Pool pool) {
         this.pool = pool;
+    }
+
+    /**
+     * Detects pgvector at start (and sets it up when the server gained it since the migration); a failure (no such
+     * function where migrations did not run, a read-only server) leaves the exact cosine.
+     */
+    void detectVectorIndex(@Observes StartupEvent started) {
+        pool.query("SELECT knowledge_vector_setup()").execute()
+                .map(rows -> Boolean.TRUE.equals(rows.iterator().next().getBoolean(0)))
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.debugf("pgvector check failed (%s): knowledge search uses the exact cosine", failure.getMessage());
+                    return false;
+                })
+                .subscribe().with(found -> {
+                    pgvector = found;
+                    LOG.debugf("knowledge vector search: %s", found ? "pgvector HNSW" : "exact cosine over real[]");
+                });
+    }
+
+    /** Whether vector search runs on pgvector (for tests and the start-up log). */
+    public boolean usesPgvector() {
+        return pgvector;
     }
 
     @Override
@@ -215,18 +251,44 @@ public class PostgresKnowledgeRepository implements KnowledgeRepository {
     public Uni<List<Found>> searchVector(long organizationId, float[] query, List<String> documentUuids, int limit) {
         Float[] vector = boxed(query);
         double norm = norm(query);
-        if (norm == 0) {
+        if (norm == 0 || !Double.isFinite(norm)) {
             return Uni.createFrom().item(List.of());
         }
-        return pool.preparedQuery("SELECT " + FOUND + ", (SELECT sum(a * b) FROM unnest(c.embedding, $2::real[]) t(a, b))"
-                        + " / (c.embedding_norm * $3) AS similarity FROM knowledge_chunks c"
+        String[] uuids = documentUuids == null ? null : documentUuids.toArray(String[]::new);
+        return pgvector ? searchPgvector(organizationId, vector, uuids, limit)
+                : pool.preparedQuery("SELECT " + FOUND + ", (SELECT sum(a * b) FROM unnest(c.embedding, $2::real[])"
+                        + " t(a, b)) / (c.embedding_norm * $3) AS similarity FROM knowledge_chunks c"
                         + " JOIN knowledge_documents d ON d.id = c.document_id WHERE c.organization_id = $1"
                         + " AND d.is_active AND d.status = 'completed' AND c.embedding IS NOT NULL AND c.embedding_norm > 0"
                         + " AND cardinality(c.embedding) = $4 AND ($5::text[] IS NULL OR d.uuid = ANY($5))"
                         + " ORDER BY similarity DESC, c.id LIMIT $6")
                 .execute(Tuple.tuple().addLong(organizationId).addArrayOfFloat(vector).addDouble(norm)
-                        .addInteger(query.length).addArrayOfString(documentUuids == null ? null
-                                : documentUuids.toArray(String[]::new)).addInteger(limit))
+                        .addInteger(query.length).addArrayOfString(uuids).addInteger(limit))
+                .map(rows -> Rows.list(rows, PostgresKnowledgeRepository::found));
+    }
+
+    /**
+     * The nearest chunks by pgvector's cosine distance. A dimension with an HNSW index (V35) orders by the indexed
+     * expression, with the index scan made iterative (pgvector 0.8: it goes on past ef_search until enough chunks
+     * pass the organization and document filters; relaxed order, sorted again outside); other dimensions scan
+     * exactly, in C.
+     */
+    private Uni<List<Found>> searchPgvector(long organizationId, Float[] vector, String[] uuids, int limit) {
+        int dimensions = vector.length;
+        String type = !INDEXED_DIMENSIONS.contains(dimensions) ? "vector"
+                : dimensions > VECTOR_INDEX_MAX_DIMENSIONS ? "halfvec(" + dimensions + ")" : "vector(" + dimensions + ")";
+        String distance = "c.embedding_vector::" + type + " <=> $2::real[]::" + type;
+        // relaxed order (better recall past the filters), put back in exact order outside the CTE
+        String sql = "WITH nearest AS MATERIALIZED (SELECT " + FOUND + ", 1 - (" + distance + ") AS similarity"
+                + " FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id"
+                + " WHERE c.organization_id = $1 AND vector_dims(c.embedding_vector) = " + dimensions
+                + " AND d.is_active AND d.status = 'completed' AND ($3::text[] IS NULL OR d.uuid = ANY($3))"
+                + " ORDER BY " + distance + " LIMIT $4) SELECT * FROM nearest ORDER BY similarity DESC";
+        Tuple args = Tuple.tuple().addLong(organizationId).addArrayOfFloat(vector).addArrayOfString(uuids)
+                .addInteger(limit);
+        return pool.withTransaction(tx -> tx.query("SET LOCAL hnsw.iterative_scan = relaxed_order;"
+                        + " SET LOCAL hnsw.ef_search = " + Math.clamp(limit * 2L, 40, 1000)).execute()
+                .chain(() -> tx.preparedQuery(sql).execute(args)))
                 .map(rows -> Rows.list(rows, PostgresKnowledgeRepository::found));
     }
 
