@@ -239,6 +239,11 @@ public class EmbedService implements SaveEmbedTokenUseCase, GetEmbedTokenUseCase
     }
 
     @Override
+    public Uni<EmbedSession> voiceSession(String sessionToken, String origin) {
+        return resolve(sessionToken, origin).map(Resolved::session);
+    }
+
+    @Override
     public Uni<TurnCredentials> turnCredentials(String sessionToken, String origin) {
         return resolve(sessionToken, origin).map(r -> turn.forEmbedSession(sessionToken));
     }

@@ -61,6 +61,12 @@ public final class EmbedUseCases {
         Uni<TextChatRecord> send(String sessionToken, String origin, String text, Integer expectedRevision);
 
         Uni<TextChatRecord> end(String sessionToken, String origin, Integer expectedRevision);
+
+        /**
+         * A voice widget's session, for its media: unexpired, its token active, this page allowed (404 unknown, 403
+         * otherwise, as for chat).
+         */
+        Uni<EmbedSession> voiceSession(String sessionToken, String origin);
     }
 
     public interface EmbedPreflightUseCase {

@@ -191,7 +191,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 deepgram(ws);
             } else {
                 TTS_QUERIES.add(query);
-                elevenlabs(ws);
+                elevenlabs(ws, query != null && query.contains("output_format=pcm_16000") ? 32 : 8);
             }
         });
     }
@@ -295,7 +295,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         boolean finalSent;
     }
 
-    private void elevenlabs(ServerWebSocket ws) {
+    /** ElevenLabs's stream; its audio μ-law 8 kHz (8 bytes a millisecond) or, asked pcm_16000, 16-bit PCM (32). */
+    private void elevenlabs(ServerWebSocket ws, int bytesPerMs) {
         Map<String, Context> contexts = new HashMap<>();
         ws.binaryMessageHandler(b -> VIOLATIONS.add("elevenlabs: a binary frame"));
         ws.textMessageHandler(text -> {
@@ -328,9 +329,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 String said = context.text.toString().strip();
                 TTS_TEXTS.add(said);
                 int ms = 60 * Math.max(1, said.split("\\s+").length);
-                byte[] audio = new byte[ms * 8];
+                byte[] audio = new byte[ms * bytesPerMs];
                 for (int i = 0; i < audio.length; i++) {
-                    audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F); // a quiet buzz: enough to see in a recording
+                    audio[i] = bytesPerMs == 8 ? (byte) (i % 2 == 0 ? 0x1F : 0x9F) // a quiet buzz: enough to see
+                            : (byte) (i % 2 == 0 ? 0 : (i / 8 % 2 == 0 ? 0x08 : 0xF8)); // in a recording; PCM ±2048
                 }
                 // where each character falls: a word every 60 ms, its characters (and the space after it) evenly in it
                 String[] words = said.split("\\s+");
@@ -343,12 +345,13 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     }
                 }
                 vertx.setTimer(ttsDelayMs, t -> {
-                    for (int at = 0; at < audio.length; at += 800) {
-                        byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
+                    for (int at = 0; at < audio.length; at += 100 * bytesPerMs) {
+                        byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length,
+                                at + 100 * bytesPerMs));
                         // the characters starting in this chunk, their times from the chunk's start (ElevenLabs's
                         // alignment restarts at zero in every message)
-                        long from = at / 8;
-                        long to = from + chunk.length / 8;
+                        long from = at / bytesPerMs;
+                        long to = from + chunk.length / bytesPerMs;
                         JsonArray letters = new JsonArray();
                         JsonArray starts = new JsonArray();
                         JsonArray durations = new JsonArray();

@@ -25,6 +25,17 @@ public final class Speech {
         return SAID.computeIfAbsent(text, Speech::synthesize);
     }
 
+    /** The line as a browser sends it: 16-bit PCM at 16 kHz, its length a whole number of 20 ms frames. */
+    public static byte[] pcm16k(String text) {
+        return SAID.computeIfAbsent("pcm16k:" + text, k -> {
+            try {
+                return FREE_TTS.audio(FreeTts.Speaker.AGENT, text, AudioFormat.PCM_16K).get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("FreeTTS could not say: " + text, e);
+            }
+        });
+    }
+
     private static byte[] synthesize(String text) {
         try {
             return FREE_TTS.audio(FreeTts.Speaker.AGENT, text, AudioFormat.MULAW_8K).get(60, TimeUnit.SECONDS);

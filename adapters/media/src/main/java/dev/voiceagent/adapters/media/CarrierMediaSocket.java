@@ -14,8 +14,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 
 /**
@@ -29,10 +27,10 @@ import java.util.Base64;
  * dtmf / mark / error / stop; out, media / mark / clear without ids (the socket is the stream). Telnyx does not
  * promise order: a media frame whose sequence number is not past the last one played in is dropped.</li>
  * </ul>
- * The socket's event loop is the call's {@link CallLoop}: the session and every callback run on it. Parsed with
+ * The socket's event loop is the call's {@link CallLoop} ({@link VertxCallLoop}): the session and every callback run on it. Parsed with
  * Jackson's streaming parser, one pass per frame.
  */
-final class CarrierMediaSocket implements MediaChannel, CallLoop {
+final class CarrierMediaSocket implements MediaChannel {
 
     private static final System.Logger LOG = System.getLogger(CarrierMediaSocket.class.getName());
     private static final JsonFactory JSON = new JsonFactory();
@@ -47,8 +45,8 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
     private final ServerWebSocket socket;
     private final Admitted admitted;
     private final StartVoiceSessionUseCase start;
-    private final Vertx vertx;
     private final Context context;
+    private final CallLoop loop;
     private Dialect dialect;
     private String streamSid;
     private boolean alaw;
@@ -66,8 +64,8 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
         this.socket = socket;
         this.admitted = admitted;
         this.start = start;
-        this.vertx = vertx;
         this.context = context;
+        this.loop = new VertxCallLoop(vertx, context);
     }
 
     void listen() {
@@ -257,7 +255,7 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
             return;
         }
         starting = true;
-        start.start(admitted, this, this).subscribe().with(
+        start.start(admitted, this, loop).subscribe().with(
                 s -> context.runOnContext(v -> {
                     session = s;
                     if (closed && s != null) {
@@ -318,24 +316,5 @@ final class CarrierMediaSocket implements MediaChannel, CallLoop {
     @Override
     public boolean resumable() {
         return resumable;
-    }
-
-    // ---- CallLoop ----
-
-    @Override
-    public Instant now() {
-        return Instant.now();
-    }
-
-    @Override
-    public void execute(Runnable task) {
-        context.runOnContext(v -> task.run());
-    }
-
-    @Override
-    public AutoCloseable every(Duration period, Runnable task) {
-        long[] id = {0};
-        context.runOnContext(v -> id[0] = vertx.setPeriodic(period.toMillis(), t -> task.run()));
-        return () -> context.runOnContext(v -> vertx.cancelTimer(id[0]));
     }
 }

@@ -19,25 +19,38 @@ final class CallLog {
     static final int LIMIT = 2_000;
 
     private final CallLoop loop;
+    private final MediaChannel media;
     private final List<Map<String, Object>> events = new ArrayList<>();
     private int turn;
     private int dropped;
 
-    CallLog(CallLoop loop) {
+    CallLog(CallLoop loop, MediaChannel media) {
         this.loop = loop;
+        this.media = media;
     }
 
     void add(String type, Map<String, Object> payload) {
-        if (events.size() >= LIMIT) {
-            dropped++;
-            return;
-        }
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("type", type);
         event.put("timestamp", loop.now().toString());
         event.put("turn", turn);
         event.put("payload", payload);
+        media.feedback(event);
+        if (events.size() >= LIMIT) {
+            dropped++;
+            return;
+        }
         events.add(event);
+    }
+
+    /** An event shown live (a browser's) but not kept in the run's log: interim transcripts, speaking state. */
+    void show(String type, Map<String, Object> payload) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", type);
+        event.put("timestamp", loop.now().toString());
+        event.put("turn", turn);
+        event.put("payload", payload);
+        media.feedback(event);
     }
 
     /** The events a call logged on the replica it moved from (its turn count continues from theirs). */
@@ -77,6 +90,7 @@ final class CallLog {
             event.put("turn", turn);
             event.put("payload", Map.of("reason", reason));
             events.add(event);
+            media.feedback(event);
         }
     }
 

@@ -24,6 +24,18 @@ public final class CallMediaUseCases {
         Uni<Admitted> admit(long workflowId, long organizationId, long runId, String token);
     }
 
+    /**
+     * A browser's media for a browser run (webrtc / smallwebrtc: an editor's test call, a voice widget's), checked in
+     * the order the API checks: the run must be the organization's (else 404, another organization's too), a browser
+     * run (409 otherwise: a phone call's media comes from its carrier), not completed and not connected already (409).
+     */
+    public interface AdmitBrowserMediaUseCase {
+        Uni<Admitted> admit(dev.voiceagent.application.shared.Principal principal, long workflowId, long runId);
+
+        /** A voice widget's media: its session token names the run (404 unknown, 403 expired or another page). */
+        Uni<Admitted> admitEmbed(String sessionToken, String origin);
+    }
+
     public interface StartVoiceSessionUseCase {
         /**
          * The carrier started the media: loads the run's agent and models and starts its session on {@code loop}

@@ -32,4 +32,11 @@ public interface MediaChannel {
     default boolean resumable() {
         return false;
     }
+
+    /**
+     * One of the call's real-time feedback events as it is logged ({type, timestamp, turn, payload}, the rtf-* types
+     * of the run's logs), for a channel whose other end shows them (a browser); carriers ignore them.
+     */
+    default void feedback(java.util.Map<String, Object> event) {
+    }
 }

@@ -135,7 +135,7 @@ public final class RealtimeSession implements MediaInput {
         this.frameBytes = media.format().bytes(FRAME_MS);
         this.silentFrame = new byte[frameBytes];
         java.util.Arrays.fill(silentFrame, silence());
-        this.log = new CallLog(loop);
+        this.log = new CallLog(loop, media);
         this.model = parts.model().apply(listener()); // its events reach this session through the loop
     }
 

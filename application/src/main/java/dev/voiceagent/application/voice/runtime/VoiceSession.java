@@ -183,6 +183,8 @@ public final class VoiceSession implements MediaInput {
     private final VoiceActivity activity;
     private final Playout playout = Playout.standard();
     private final int frameBytes;
+    /** The caller's audio is 16-bit PCM (a browser's), not μ-law (a phone's). */
+    private final boolean pcm;
     private final int vadSamples;
     private final CallLog log;
     /** The agent's frames sent to the carrier and not yet played, one per 20 ms of the call (the recording's right). */
@@ -227,10 +229,11 @@ public final class VoiceSession implements MediaInput {
         this.onEnd = onEnd;
         this.conversation = start;
         this.frameBytes = media.format().bytes(FRAME_MS);
+        this.pcm = media.format().encoding() == dev.voiceagent.domain.audio.AudioFormat.Encoding.PCM16LE;
         this.vadSamples = media.format().sampleRate() * parts.vadWindowMillis() / 1000;
         this.vadWindow = new short[vadSamples];
         this.activity = new VoiceActivity(parts.activity(), Duration.ofMillis(parts.vadWindowMillis()));
-        this.log = new CallLog(loop);
+        this.log = new CallLog(loop, media);
         this.silentFrame = new byte[frameBytes];
         java.util.Arrays.fill(silentFrame, silence());
         this.voicemailOpen = parts.voicemail() != null;
@@ -266,7 +269,7 @@ public final class VoiceSession implements MediaInput {
             byte[] agent = playing.pollFirst();
             parts.recording().frame(frame, agent == null ? silentFrame : agent);
         }
-        short[] samples = G711.decode(frame);
+        short[] samples = pcm ? dev.voiceagent.domain.audio.Pcm16.samples(frame) : G711.decode(frame);
         int i = 0;
         while (i < samples.length) {
             int n = Math.min(samples.length - i, vadSamples - vadFill);
@@ -406,6 +409,8 @@ public final class VoiceSession implements MediaInput {
         }
         if (isFinal && text != null && !text.isBlank()) {
             log.add("rtf-user-transcription", java.util.Map.of("text", text, "final", true));
+        } else if (text != null && !text.isBlank()) {
+            log.show("rtf-user-transcription", java.util.Map.of("text", text, "final", false));
         }
         decide(new VoiceEvent.Transcript(loop.now(), text, isFinal));
     }
@@ -919,6 +924,9 @@ public final class VoiceSession implements MediaInput {
         if (a.drained() && playout.allPlayed()) {
             playout.clear(now);
             answer = null;
+            if (a.speaking) {
+                log.show("rtf-bot-stopped-speaking", java.util.Map.of());
+            }
             if (failure != null) {
                 end(PIPELINE_ERROR); // the fallback line was heard
             } else if (voicemailAt != null) {
@@ -930,6 +938,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     private void speaking(Answer a, Instant now) {
+        log.show("rtf-bot-started-speaking", java.util.Map.of());
         if (a.turn != null && speechStoppedAt != null && a.userText != null) {
             java.util.Map<String, Object> latency = new java.util.LinkedHashMap<>();
             parts.metrics().answered(Duration.between(speechStoppedAt, now));
@@ -979,6 +988,9 @@ public final class VoiceSession implements MediaInput {
             parts.metrics().interrupted(Duration.between(speechStartedAt, now));
         }
         log.add("rtf-interruption", payload);
+        if (a.speaking) {
+            log.show("rtf-bot-stopped-speaking", java.util.Map.of("interrupted", true));
+        }
         if (a.turn == null) {
             if (a.userText != null) {
                 state = state.carrying(a.userText); // still being classified: the callee's words join its next turn

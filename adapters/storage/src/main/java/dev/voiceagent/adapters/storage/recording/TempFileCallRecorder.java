@@ -44,21 +44,26 @@ public class TempFileCallRecorder implements CallRecorder {
 
     @Override
     public Recording open(long organizationId, long runId, AudioFormat format) {
-        if (!format.equals(AudioFormat.MULAW_8K)) {
-            throw new IllegalArgumentException("calls are recorded in μ-law 8 kHz, not " + format);
+        if (!format.equals(AudioFormat.MULAW_8K) && format.encoding() != AudioFormat.Encoding.PCM16LE) {
+            throw new IllegalArgumentException("calls are recorded in μ-law 8 kHz or 16-bit PCM, not " + format);
         }
-        return new FileRecording(ObjectKeys.callRecording(organizationId, runId));
+        return new FileRecording(ObjectKeys.callRecording(organizationId, runId), format);
     }
 
     private final class FileRecording implements Recording {
         private final String key;
+        /** A browser's call (16-bit PCM) is kept as it is; a phone's μ-law is decoded when the file is written. */
+        private final AudioFormat format;
+        private final boolean pcm;
         private byte[] buffer = new byte[BUFFER];
         private int fill;
         private Path file;
         private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
 
-        FileRecording(String key) {
+        FileRecording(String key, AudioFormat format) {
             this.key = key;
+            this.format = format;
+            this.pcm = format.encoding() == AudioFormat.Encoding.PCM16LE;
         }
 
         @Override
@@ -66,6 +71,15 @@ public class TempFileCallRecorder implements CallRecorder {
             int n = caller.length;
             if (fill + 2 * n > buffer.length) {
                 flush();
+            }
+            if (pcm) { // interleaved 16-bit samples: the caller left, the agent right
+                for (int i = 0; i + 1 < n; i += 2) {
+                    buffer[fill++] = caller[i];
+                    buffer[fill++] = caller[i + 1];
+                    buffer[fill++] = i + 1 < agent.length ? agent[i] : 0;
+                    buffer[fill++] = i + 1 < agent.length ? agent[i + 1] : 0;
+                }
+                return;
             }
             for (int i = 0; i < n; i++) {
                 buffer[fill++] = caller[i];
@@ -85,7 +99,7 @@ public class TempFileCallRecorder implements CallRecorder {
         private void append(byte[] chunk) {
             try {
                 if (file == null) {
-                    file = Files.createTempFile("call-recording-", ".ulaw");
+                    file = Files.createTempFile("call-recording-", pcm ? ".pcm" : ".ulaw");
                 }
                 Files.write(file, chunk, StandardOpenOption.APPEND);
             } catch (IOException e) {
@@ -99,11 +113,11 @@ public class TempFileCallRecorder implements CallRecorder {
             buffer = null;
             CompletableFuture<byte[]> wav = written.thenApplyAsync(v -> {
                 try {
-                    byte[] mulaw = file == null ? new byte[0] : Files.readAllBytes(file);
-                    byte[] pcm = Wav.stereoPcm(mulaw);
-                    byte[] out = new byte[Wav.HEADER_BYTES + pcm.length];
-                    System.arraycopy(Wav.header(2, 8_000, pcm.length), 0, out, 0, Wav.HEADER_BYTES);
-                    System.arraycopy(pcm, 0, out, Wav.HEADER_BYTES, pcm.length);
+                    byte[] stored = file == null ? new byte[0] : Files.readAllBytes(file);
+                    byte[] samples = pcm ? stored : Wav.stereoPcm(stored);
+                    byte[] out = new byte[Wav.HEADER_BYTES + samples.length];
+                    System.arraycopy(Wav.header(2, format.sampleRate(), samples.length), 0, out, 0, Wav.HEADER_BYTES);
+                    System.arraycopy(samples, 0, out, Wav.HEADER_BYTES, samples.length);
                     return out;
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);

@@ -1,0 +1,69 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.embed.EmbedUseCases.EmbedSessionUseCase;
+import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.Principal;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * Admits a browser's media (the plain WebSocket voice route, later WebRTC) for a browser run: the organization's run
+ * (an editor's test call, created by POST /workflow/{id}/runs with mode webrtc or smallwebrtc) or a voice widget's
+ * (its embed session). The claim is the phone path's: the run is running and held by this replica, so the abandoned
+ * runs' sweep leaves it alone and a second socket is refused.
+ */
+@Singleton
+public class BrowserMediaService implements AdmitBrowserMediaUseCase {
+
+    static final Set<String> BROWSER_VOICE = Set.of("webrtc", "smallwebrtc");
+    static final String NOT_BROWSER = "This run is not a browser call: its media comes from its carrier";
+
+    private final WorkflowRunRepository runs;
+    private final VoiceRunStore media;
+    private final EmbedSessionUseCase embeds;
+    private final Clock clock;
+
+    public BrowserMediaService(WorkflowRunRepository runs, VoiceRunStore media, EmbedSessionUseCase embeds,
+            Clock clock) {
+        this.runs = runs;
+        this.media = media;
+        this.embeds = embeds;
+        this.clock = clock;
+    }
+
+    @Override
+    public Uni<Admitted> admit(Principal principal, long workflowId, long runId) {
+        return claim(principal.organizationId(), workflowId, runId);
+    }
+
+    @Override
+    public Uni<Admitted> admitEmbed(String sessionToken, String origin) {
+        return embeds.voiceSession(sessionToken, origin)
+                .chain(session -> claim(session.organizationId(), session.workflowId(), session.runId()));
+    }
+
+    private Uni<Admitted> claim(long organizationId, long workflowId, long runId) {
+        return runs.find(organizationId, workflowId, runId).chain(found -> {
+            var run = found.orElseThrow(() -> new ResourceNotFoundException(VoiceCallService.NOT_FOUND));
+            if (!BROWSER_VOICE.contains(run.mode())) {
+                throw new ConflictException(NOT_BROWSER);
+            }
+            return media.claim(organizationId, workflowId, runId, clock.instant());
+        }).map(claim -> {
+            if (claim.run().isPresent()) {
+                return new Admitted(organizationId, workflowId, runId, claim.run().get(), claim.checkpoint());
+            }
+            throw switch (claim.refusal()) {
+                case UNKNOWN -> new ResourceNotFoundException(VoiceCallService.NOT_FOUND);
+                case COMPLETED -> new ConflictException(VoiceCallService.COMPLETED);
+                case TAKEN -> new ConflictException(VoiceCallService.TAKEN);
+            };
+        });
+    }
+}

@@ -1,0 +1,136 @@
+package dev.voiceagent.deploy.support;
+
+import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.domain.audio.Pcm16;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A caller on the plain WebSocket voice route, as a browser page or a program would be: real speech (FreeTTS at
+ * 16 kHz) and silence as 16-bit PCM, one 20 ms binary frame every 20 ms; it keeps when the agent's audio arrived and
+ * how loud it was, the JSON events in order, the clears, and how the socket closed.
+ */
+public final class BrowserCaller implements AutoCloseable {
+
+    private static final int FRAME_BYTES = 640;
+    private static final byte[] SILENCE = new byte[FRAME_BYTES];
+
+    private final Vertx vertx;
+    private final WebSocketClient client;
+    private final Deque<byte[]> script = new ArrayDeque<>();
+    private WebSocket socket;
+    private long timer;
+    private boolean speaking;
+    /** Each line's first and last frame sent (epoch ms). */
+    public final List<long[]> speech = new ArrayList<>();
+    /** When each agent frame arrived (epoch ms), and its loudness (dBFS). */
+    public final List<long[]> agentFrames = new ArrayList<>();
+    public final List<JsonObject> events = new ArrayList<>();
+    public final List<Long> clears = new ArrayList<>();
+    public final CompletableFuture<String> closed = new CompletableFuture<>();
+
+    public BrowserCaller(Vertx vertx) {
+        this.vertx = vertx;
+        this.client = vertx.createWebSocketClient();
+    }
+
+    /** Connects to {@code url} (its query kept) with these headers; fails with the refusal's status. */
+    public BrowserCaller connect(String url, MultiMap headers) throws Exception {
+        URI uri = URI.create(url);
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
+                .setURI(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+        if (headers != null) {
+            options.setHeaders(headers);
+        }
+        socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        socket.binaryMessageHandler(this::audio);
+        socket.textMessageHandler(text -> message(new JsonObject(text)));
+        socket.closeHandler(v -> {
+            vertx.cancelTimer(timer);
+            closed.complete(socket.closeReason());
+        });
+        timer = vertx.setPeriodic(20, t -> tick());
+        return this;
+    }
+
+    public synchronized BrowserCaller says(String line) {
+        byte[] audio = Speech.pcm16k(line);
+        for (int at = 0; at < audio.length; at += FRAME_BYTES) {
+            script.addLast(Arrays.copyOfRange(audio, at, at + FRAME_BYTES));
+        }
+        return this;
+    }
+
+    public synchronized BrowserCaller pauses(int ms) {
+        for (int t = 0; t < ms; t += 20) {
+            script.addLast(SILENCE);
+        }
+        return this;
+    }
+
+    public synchronized void send(JsonObject message) {
+        socket.writeTextMessage(message.encode());
+    }
+
+    private synchronized void tick() {
+        byte[] frame = script.isEmpty() ? SILENCE : script.pollFirst();
+        long now = System.currentTimeMillis();
+        boolean inLine = frame != SILENCE;
+        if (inLine && !speaking) {
+            speech.add(new long[] {now, now});
+        }
+        if (inLine) {
+            speech.getLast()[1] = now + 20;
+        }
+        speaking = inLine;
+        socket.writeBinaryMessage(Buffer.buffer(frame));
+    }
+
+    private synchronized void audio(Buffer data) {
+        agentFrames.add(new long[] {System.currentTimeMillis(),
+                Math.round(Loudness.dbfs(Pcm16.samples(data.getBytes())))});
+    }
+
+    private synchronized void message(JsonObject m) {
+        events.add(m);
+        if ("clear".equals(m.getString("type"))) {
+            clears.add(System.currentTimeMillis());
+        }
+    }
+
+    /** The events of this type so far, in order. */
+    public synchronized List<JsonObject> events(String type) {
+        return events.stream().filter(e -> type.equals(e.getString("type"))).toList();
+    }
+
+    /** Agent frames louder than {@code dbfs} that arrived in [from, to). */
+    public synchronized long loudFramesBetween(long from, long to, double dbfs) {
+        return agentFrames.stream().filter(f -> f[0] >= from && f[0] < to && f[1] > dbfs).count();
+    }
+
+    public synchronized long firstAgentFrameAfter(long from) {
+        return agentFrames.stream().mapToLong(f -> f[0]).filter(t -> t >= from).findFirst().orElse(-1L);
+    }
+
+    @Override
+    public void close() {
+        vertx.cancelTimer(timer);
+        if (socket != null && !socket.isClosed()) {
+            socket.close();
+        }
+        client.close();
+    }
+}
