@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -69,6 +70,11 @@ public final class VoiceCallBenchmark {
         };
     }
 
+    /** phone (Twilio Media Streams, μ-law 8 kHz) or browser (the plain WebSocket voice route, PCM 16 kHz). */
+    static boolean browser() {
+        return "browser".equals(System.getProperty("bench.transport", "phone"));
+    }
+
     static boolean realtime() {
         return voice() == null;
     }
@@ -130,7 +136,8 @@ public final class VoiceCallBenchmark {
                             + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"bench-token\"}}", null), "id"));
             app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
                     "{\"address\":\"+14155552671\"}", null);
-            report.add("Voice calls (voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
+            report.add("Voice calls (" + (browser() ? "browser, PCM 16 kHz over the plain WebSocket" : "phone, Twilio")
+                    + "; voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
                     + (realtime() ? " (speech-to-speech: silence 500 ms, first audio 250 ms)" : "")
                     + " overhead = voice-to-voice - " + designedMs() + " ms designed");
@@ -156,6 +163,9 @@ public final class VoiceCallBenchmark {
 
     private static String level(BenchApp app, Vertx vertx, long workflow, int calls) throws Exception {
         long runsBefore = (long) app.queryDouble("SELECT COALESCE(max(id), 0) FROM workflow_runs");
+        if (browser()) {
+            return browserLevel(app, vertx, workflow, calls, runsBefore);
+        }
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             FakeProviderServer.REQUESTS.clear();
@@ -218,9 +228,101 @@ public final class VoiceCallBenchmark {
             }
             caller.close();
         }
-        // the service's own part after voice activity heard the caller stop, from each answer's latency event:
-        // stop -> first frame, minus the model's first text, minus its first sentence's first audio, minus the
-        // recognizer's 150 ms
+        List<Long> pipeline = ownPart(app, runsBefore);
+        double callSeconds = calls * (callMs / 1000.0);
+        return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
+                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d mid-sentence, %d pauses between sentences;")
+                .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
+                        percentile(pipeline, 50), percentile(pipeline, 99),
+                        percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns, pauses)
+                + " app CPU %.1f ms per call-second (%.1f%% of one core per call), PostgreSQL %.0f ms in all;"
+                        .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
+                                used.postgresMs())
+                + " callers and fakes %.0f%% of one core; %d calls off script"
+                        .formatted(load.applicationMs() / callMs * 100, odd);
+    }
+
+    /**
+     * Browser calls: runs created as an editor's test call would (mode smallwebrtc), each a {@link BrowserCaller} on
+     * the plain WebSocket route saying the same script in 16 kHz PCM; also the time from the socket's opening to the
+     * greeting's first audio.
+     */
+    private static String browserLevel(BenchApp app, Vertx vertx, long workflow, int calls, long runsBefore)
+            throws Exception {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            String run = BenchApp.field(app.post("/api/v1/workflow/" + workflow + "/runs",
+                    "{\"mode\":\"smallwebrtc\",\"name\":\"bench\"}", null), "id");
+            urls.add(app.base.replace("http://localhost", "ws://127.0.0.1") + "/api/v1/ws/voice/" + workflow + "/"
+                    + run + "?token=" + app.apiKey);
+        }
+        CpuTime before = CpuTime.now(app.process.pid());
+        long started = System.currentTimeMillis();
+        List<BrowserCaller> callers = new ArrayList<>();
+        List<Long> connectedAt = new ArrayList<>();
+        for (String url : urls) {
+            connectedAt.add(System.currentTimeMillis());
+            BrowserCaller caller = new BrowserCaller(vertx).connect(url, null);
+            caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
+                    .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
+                    .says("Stop, I see.").pauses(1_600);
+            callers.add(caller);
+            Thread.sleep(Math.max(5, 2_000 / calls));
+        }
+        long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600;
+        for (String line : List.of("Where is my order?", "When will it arrive?", "Can I change it?",
+                "Tell me about returns.", "Stop, I see.")) {
+            scriptMs += dev.voiceagent.deploy.support.Speech.pcm16k(line).length / 32;
+        }
+        Thread.sleep(scriptMs + 500);
+        callers.forEach(c -> c.send(new io.vertx.core.json.JsonObject().put("type", "hangup")));
+        long callMs = System.currentTimeMillis() - started;
+        for (BrowserCaller caller : callers) {
+            caller.closed.get(10, TimeUnit.SECONDS);
+        }
+        CpuTime used = CpuTime.now(app.process.pid()).minus(before);
+        List<Long> firstAudio = new ArrayList<>();
+        List<Long> overhead = new ArrayList<>();
+        List<Long> bargeIn = new ArrayList<>();
+        int odd = 0;
+        for (int i = 0; i < callers.size(); i++) {
+            BrowserCaller caller = callers.get(i);
+            long first = caller.firstAgentFrameAfter(0);
+            if (first > 0) {
+                firstAudio.add(first - connectedAt.get(i));
+            }
+            if (caller.speech.size() != 5 || caller.clears.isEmpty()) {
+                odd++;
+            }
+            for (int turn = 0; turn < Math.min(3, caller.speech.size()); turn++) {
+                long end = caller.speech.get(turn)[1];
+                long answer = caller.firstAgentFrameAfter(end);
+                if (answer > 0) {
+                    overhead.add(answer - end - designedMs());
+                }
+            }
+            if (caller.speech.size() >= 5) {
+                long start = caller.speech.get(4)[0];
+                caller.clears.stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
+            }
+            caller.close();
+        }
+        List<Long> pipeline = ownPart(app, runsBefore);
+        double callSeconds = calls * (callMs / 1000.0);
+        return ("%3d browser calls: first audio after the socket opened p50 %d ms, p99 %d ms; overhead p50 %d ms,"
+                + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms); barge-in p50 %d ms,"
+                + " p99 %d ms (%d); app CPU %.1f%% of one core per call; %d calls off script")
+                .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
+                        percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
+                        percentile(pipeline, 99), percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(),
+                        used.applicationMs() / callSeconds / 10, odd);
+    }
+
+    /**
+     * The service's own part after voice activity heard the caller stop, from each answer's latency event: stop to
+     * first frame, minus the model's first text, minus its first sentence's first audio, minus the recognizer's 150 ms.
+     */
+    private static List<Long> ownPart(BenchApp app, long runsBefore) throws Exception {
         List<Long> pipeline = new ArrayList<>();
         Thread.sleep(1_000); // the runs' end is written just after the sockets close
         try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("""
@@ -237,17 +339,7 @@ public final class VoiceCallBenchmark {
                 }
             }
         }
-        double callSeconds = calls * (callMs / 1000.0);
-        return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
-                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d mid-sentence, %d pauses between sentences;")
-                .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
-                        percentile(pipeline, 50), percentile(pipeline, 99),
-                        percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns, pauses)
-                + " app CPU %.1f ms per call-second (%.1f%% of one core per call), PostgreSQL %.0f ms in all;"
-                        .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
-                                used.postgresMs())
-                + " callers and fakes %.0f%% of one core; %d calls off script"
-                        .formatted(load.applicationMs() / callMs * 100, odd);
+        return pipeline;
     }
 
     private static long lineMs(String... lines) {

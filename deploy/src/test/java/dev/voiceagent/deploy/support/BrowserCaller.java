@@ -31,10 +31,12 @@ public final class BrowserCaller implements AutoCloseable {
     private final Vertx vertx;
     private final WebSocketClient client;
     private final Deque<byte[]> script = new ArrayDeque<>();
+    /** The frames of the script that carry the caller's voice (louder than the synthesizer's lead-in and tail). */
+    private final java.util.Set<byte[]> voiced = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private WebSocket socket;
     private long timer;
     private boolean speaking;
-    /** Each line's first and last frame sent (epoch ms). */
+    /** Each line's voiced part as sent: its first voiced frame's time and its last one's end (epoch ms). */
     public final List<long[]> speech = new ArrayList<>();
     /** When each agent frame arrived (epoch ms), and its loudness (dBFS). */
     public final List<long[]> agentFrames = new ArrayList<>();
@@ -69,7 +71,11 @@ public final class BrowserCaller implements AutoCloseable {
     public synchronized BrowserCaller says(String line) {
         byte[] audio = Speech.pcm16k(line);
         for (int at = 0; at < audio.length; at += FRAME_BYTES) {
-            script.addLast(Arrays.copyOfRange(audio, at, at + FRAME_BYTES));
+            byte[] frame = Arrays.copyOfRange(audio, at, at + FRAME_BYTES);
+            if (Loudness.dbfs(Pcm16.samples(frame)) > SimulatedCaller.VOICED_DBFS) {
+                voiced.add(frame);
+            }
+            script.addLast(frame);
         }
         return this;
     }
@@ -90,10 +96,12 @@ public final class BrowserCaller implements AutoCloseable {
         long now = System.currentTimeMillis();
         boolean inLine = frame != SILENCE;
         if (inLine && !speaking) {
-            speech.add(new long[] {now, now});
+            speech.add(new long[] {-1, -1});
         }
-        if (inLine) {
-            speech.getLast()[1] = now + 20;
+        if (inLine && voiced.remove(frame)) {
+            long[] line = speech.getLast();
+            line[0] = line[0] < 0 ? now : line[0];
+            line[1] = now + 20;
         }
         speaking = inLine;
         socket.writeBinaryMessage(Buffer.buffer(frame));

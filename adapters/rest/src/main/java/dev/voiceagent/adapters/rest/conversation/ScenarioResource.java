@@ -7,6 +7,8 @@ import dev.voiceagent.application.conversation.ScenarioUseCases.ReplayScenarioUs
 import dev.voiceagent.application.conversation.ScenarioUseCases.ReplayTarget;
 import dev.voiceagent.application.conversation.ScenarioUseCases.Replayed;
 import dev.voiceagent.application.conversation.ScenarioUseCases.SaveScenarioUseCase;
+import dev.voiceagent.application.conversation.ScenarioUseCases.VoiceReplayScenarioUseCase;
+import dev.voiceagent.application.conversation.ScenarioUseCases.VoiceReplayed;
 import dev.voiceagent.domain.conversation.Scenario;
 import dev.voiceagent.domain.conversation.ScenarioReplay;
 import io.smallrye.mutiny.Uni;
@@ -110,6 +112,28 @@ public class ScenarioResource {
         }
     }
 
+    @Schema(description = "A scenario replayed as a voice call: the text replay's comparison, the call and its figures")
+    public record ScenarioVoiceReplayResponse(long runId, long workflowId, String name,
+            @Schema(enumeration = {"draft", "published"}) String version, int versionNumber, boolean passed,
+            @Schema(nullable = true) ScenarioDivergence firstDivergence, List<ScenarioTurnOutcome> turns,
+            @Schema(description = "The voice call's run (mode simulator): its transcript, recording and log")
+            long callRunId, double callSeconds,
+            @Schema(description = "Each answer's voice-to-voice latency (the caller stopped speaking to the agent's"
+                    + " first audio), in the order of the caller's lines") List<Long> latenciesMs,
+            @Schema(nullable = true) Long latencyP50Ms, @Schema(nullable = true) Long latencyMaxMs,
+            @Schema(description = "Each barge-in: the caller started speaking to the agent's audio stopping")
+            List<Long> bargeInsMs) {
+
+        static ScenarioVoiceReplayResponse of(VoiceReplayed v) {
+            ScenarioReplayResponse r = ScenarioReplayResponse.of(v.replayed());
+            List<Long> sorted = v.latenciesMs().stream().sorted().toList();
+            return new ScenarioVoiceReplayResponse(r.runId(), r.workflowId(), r.name(), r.version(), r.versionNumber(),
+                    r.passed(), r.firstDivergence(), r.turns(), v.callRunId(), v.callSeconds(), v.latenciesMs(),
+                    sorted.isEmpty() ? null : sorted.get((sorted.size() - 1) / 2),
+                    sorted.isEmpty() ? null : sorted.getLast(), v.bargeInsMs());
+        }
+    }
+
     @Schema(name = "ScenarioActionResponse")
     public record ActionResponse(boolean success, String message) {
     }
@@ -119,14 +143,16 @@ public class ScenarioResource {
     private final ListScenariosUseCase list;
     private final DeleteScenarioUseCase delete;
     private final ReplayScenarioUseCase replay;
+    private final VoiceReplayScenarioUseCase voiceReplay;
 
     public ScenarioResource(Caller caller, SaveScenarioUseCase save, ListScenariosUseCase list,
-            DeleteScenarioUseCase delete, ReplayScenarioUseCase replay) {
+            DeleteScenarioUseCase delete, ReplayScenarioUseCase replay, VoiceReplayScenarioUseCase voiceReplay) {
         this.caller = caller;
         this.save = save;
         this.list = list;
         this.delete = delete;
         this.replay = replay;
+        this.voiceReplay = voiceReplay;
     }
 
     @GET
@@ -167,5 +193,32 @@ public class ScenarioResource {
             @QueryParam("version") @DefaultValue("draft") @Pattern(regexp = "draft|published") String version) {
         return replay.replay(caller.principal(), workflowId, runId,
                 "published".equals(version) ? ReplayTarget.PUBLISHED : ReplayTarget.DRAFT).map(ScenarioReplayResponse::of);
+    }
+
+    @POST
+    @Path("/{run_id}/voice-replay")
+    @Operation(summary = "Replay Text Chat Scenario As A Voice Call", description = "Replays the scenario as a voice"
+            + " call: a simulated caller says its user messages (FreeTTS speech over the media route, in Twilio's"
+            + " protocol), each once the agent finished speaking, to the workflow's draft or published version on the"
+            + " organization's speech and language models; the call's turns are compared with the scenario as a text"
+            + " replay compares them, with each answer's voice-to-voice latency and the barge-ins. The call is a run"
+            + " of the workflow (mode simulator); the request lasts as long as the call")
+    public Uni<ScenarioVoiceReplayResponse> voiceReplay(@PathParam("workflow_id") long workflowId,
+            @PathParam("run_id") long runId,
+            @QueryParam("version") @DefaultValue("draft") @Pattern(regexp = "draft|published") String version) {
+        return voiceReplay.voiceReplay(caller.principal(), workflowId, runId, "published".equals(version)
+                ? ReplayTarget.PUBLISHED : ReplayTarget.DRAFT).map(ScenarioVoiceReplayResponse::of);
+    }
+
+    @POST
+    @Path("/voice-replay")
+    @Operation(summary = "Replay All Text Chat Scenarios As Voice Calls", description = "Every scenario of the"
+            + " workflow replayed as a voice call, all at once (a load test of one agent, at most 50): one result per"
+            + " scenario, in the order of the list")
+    public Uni<List<ScenarioVoiceReplayResponse>> voiceReplayAll(@PathParam("workflow_id") long workflowId,
+            @QueryParam("version") @DefaultValue("draft") @Pattern(regexp = "draft|published") String version) {
+        return voiceReplay.voiceReplayAll(caller.principal(), workflowId, "published".equals(version)
+                ? ReplayTarget.PUBLISHED : ReplayTarget.DRAFT).map(all -> all.stream()
+                .map(ScenarioVoiceReplayResponse::of).toList());
     }
 }
