@@ -57,13 +57,16 @@ public final class BrowserCaller implements AutoCloseable {
         if (headers != null) {
             options.setHeaders(headers);
         }
-        socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        socket.binaryMessageHandler(this::audio);
-        socket.textMessageHandler(text -> message(new JsonObject(text)));
-        socket.closeHandler(v -> {
-            vertx.cancelTimer(timer);
-            closed.complete(socket.closeReason());
-        });
+        // the handlers are set on the socket's event loop as it opens: the server's first message comes at once
+        socket = client.connect(options).map(ws -> {
+            ws.binaryMessageHandler(this::audio);
+            ws.textMessageHandler(text -> message(new JsonObject(text)));
+            ws.closeHandler(v -> {
+                vertx.cancelTimer(timer);
+                closed.complete(ws.closeReason());
+            });
+            return ws;
+        }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         timer = vertx.setPeriodic(20, t -> tick());
         return this;
     }

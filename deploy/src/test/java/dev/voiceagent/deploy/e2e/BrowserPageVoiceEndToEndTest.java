@@ -1,0 +1,157 @@
+package dev.voiceagent.deploy.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeProviderServer;
+import dev.voiceagent.deploy.support.FakeVoiceProviders;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.HeadlessChromium;
+import dev.voiceagent.deploy.support.Speech;
+import dev.voiceagent.domain.audio.Wav;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * A voice widget's call in a real browser: headless Chromium opens a page of this project's tests (served here) that
+ * does what the widget does on a customer's page: starts an embed session, opens the plain WebSocket voice route and
+ * streams its microphone (Chromium's fake device playing a FreeTTS speech WAV) as 16 kHz PCM; the page measures the
+ * agent's audio and keeps the events, then posts what it saw back to the test. The agent runs the phone pipeline on
+ * the fake Deepgram, model and ElevenLabs.
+ */
+@QuarkusTest
+@EnabledIf("dev.voiceagent.deploy.support.HeadlessChromium#installed")
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeProviderServer.class)
+@WithTestResource(FakeVoiceProviders.class)
+public class BrowserPageVoiceEndToEndTest {
+
+    private static final String LINE = "Where is my order?";
+
+    @ConfigProperty(name = "quarkus.http.test-port", defaultValue = "8081")
+    int port;
+
+    @Test
+    void aVoiceWidgetPageInChromiumHearsTheGreetingIsHeardAndGetsItsAnswer() throws Exception {
+        FakeVoiceProviders.reset();
+        FakeVoiceProviders.CALLER_LINES.add(LINE);
+        FakeVoiceProviders.REPLIES.add(Reply.says("Your order ships today."));
+        String key = Api.createKey(Api.signUp("chromium"), "k");
+        given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("version", 2, "mode", "byok",
+                "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                        "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
+                        "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general"),
+                        "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123",
+                                "model", "eleven_flash_v2_5")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        long workflow = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("name", "Orders",
+                        "workflow_definition", VoiceCallEndToEndTest.definition()))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        String token = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("allowed_domains",
+                        List.of("127.0.0.1"), "settings", Map.of("widgetType", "voice")))
+                .post("/api/v1/workflow/" + workflow + "/embed-token").then().statusCode(200).extract().path("token");
+
+        // the microphone: a pause, the caller's line, a long pause (Chromium loops the file)
+        byte[] line = Speech.pcm16k(LINE);
+        byte[] pcm = new byte[32_000 * 2 + line.length + 32_000 * 12];
+        System.arraycopy(line, 0, pcm, 32_000 * 2, line.length);
+        Path microphone = Files.createTempFile("caller-", ".wav");
+        Files.write(microphone, concat(Wav.header(1, 16_000, pcm.length), pcm));
+
+        CompletableFuture<JsonObject> report = new CompletableFuture<>();
+        HttpServer page = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        page.createContext("/voice-widget.html", exchange -> {
+            try (InputStream in = getClass().getResourceAsStream("/browser/voice-widget.html")) {
+                byte[] html = in.readAllBytes();
+                exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(200, html.length);
+                exchange.getResponseBody().write(html);
+            }
+            exchange.close();
+        });
+        page.createContext("/report", exchange -> {
+            report.complete(new JsonObject(new String(exchange.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8)));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        page.start();
+        String base = "http://127.0.0.1:" + page.getAddress().getPort();
+        String url = base + "/voice-widget.html?api=http://127.0.0.1:" + port + "&token=" + token + "&report="
+                + base + "/report";
+        JsonObject seen;
+        try (HeadlessChromium chromium = HeadlessChromium.open(url, microphone)) {
+            try {
+                seen = report.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("the page never reported; Chromium said:\n" + chromium.logTail(), e);
+            }
+        } finally {
+            page.stop(0);
+            Files.deleteIfExists(microphone);
+        }
+
+        assertThat(seen.getJsonArray("errors")).as("the page's errors").isEmpty();
+        System.out.printf("voice widget page in Chromium: capture by %s, the greeting's first audio %d ms after the"
+                + " socket opened, %d microphone frames streamed, %d agent frames%n", seen.getString("capture"),
+                seen.getInteger("firstAudioMs"), seen.getInteger("sentFrames"), seen.getInteger("agentFrames"));
+        JsonArray events = seen.getJsonArray("events");
+        List<String> types = events.stream().map(e -> ((JsonObject) e).getString("type")).toList();
+        assertThat(types.getFirst()).isEqualTo("ready");
+        // the greeting arrived as audio before the caller spoke (its energy measured in the page)
+        assertThat(seen.getInteger("loudBeforeCallerSpoke")).as("loud agent frames before the caller spoke")
+                .isGreaterThan(20);
+        assertThat(seen.getInteger("sentFrames")).as("microphone frames streamed").isGreaterThan(100);
+        // the caller's line, from Chromium's microphone, was heard (our voice activity on the browser's audio) and
+        // answered
+        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-user-transcription".equals(
+                e.getString("type")) && Boolean.TRUE.equals(e.getJsonObject("payload").getBoolean("final")))
+                .map(e -> e.getJsonObject("payload").getString("text"))).containsExactly(LINE);
+        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-bot-text".equals(e.getString("type")))
+                .map(e -> e.getJsonObject("payload").getString("text"))).contains("Your order ships today.");
+        assertThat(types).contains("rtf-bot-started-speaking", "rtf-latency-measured").endsWith("call-ended");
+
+        // the run ends with the conversation's transcript and its recording
+        long runId = seen.getLong("runId");
+        JsonPath run = null;
+        for (int i = 0; i < 100; i++) {
+            run = given().header("X-API-Key", key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then()
+                    .statusCode(200).extract().jsonPath();
+            if (run.getBoolean("is_completed")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(run.getBoolean("is_completed")).isTrue();
+        assertThat(run.getString("mode")).isEqualTo("smallwebrtc");
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).contains("user: " + LINE + "\n", "assistant: Your order ships today.");
+        assertThat(run.getString("recording_public_url")).isNotBlank();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = new byte[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
