@@ -50,12 +50,15 @@ public class BrowserPageVoiceEndToEndTest {
     @ConfigProperty(name = "quarkus.http.test-port", defaultValue = "8081")
     int port;
 
-    @Test
-    void aVoiceWidgetPageInChromiumHearsTheGreetingIsHeardAndGetsItsAnswer() throws Exception {
+    private String key;
+    private long workflow;
+
+    /** The organization's models (the fakes), the agent, and the caller's line in the fakes' script. */
+    private void agent() {
         FakeVoiceProviders.reset();
-        FakeVoiceProviders.CALLER_LINES.add(LINE);
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of(LINE, LINE));
         FakeVoiceProviders.REPLIES.add(Reply.says("Your order ships today."));
-        String key = Api.createKey(Api.signUp("chromium"), "k");
+        key = Api.createKey(Api.signUp("chromium"), "k");
         given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("version", 2, "mode", "byok",
                 "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                         "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
@@ -63,24 +66,28 @@ public class BrowserPageVoiceEndToEndTest {
                         "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123",
                                 "model", "eleven_flash_v2_5")))))
                 .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
-        long workflow = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("name", "Orders",
+        workflow = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("name", "Orders",
                         "workflow_definition", VoiceCallEndToEndTest.definition()))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
-        String token = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("allowed_domains",
-                        List.of("127.0.0.1"), "settings", Map.of("widgetType", "voice")))
-                .post("/api/v1/workflow/" + workflow + "/embed-token").then().statusCode(200).extract().path("token");
+    }
 
-        // the microphone: a pause, the caller's line, a long pause (Chromium loops the file)
+    /**
+     * Opens the test page {@code page} (src/test/resources/browser) in Chromium with {@code query} and the caller's
+     * line as its microphone (a pause, the line, a pause, the line again for a page that missed the first, a long
+     * pause: Chromium loops the file); what the page reported.
+     */
+    private JsonObject openPage(String page, String query) throws Exception {
         byte[] line = Speech.pcm16k(LINE);
-        byte[] pcm = new byte[32_000 * 2 + line.length + 32_000 * 12];
+        byte[] pcm = new byte[32_000 * 2 + line.length + 32_000 * 4 + line.length + 32_000 * 10];
         System.arraycopy(line, 0, pcm, 32_000 * 2, line.length);
+        System.arraycopy(line, 0, pcm, 32_000 * 6 + line.length, line.length);
         Path microphone = Files.createTempFile("caller-", ".wav");
         Files.write(microphone, concat(Wav.header(1, 16_000, pcm.length), pcm));
 
         CompletableFuture<JsonObject> report = new CompletableFuture<>();
-        HttpServer page = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        page.createContext("/voice-widget.html", exchange -> {
-            try (InputStream in = getClass().getResourceAsStream("/browser/voice-widget.html")) {
+        HttpServer pages = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        pages.createContext("/" + page, exchange -> {
+            try (InputStream in = getClass().getResourceAsStream("/browser/" + page)) {
                 byte[] html = in.readAllBytes();
                 exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
                 exchange.sendResponseHeaders(200, html.length);
@@ -88,50 +95,32 @@ public class BrowserPageVoiceEndToEndTest {
             }
             exchange.close();
         });
-        page.createContext("/report", exchange -> {
+        pages.createContext("/report", exchange -> {
             report.complete(new JsonObject(new String(exchange.getRequestBody().readAllBytes(),
                     StandardCharsets.UTF_8)));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
-        page.start();
-        String base = "http://127.0.0.1:" + page.getAddress().getPort();
-        String url = base + "/voice-widget.html?api=http://127.0.0.1:" + port + "&token=" + token + "&report="
-                + base + "/report";
-        JsonObject seen;
+        pages.start();
+        String base = "http://127.0.0.1:" + pages.getAddress().getPort();
+        String url = base + "/" + page + "?api=http://127.0.0.1:" + port + "&" + query + "&report=" + base + "/report";
         try (HeadlessChromium chromium = HeadlessChromium.open(url, microphone)) {
             try {
-                seen = report.get(60, TimeUnit.SECONDS);
+                JsonObject seen = report.get(60, TimeUnit.SECONDS);
+                assertThat(seen.getJsonArray("errors")).as("the page's errors (Chromium: %s)", chromium.logTail())
+                        .isEmpty();
+                return seen;
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new AssertionError("the page never reported; Chromium said:\n" + chromium.logTail(), e);
             }
         } finally {
-            page.stop(0);
+            pages.stop(0);
             Files.deleteIfExists(microphone);
         }
+    }
 
-        assertThat(seen.getJsonArray("errors")).as("the page's errors").isEmpty();
-        System.out.printf("voice widget page in Chromium: capture by %s, the greeting's first audio %d ms after the"
-                + " socket opened, %d microphone frames streamed, %d agent frames%n", seen.getString("capture"),
-                seen.getInteger("firstAudioMs"), seen.getInteger("sentFrames"), seen.getInteger("agentFrames"));
-        JsonArray events = seen.getJsonArray("events");
-        List<String> types = events.stream().map(e -> ((JsonObject) e).getString("type")).toList();
-        assertThat(types.getFirst()).isEqualTo("ready");
-        // the greeting arrived as audio before the caller spoke (its energy measured in the page)
-        assertThat(seen.getInteger("loudBeforeCallerSpoke")).as("loud agent frames before the caller spoke")
-                .isGreaterThan(20);
-        assertThat(seen.getInteger("sentFrames")).as("microphone frames streamed").isGreaterThan(100);
-        // the caller's line, from Chromium's microphone, was heard (our voice activity on the browser's audio) and
-        // answered
-        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-user-transcription".equals(
-                e.getString("type")) && Boolean.TRUE.equals(e.getJsonObject("payload").getBoolean("final")))
-                .map(e -> e.getJsonObject("payload").getString("text"))).containsExactly(LINE);
-        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-bot-text".equals(e.getString("type")))
-                .map(e -> e.getJsonObject("payload").getString("text"))).contains("Your order ships today.");
-        assertThat(types).contains("rtf-bot-started-speaking", "rtf-latency-measured").endsWith("call-ended");
-
-        // the run ends with the conversation's transcript and its recording
-        long runId = seen.getLong("runId");
+    /** The run once completed, with its transcript holding the caller's line and the answer. */
+    private JsonPath completedWithTranscript(long runId) throws Exception {
         JsonPath run = null;
         for (int i = 0; i < 100; i++) {
             run = given().header("X-API-Key", key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then()
@@ -142,10 +131,70 @@ public class BrowserPageVoiceEndToEndTest {
             Thread.sleep(100);
         }
         assertThat(run.getBoolean("is_completed")).isTrue();
-        assertThat(run.getString("mode")).isEqualTo("smallwebrtc");
         String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).contains("user: " + LINE + "\n", "assistant: Your order ships today.");
         assertThat(run.getString("recording_public_url")).isNotBlank();
+        return run;
+    }
+
+    private static void heardAndAnswered(JsonObject seen) {
+        JsonArray events = seen.getJsonArray("events");
+        // the greeting arrived as audio before the caller spoke (its energy measured in the page)
+        assertThat(seen.getInteger("loudBeforeCallerSpoke")).as("loud agent frames before the caller spoke")
+                .isGreaterThan(20);
+        // the caller's line, from Chromium's microphone, was heard (our voice activity on the browser's audio) and
+        // answered
+        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-user-transcription".equals(
+                e.getString("type")) && Boolean.TRUE.equals(e.getJsonObject("payload").getBoolean("final")))
+                .map(e -> e.getJsonObject("payload").getString("text")))
+                .as("the caller's line heard; the page saw %s", seen.copy().put("events", new JsonArray(events.stream()
+                        .map(e -> ((JsonObject) e).getString("type")).toList())).encode())
+                .contains(LINE);
+        assertThat(events.stream().map(e -> (JsonObject) e).filter(e -> "rtf-bot-text".equals(e.getString("type")))
+                .map(e -> e.getJsonObject("payload").getString("text"))).contains("Your order ships today.");
+        assertThat(events.stream().map(e -> ((JsonObject) e).getString("type")))
+                .contains("rtf-bot-started-speaking", "rtf-latency-measured");
+    }
+
+    @Test
+    void aVoiceWidgetPageInChromiumHearsTheGreetingIsHeardAndGetsItsAnswer() throws Exception {
+        agent();
+        String token = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("allowed_domains",
+                        List.of("127.0.0.1"), "settings", Map.of("widgetType", "voice")))
+                .post("/api/v1/workflow/" + workflow + "/embed-token").then().statusCode(200).extract().path("token");
+
+        JsonObject seen = openPage("voice-widget.html", "token=" + token);
+
+        System.out.printf("voice widget page in Chromium: capture by %s, the greeting's first audio %d ms after the"
+                + " socket opened, %d microphone frames streamed, %d agent frames%n", seen.getString("capture"),
+                seen.getInteger("firstAudioMs"), seen.getInteger("sentFrames"), seen.getInteger("agentFrames"));
+        assertThat(seen.getJsonArray("events").getJsonObject(0).getString("type")).isEqualTo("ready");
+        assertThat(seen.getInteger("sentFrames")).as("microphone frames streamed").isGreaterThan(100);
+        heardAndAnswered(seen);
+        assertThat(seen.getJsonArray("events").stream().map(e -> ((JsonObject) e).getString("type")))
+                .endsWith("call-ended");
+        assertThat(completedWithTranscript(seen.getLong("runId")).getString("mode")).isEqualTo("smallwebrtc");
+    }
+
+    @Test
+    void theDashboardsTestAudioTalksOverWebRtcWithTheReferenceSignaling() throws Exception {
+        agent();
+        long runId = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of("mode", "smallwebrtc",
+                "name", "Test audio")).post("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+
+        JsonObject seen = openPage("webrtc-call.html", "key=" + key + "&workflow=" + workflow + "&run=" + runId);
+
+        System.out.printf("Test Audio over WebRTC in Chromium: the greeting's first audio %d ms after the signaling"
+                + " socket opened, %d agent frames received, %d candidates trickled%n",
+                seen.getInteger("firstAudioMs"), seen.getInteger("agentFrames"), seen.getInteger("iceCandidatesSent"));
+        JsonObject answer = seen.getJsonArray("events").getJsonObject(0);
+        assertThat(answer.getString("type")).isEqualTo("answer");
+        assertThat(answer.getJsonObject("payload").getString("sdp")).contains("opus");
+        assertThat(seen.getJsonArray("events").stream().map(e -> ((JsonObject) e).getString("type")))
+                .as("this side's candidates trickled after the answer").contains("ice-candidate");
+        heardAndAnswered(seen);
+        completedWithTranscript(runId);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

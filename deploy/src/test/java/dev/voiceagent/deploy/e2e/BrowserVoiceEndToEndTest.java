@@ -11,6 +11,8 @@ import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.Sql;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -47,6 +49,9 @@ public class BrowserVoiceEndToEndTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @ConfigProperty(name = "quarkus.http.test-port", defaultValue = "8081")
     int port;
@@ -232,6 +237,13 @@ public class BrowserVoiceEndToEndTest {
                 .add("X-API-Key", key));
         first.pauses(500);
         assertRefused(voiceUrl(workflow, runId, key), null, 409);
+        // connected: running and held by this replica, so the sweep of browser runs that never connected (after five
+        // minutes, WorkflowRunsEndToEndTest) leaves it alone; the run nobody connected to is still waiting
+        assertThat(new Sql(dataSource).queryString("SELECT state || ' ' || (media_owner IS NOT NULL)"
+                + " FROM workflow_runs WHERE id = ?", runId)).isEqualTo("running true");
+        long unconnected = browserRun(key, workflow, "webrtc");
+        assertThat(new Sql(dataSource).queryString("SELECT state FROM workflow_runs WHERE id = ?", unconnected))
+                .isEqualTo("initialized");
         given().get("/api/v1/ws/voice/" + workflow + "/" + runId + "?token=" + key).then().statusCode(400);
     }
 

@@ -29,13 +29,9 @@ final class CallLog {
         this.media = media;
     }
 
+    /** An event of the run's log, shown live too where the channel shows them. */
     void add(String type, Map<String, Object> payload) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", type);
-        event.put("timestamp", loop.now().toString());
-        event.put("turn", turn);
-        event.put("payload", payload);
-        media.feedback(event);
+        Map<String, Object> event = show(type, payload);
         if (events.size() >= LIMIT) {
             dropped++;
             return;
@@ -44,13 +40,14 @@ final class CallLog {
     }
 
     /** An event shown live (a browser's) but not kept in the run's log: interim transcripts, speaking state. */
-    void show(String type, Map<String, Object> payload) {
+    Map<String, Object> show(String type, Map<String, Object> payload) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("type", type);
         event.put("timestamp", loop.now().toString());
         event.put("turn", turn);
         event.put("payload", payload);
         media.feedback(event);
+        return event;
     }
 
     /** The events a call logged on the replica it moved from (its turn count continues from theirs). */
@@ -84,13 +81,7 @@ final class CallLog {
      */
     void ended(String reason) {
         if (events.stream().noneMatch(e -> "rtf-call-ended".equals(e.get("type")))) {
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("type", "rtf-call-ended");
-            event.put("timestamp", loop.now().toString());
-            event.put("turn", turn);
-            event.put("payload", Map.of("reason", reason));
-            events.add(event);
-            media.feedback(event);
+            events.add(show("rtf-call-ended", Map.of("reason", reason)));
         }
     }
 
