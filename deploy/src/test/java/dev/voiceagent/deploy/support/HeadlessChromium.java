@@ -49,9 +49,7 @@ public final class HeadlessChromium implements AutoCloseable {
                     "--no-first-run", "--no-default-browser-check", "--user-data-dir=" + profile,
                     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                     "--use-file-for-fake-audio-capture=" + microphone, "--autoplay-policy=no-user-gesture-required",
-                    "--disable-dev-shm-usage",
-                    // host candidates as addresses, not mDNS names (the service's libwebrtc does not resolve them)
-                    "--disable-features=WebRtcHideLocalIpsWithMdns"));
+                    "--disable-dev-shm-usage"));
             if ("root".equals(System.getProperty("user.name"))) {
                 command.add("--no-sandbox"); // Chromium's sandbox refuses to run as root
             }
