@@ -55,15 +55,6 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
                 throw new ConflictException(NOT_BROWSER);
             }
             return media.claim(organizationId, workflowId, runId, clock.instant());
-        }).map(claim -> {
-            if (claim.run().isPresent()) {
-                return new Admitted(organizationId, workflowId, runId, claim.run().get(), claim.checkpoint());
-            }
-            throw switch (claim.refusal()) {
-                case UNKNOWN -> new ResourceNotFoundException(VoiceCallService.NOT_FOUND);
-                case COMPLETED -> new ConflictException(VoiceCallService.COMPLETED);
-                case TAKEN -> new ConflictException(VoiceCallService.TAKEN);
-            };
-        });
+        }).map(claim -> VoiceCallService.admitted(claim, organizationId, workflowId, runId));
     }
 }

@@ -119,16 +119,20 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         if (token == null || !runtime.accepts(organizationId, workflowId, runId, token)) {
             return Uni.createFrom().failure(new ForbiddenException(BAD_TOKEN));
         }
-        return runs.claim(organizationId, workflowId, runId, Instant.now()).map(claim -> {
-            if (claim.run().isPresent()) {
-                return new Admitted(organizationId, workflowId, runId, claim.run().get(), claim.checkpoint());
-            }
-            throw switch (claim.refusal()) {
-                case UNKNOWN -> new ResourceNotFoundException(NOT_FOUND);
-                case COMPLETED -> new ConflictException(COMPLETED);
-                case TAKEN -> new ConflictException(TAKEN);
-            };
-        });
+        return runs.claim(organizationId, workflowId, runId, Instant.now())
+                .map(claim -> admitted(claim, organizationId, workflowId, runId));
+    }
+
+    /** The run a claim took for this replica, or the refusal's 404 (unknown) or 409 (completed, media taken). */
+    static Admitted admitted(VoiceRunStore.Claim claim, long organizationId, long workflowId, long runId) {
+        if (claim.run().isPresent()) {
+            return new Admitted(organizationId, workflowId, runId, claim.run().get(), claim.checkpoint());
+        }
+        throw switch (claim.refusal()) {
+            case UNKNOWN -> new ResourceNotFoundException(NOT_FOUND);
+            case COMPLETED -> new ConflictException(COMPLETED);
+            case TAKEN -> new ConflictException(TAKEN);
+        };
     }
 
     @Override
