@@ -247,6 +247,40 @@ public class BrowserVoiceEndToEndTest {
         given().get("/api/v1/ws/voice/" + workflow + "/" + runId + "?token=" + key).then().statusCode(400);
     }
 
+    @Test
+    void theWebRtcSignalingIsRefusedAsTheVoiceRouteAndSaysWhatItCannotUse() throws Exception {
+        long runId = browserRun(key, workflow, "smallwebrtc");
+        String base = "ws://localhost:" + port + "/api/v1/ws/signaling/" + workflow + "/" + runId;
+        assertRefused(base, null, 401);
+        assertRefused(base + "?token=" + Api.createKey(Api.signUp("signaling-other"), "k"), null, 404);
+        assertRefused("ws://localhost:" + port + "/api/v1/ws/signaling/" + workflow + "/"
+                + browserRun(key, workflow, "twilio") + "?token=" + key, null, 409);
+        assertRefused("ws://localhost:" + port + "/api/v1/ws/public/signaling/emb_session_unknown",
+                MultiMap.caseInsensitiveMultiMap().add("Origin", "https://www.example.com"), 404);
+        given().get("/api/v1/ws/signaling/" + workflow + "/" + runId + "?token=" + key).then().statusCode(400);
+
+        BrowserCaller caller = caller(base + "?token=" + key, null);
+        caller.pauses(300);
+        assertRefused(base + "?token=" + key, null, 409); // the run's media is this socket's
+        caller.send(new JsonObject().put("type", "renegotiate").put("payload", new JsonObject()));
+        caller.send(new JsonObject().put("type", "hello"));
+        caller.send(new JsonObject().put("type", "ice-candidate").put("payload", new JsonObject()
+                .put("candidate", new JsonObject().put("candidate", "candidate:1 1 udp 1 192.0.2.1 9 typ host"))));
+        caller.send(new JsonObject().put("type", "offer").put("payload", new JsonObject().put("pc_id", "pc-1")
+                .put("type", "offer").put("sdp", "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=rtpmap:96 VP8/90000\r\n")));
+
+        assertThat(caller.closed.get(20, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
+        assertThat(caller.events("error").stream().map(e -> e.getJsonObject("payload").getString("error_type")))
+                .containsExactly("renegotiation_unsupported", "bad_message", "bad_offer");
+        assertThat(caller.events("error").getLast().getJsonObject("payload").getString("message"))
+                .contains("no audio with Opus");
+        JsonObject ended = caller.events("call-ended").getFirst().getJsonObject("payload");
+        assertThat(ended.getLong("workflow_run_id")).isEqualTo(runId);
+        assertThat(ended.getString("pc_id")).isEqualTo("pc-1");
+        assertThat(ended.getString("reason")).isEqualTo("pipeline_error");
+        assertThat(completedRun(runId).getBoolean("is_completed")).isTrue();
+    }
+
     private void assertRefused(String url, MultiMap headers, int status) {
         BrowserCaller caller = new BrowserCaller(vertx);
         callers.add(caller);

@@ -7,12 +7,12 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** A call's loop on its socket's Vert.x context: the session and every callback of the call run there. */
-final class VertxCallLoop implements CallLoop {
+public final class VertxCallLoop implements CallLoop {
 
     private final Vertx vertx;
     private final Context context;
 
-    VertxCallLoop(Vertx vertx, Context context) {
+    public VertxCallLoop(Vertx vertx, Context context) {
         this.vertx = vertx;
         this.context = context;
     }
