@@ -1,6 +1,7 @@
 package dev.voiceagent.deploy.e2e;
 
 import static io.restassured.RestAssured.given;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
@@ -20,6 +21,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,11 +185,15 @@ public class BrowserPageVoiceEndToEndTest {
                 "name", "Test audio")).post("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200)
                 .extract().jsonPath().getLong("id");
 
-        JsonObject seen = openPage("webrtc-call.html", "key=" + key + "&workflow=" + workflow + "&run=" + runId);
+        JsonObject seen = openPage("webrtc-call.html", "key=" + key + "&workflow=" + workflow + "&run=" + runId
+                + "&vars=" + URLEncoder.encode("{\"customer_name\":\"Ada\",\"order_total\":42}", UTF_8));
 
         connectedOverWebRtc(seen, "Test Audio");
         heardAndAnswered(seen);
-        completedWithTranscript(runId);
+        // the editor's call_context_vars joined the run's initial context
+        JsonPath run = completedWithTranscript(runId);
+        assertThat(run.getString("initial_context.customer_name")).isEqualTo("Ada");
+        assertThat(run.getInt("initial_context.order_total")).isEqualTo(42);
     }
 
     @Test
@@ -197,11 +203,15 @@ public class BrowserPageVoiceEndToEndTest {
                         List.of("127.0.0.1"), "settings", Map.of("widgetType", "voice")))
                 .post("/api/v1/workflow/" + workflow + "/embed-token").then().statusCode(200).extract().path("token");
 
-        JsonObject seen = openPage("webrtc-call.html", "token=" + token);
+        JsonObject seen = openPage("webrtc-call.html", "token=" + token + "&vars="
+                + URLEncoder.encode("{\"customer_name\":\"Mallory\"}", UTF_8));
 
         connectedOverWebRtc(seen, "the voice widget");
         heardAndAnswered(seen);
-        assertThat(completedWithTranscript(seen.getLong("runId")).getString("mode")).isEqualTo("smallwebrtc");
+        JsonPath run = completedWithTranscript(seen.getLong("runId"));
+        assertThat(run.getString("mode")).isEqualTo("smallwebrtc");
+        // a widget's page is not trusted with the run's variables (as the reference): they are ignored
+        assertThat(run.getString("initial_context.customer_name")).isNull();
     }
 
     /** The answer (ICE-lite, DTLS server, Opus, this side's candidates in it) and the peer connected. */

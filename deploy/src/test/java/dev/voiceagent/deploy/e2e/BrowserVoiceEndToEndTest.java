@@ -279,7 +279,35 @@ public class BrowserVoiceEndToEndTest {
         assertThat(ended.getString("pc_id")).isEqualTo("pc-1");
         assertThat(ended.getString("reason")).isEqualTo("pipeline_error");
         assertThat(completedRun(runId).getBoolean("is_completed")).isTrue();
+
+        // an editor's call_context_vars the run cannot take: said, the call ended, nothing kept on the run
+        long another = browserRun(key, workflow, "smallwebrtc");
+        BrowserCaller second = caller("ws://localhost:" + port + "/api/v1/ws/signaling/" + workflow + "/" + another
+                + "?token=" + key, null);
+        second.send(new JsonObject().put("type", "offer").put("payload", new JsonObject().put("pc_id", "pc-2")
+                .put("type", "offer").put("sdp", OFFER).put("call_context_vars", new JsonObject()
+                        .put("customer_name", "Ada").put("address", new JsonObject().put("city", "Paris")))));
+        assertThat(second.closed.get(20, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
+        assertThat(second.events("answer")).hasSize(1);
+        assertThat(second.events("error").getFirst().getJsonObject("payload").getString("message"))
+                .contains("call_context_vars.address");
+        JsonPath refused = completedRun(another);
+        assertThat(refused.getString("initial_context.customer_name")).isNull();
+        assertThat(refused.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
+
+        // a browser that leaves before its offer: the run ends at once as hung up (not left to the sweep)
+        long left = browserRun(key, workflow, "smallwebrtc");
+        BrowserCaller leaving = caller("ws://localhost:" + port + "/api/v1/ws/signaling/" + workflow + "/" + left
+                + "?token=" + key, null);
+        leaving.close();
+        assertThat(completedRun(left).getString("gathered_context.call_disposition")).isEqualTo("user_hangup");
     }
+
+    /** A browser's offer: Opus audio over DTLS-SRTP (nobody answers its checks: the test is about the signaling). */
+    private static final String OFFER = String.join("\r\n", "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0",
+            "a=group:BUNDLE 0", "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd",
+            "a=ice-pwd:abcdefghijklmnopqrstuvwx", "a=fingerprint:sha-256 " + "AB:".repeat(31) + "AB",
+            "a=setup:actpass", "a=mid:0", "a=sendrecv", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2", "") + "\r\n";
 
     private void assertRefused(String url, MultiMap headers, int status) {
         BrowserCaller caller = new BrowserCaller(vertx);

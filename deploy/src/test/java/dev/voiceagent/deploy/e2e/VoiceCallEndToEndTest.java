@@ -254,7 +254,15 @@ class VoiceCallEndToEndTest {
         List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
         assertThat(events).extracting(e -> e.get("type")).contains("rtf-user-transcription", "rtf-bot-text",
                 "rtf-interruption", "rtf-node-transition", "rtf-latency-measured", "rtf-call-ended",
-                "rtf-function-call-start", "rtf-function-call-end");
+                "rtf-function-call-start", "rtf-function-call-end", "rtf-ttfb-metric");
+        // the latency and time-to-first-byte fields the reference's dashboard and QA metrics read
+        assertThat(payloads(events, "rtf-latency-measured")).allSatisfy(p -> assertThat(
+                ((Number) p.get("latency_seconds")).doubleValue() * 1000).isCloseTo(
+                ((Number) p.get("user_stop_to_bot_started_ms")).doubleValue(), org.assertj.core.data.Offset.offset(1.0)));
+        assertThat(payloads(events, "rtf-ttfb-metric")).anySatisfy(p -> {
+            assertThat(p).containsEntry("processor", "llm").containsEntry("model", "gpt-4.1-mini");
+            assertThat(((Number) p.get("ttfb_seconds")).doubleValue()).isGreaterThan(0.2); // the fake's 250 ms
+        }).anySatisfy(p -> assertThat(p).containsEntry("processor", "tts"));
         Map<String, Object> interruption = events.stream().filter(e -> "rtf-interruption".equals(e.get("type")))
                 .findFirst().orElseThrow();
         @SuppressWarnings("unchecked")
@@ -782,6 +790,16 @@ class VoiceCallEndToEndTest {
         assertThat(run.getString("gathered_context.error")).contains("language model").contains("no scripted reply");
         List<Map<String, Object>> events = run.getList("logs.realtime_feedback_events");
         assertThat(events).extracting(e -> e.get("type")).contains("rtf-pipeline-error", "rtf-call-ended");
+        assertThat(payloads(events, "rtf-pipeline-error")).anySatisfy(p -> {
+            assertThat((String) p.get("error")).contains("language model");
+            assertThat(p).containsEntry("fatal", true);
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> payloads(List<Map<String, Object>> events, String type) {
+        return events.stream().filter(e -> type.equals(e.get("type")))
+                .map(e -> (Map<String, Object>) e.get("payload")).toList();
     }
 
     /** The workflow again, its start node with these tools. */

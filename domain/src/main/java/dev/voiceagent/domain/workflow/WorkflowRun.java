@@ -45,6 +45,43 @@ public record WorkflowRun(
         annotations = frozen(annotations);
     }
 
+    /** At most this many context variables come with a call. */
+    public static final int MAX_CONTEXT_VARIABLES = 50;
+
+    /**
+     * This run with {@code variables} added to its initial context (a browser call's context variables: each one
+     * replaces a variable of the same name). At most {@value #MAX_CONTEXT_VARIABLES}, named by 1 to 64 characters,
+     * each a text of at most 2,000 characters, a number or a boolean.
+     */
+    public WorkflowRun withContextVariables(Map<String, Object> variables) {
+        checkContextVariables(variables);
+        Map<String, Object> merged = new java.util.LinkedHashMap<>(initialContext == null ? Map.of() : initialContext);
+        merged.putAll(variables);
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, merged, gatheredContext, logs, annotations, campaignId,
+                createdAt);
+    }
+
+    /** Throws a {@link DomainRuleViolation} saying what is wrong with these context variables. */
+    public static void checkContextVariables(Map<String, Object> variables) {
+        if (variables.size() > MAX_CONTEXT_VARIABLES) {
+            throw new DomainRuleViolation("call_context_vars: at most " + MAX_CONTEXT_VARIABLES + " variables");
+        }
+        for (Map.Entry<String, Object> variable : variables.entrySet()) {
+            String name = variable.getKey();
+            if (name == null || name.isBlank() || name.length() > 64) {
+                throw new DomainRuleViolation("call_context_vars: a variable's name is 1 to 64 characters");
+            }
+            Object value = variable.getValue();
+            boolean fits = value instanceof String text ? text.length() <= 2_000
+                    : value instanceof Number || value instanceof Boolean;
+            if (!fits) {
+                throw new DomainRuleViolation("call_context_vars." + name
+                        + ": a text of at most 2,000 characters, a number or a boolean");
+            }
+        }
+    }
+
     private static Map<String, Object> frozen(Map<String, Object> value) {
         return value == null ? null : JsonTree.asMap(JsonTree.freeze(value));
     }

@@ -136,12 +136,15 @@ public class BrowserVoiceRoute {
 
     void routes(@Observes Router router) {
         Opening voice = (socket, a, context) -> new BrowserVoiceSocket(socket, a, start, vertx, context).listen();
-        Opening signaling = (socket, a, context) -> new SignalingSocket(socket, a, start, vertx, context, webrtc)
+        // the editor's offer brings its context variables; a widget's page is not trusted with them (as the reference)
+        Opening editor = (socket, a, context) -> new SignalingSocket(socket, a, admit, start, vertx, context, webrtc)
+                .listen();
+        Opening widget = (socket, a, context) -> new SignalingSocket(socket, a, null, start, vertx, context, webrtc)
                 .listen();
         router.get(PATH).order(-10).handler(rc -> organization(rc, voice));
         router.get(PUBLIC_PATH).order(-10).handler(rc -> embed(rc, voice));
-        router.get(SIGNALING_PATH).order(-10).handler(rc -> organization(rc, signaling));
-        router.get(PUBLIC_SIGNALING_PATH).order(-10).handler(rc -> embed(rc, signaling));
+        router.get(SIGNALING_PATH).order(-10).handler(rc -> organization(rc, editor));
+        router.get(PUBLIC_SIGNALING_PATH).order(-10).handler(rc -> embed(rc, widget));
     }
 
     private void organization(RoutingContext rc, Opening opening) {

@@ -48,6 +48,17 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
                 .chain(session -> claim(session.organizationId(), session.workflowId(), session.runId()));
     }
 
+    @Override
+    public Uni<Admitted> withContextVariables(Admitted admitted, java.util.Map<String, Object> variables) {
+        if (variables.isEmpty()) {
+            return Uni.createFrom().item(admitted);
+        }
+        return Uni.createFrom().item(() -> admitted.run().withContextVariables(variables)) // checked first
+                .chain(run -> media.addContextVariables(admitted.runId(), variables).replaceWith(new Admitted(
+                        admitted.organizationId(), admitted.workflowId(), admitted.runId(), run,
+                        admitted.checkpoint())));
+    }
+
     private Uni<Admitted> claim(long organizationId, long workflowId, long runId) {
         return runs.find(organizationId, workflowId, runId).chain(found -> {
             var run = found.orElseThrow(() -> new ResourceNotFoundException(VoiceCallService.NOT_FOUND));

@@ -41,6 +41,9 @@ final class CallLog {
 
     /** An event shown live (a browser's) but not kept in the run's log: interim transcripts, speaking state. */
     Map<String, Object> show(String type, Map<String, Object> payload) {
+        if ("rtf-pipeline-error".equals(type) && !payload.containsKey("error")) {
+            payload = pipelineError(payload);
+        }
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("type", type);
         event.put("timestamp", loop.now().toString());
@@ -48,6 +51,17 @@ final class CallLog {
         event.put("payload", payload);
         media.feedback(event);
         return event;
+    }
+
+    /**
+     * A pipeline error as the reference's dashboard and QA read it ({@code error}, {@code fatal}: the call could not go
+     * on), its {@code message} kept for readers of this service's earlier logs.
+     */
+    static Map<String, Object> pipelineError(Map<String, Object> payload) {
+        Map<String, Object> shaped = new LinkedHashMap<>(payload);
+        shaped.put("error", payload.get("message"));
+        shaped.putIfAbsent("fatal", false);
+        return shaped;
     }
 
     /** The events a call logged on the replica it moved from (its turn count continues from theirs). */

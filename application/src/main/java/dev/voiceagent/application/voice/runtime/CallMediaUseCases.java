@@ -34,6 +34,14 @@ public final class CallMediaUseCases {
 
         /** A voice widget's media: its session token names the run (404 unknown, 403 expired or another page). */
         Uni<Admitted> admitEmbed(String sessionToken, String origin);
+
+        /**
+         * An editor's call brings context variables (the dashboard's call_context_vars, its test values of the
+         * prompts' variables): added to the admitted run's initial context and kept on the run, before its session
+         * starts. Variables the run cannot take fail with a
+         * {@link dev.voiceagent.domain.shared.DomainRuleViolation} saying why, and nothing is kept.
+         */
+        Uni<Admitted> withContextVariables(Admitted admitted, java.util.Map<String, Object> variables);
     }
 
     public interface StartVoiceSessionUseCase {
@@ -42,5 +50,12 @@ public final class CallMediaUseCases {
          * (the greeting first). A model the runtime cannot use ends the call at once, with the reason on the run.
          */
         Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop);
+
+        /**
+         * The media of an admitted call ended before its session started (a browser that left before its offer, an
+         * offer or context the call cannot use): the run completes with {@code reason} as its disposition and its
+         * media is released, rather than waiting for the sweep of runs whose media went quiet.
+         */
+        Uni<Void> endUnstarted(Admitted admitted, String reason);
     }
 }

@@ -622,6 +622,7 @@ public final class RealtimeSession implements MediaInput {
             parts.metrics().answered(Duration.between(speechStoppedAt, now));
             Map<String, Object> latency = new LinkedHashMap<>();
             latency.put("kind", "voice_latency_breakdown");
+            latency.put("latency_seconds", Duration.between(speechStoppedAt, now).toMillis() / 1000.0);
             latency.put("user_stop_to_bot_started_ms", Duration.between(speechStoppedAt, now).toMillis());
             latency.put("speech_to_speech", true);
             log.add("rtf-latency-measured", latency);

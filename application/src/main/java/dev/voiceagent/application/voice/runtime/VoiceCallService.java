@@ -381,6 +381,21 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
                 Map.of("provider", detection.provider(), "model", model), false));
     }
 
+    @Override
+    public Uni<Void> endUnstarted(Admitted admitted, String reason) {
+        Instant now = Instant.now();
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", "rtf-call-ended");
+        event.put("timestamp", now.toString());
+        event.put("payload", Map.of("reason", reason));
+        WorkflowRun ended = ChatRuns.completed(admitted.run(), reason, now);
+        return completions.events(false, ended, now)
+                .chain(events -> runs.finish(ended, List.of(event), events, now)).replaceWithVoid()
+                .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
+                        admitted.runId(), f.toString()))
+                .onFailure().recoverWithNull();
+    }
+
     /** The call could not start (a model the runtime cannot use, a workflow gone): the run ends with the reason. */
     private Uni<Void> refuse(Admitted admitted, MediaChannel media, CallLoop loop, Throwable failure) {
         String reason = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
@@ -390,7 +405,7 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("type", "rtf-pipeline-error");
         error.put("timestamp", now.toString());
-        error.put("payload", Map.of("message", reason));
+        error.put("payload", CallLog.pipelineError(Map.of("message", reason, "fatal", true)));
         WorkflowRun ended = ChatRuns.completed(withError(admitted.run(), reason), VoiceSession.PIPELINE_ERROR, now);
         return completions.events(false, ended, now)
                 .chain(events -> runs.finish(ended, List.of(error), events, now)).replaceWithVoid()

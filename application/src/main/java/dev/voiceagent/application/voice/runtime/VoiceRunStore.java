@@ -67,6 +67,12 @@ public interface VoiceRunStore {
 
     java.time.Duration STALE = java.time.Duration.ofSeconds(30);
 
+    /**
+     * Variables the browser's call brings (the dashboard's call_context_vars), added to the initial context of a run
+     * this replica holds, before its session starts (a variable of the same name is replaced).
+     */
+    Uni<Void> addContextVariables(long runId, Map<String, Object> variables);
+
     /** Where the live call stands after a finished turn, while this replica holds its media. */
     Uni<Void> checkpoint(long runId, CallCheckpoint checkpoint);
 

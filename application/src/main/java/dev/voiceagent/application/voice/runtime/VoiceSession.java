@@ -937,18 +937,37 @@ public final class VoiceSession implements MediaInput {
         }
     }
 
+    private static java.util.Map<String, Object> ttfb(Duration took, String processor, String model) {
+        java.util.Map<String, Object> payload = new java.util.LinkedHashMap<>();
+        payload.put("ttfb_seconds", took.toMillis() / 1000.0);
+        payload.put("processor", processor);
+        payload.put("model", model);
+        return payload;
+    }
+
     private void speaking(Answer a, Instant now) {
         log.show("rtf-bot-started-speaking", java.util.Map.of());
         if (a.turn != null && speechStoppedAt != null && a.userText != null) {
             java.util.Map<String, Object> latency = new java.util.LinkedHashMap<>();
             parts.metrics().answered(Duration.between(speechStoppedAt, now));
             latency.put("kind", "voice_latency_breakdown");
+            // the reference's field (its QA metrics average it), then this service's breakdown
+            latency.put("latency_seconds", Duration.between(speechStoppedAt, now).toMillis() / 1000.0);
             latency.put("user_stop_to_bot_started_ms", Duration.between(speechStoppedAt, now).toMillis());
             latency.put("llm_first_text_ms", a.firstTextAt == null || a.askedAt == null ? null
                     : Duration.between(a.askedAt, a.firstTextAt).toMillis());
             latency.put("tts_first_audio_ms", a.firstAudioAt == null || a.askedAt == null ? null
                     : Duration.between(a.firstTextAt == null ? a.askedAt : a.firstTextAt, a.firstAudioAt).toMillis());
             log.add("rtf-latency-measured", latency);
+            // time to first byte per stage, as the reference's dashboard shows them
+            if (a.askedAt != null && a.firstTextAt != null) {
+                log.add("rtf-ttfb-metric", ttfb(Duration.between(a.askedAt, a.firstTextAt), "llm",
+                        parts.llm() == null ? null : parts.llm().model()));
+            }
+            if (a.firstAudioAt != null && (a.firstTextAt != null || a.askedAt != null)) {
+                log.add("rtf-ttfb-metric", ttfb(Duration.between(a.firstTextAt == null ? a.askedAt : a.firstTextAt,
+                        a.firstAudioAt), "tts", null));
+            }
         }
         // an idle prompt may be answered over; the fallback line before a failed call ends may not
         decide(new VoiceEvent.AgentSpeaking(now, a.uninterruptible ? false : a.turn == null ? failure == null
@@ -1015,7 +1034,8 @@ public final class VoiceSession implements MediaInput {
         failedAt = loop.now();
         parts.metrics().providerFailed(message.startsWith("text-to-speech") ? "tts"
                 : message.startsWith("speech-to-text") ? "stt" : "llm");
-        log.add("rtf-pipeline-error", java.util.Map.of("message", message));
+        // fatal: the call ends (at once without a voice, after the fallback line otherwise)
+        log.add("rtf-pipeline-error", java.util.Map.of("message", message, "fatal", true));
         if (message.startsWith("text-to-speech")) {
             end(PIPELINE_ERROR);
             return;

@@ -1,9 +1,12 @@
 package dev.voiceagent.adapters.media.webrtc;
 
 import dev.voiceagent.adapters.media.VertxCallLoop;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.application.voice.runtime.MediaInput;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
@@ -24,14 +27,18 @@ import java.util.Map;
  * {@code call-ended} {workflow_run_id, pc_id, reason} last, {@code error} {message, error_type} for what is
  * refused.</li>
  * </ul>
- * The call's session starts as the socket opens (the agent and its models loaded, the greeting spoken while the
- * browser connects: its audio waits in the peer until DTLS is done); a peer not connected within
- * {@value #CONNECT_SECONDS} s ends the call. The socket's event loop is the call's loop; closing the socket hangs up.
+ * The call's session starts once the offer is answered, with the offer's {@code call_context_vars} added to the run's
+ * initial context on the editor's route (the widget's public route ignores them, as the reference does): the agent and
+ * its models load and the greeting is synthesized while the browser connects, its audio waiting in the peer until
+ * DTLS is done. A peer not connected within {@value #CONNECT_SECONDS} s ends the call. The socket's event loop is the
+ * call's loop; closing the socket hangs up.
  */
 public final class SignalingSocket implements WebRtcPeer.Events {
 
     private static final System.Logger LOG = System.getLogger(SignalingSocket.class.getName());
     static final int CONNECT_SECONDS = 30;
+    /** The disposition of a call whose browser left before its session started (the sessions' own for a hang-up). */
+    static final String HUNG_UP = dev.voiceagent.domain.voice.TurnTaking.USER_HANGUP;
 
     /** Where browsers reach this replica's WebRTC peers. */
     public static final class Settings {
@@ -54,20 +61,29 @@ public final class SignalingSocket implements WebRtcPeer.Events {
 
     private final ServerWebSocket socket;
     private final Admitted admitted;
+    /** The editor's route: the offer's call_context_vars are the run's. */
+    private final AdmitBrowserMediaUseCase contextVariables;
     private final StartVoiceSessionUseCase start;
     private final Vertx vertx;
     private final Context context;
     private final WebRtcPeer peer;
     private boolean offered;
+    /** The session was asked for: from then on it (or its refusal) ends the run. */
+    private boolean starting;
     private boolean connected;
     private String pcId;
     private MediaInput session;
     private boolean closed;
 
-    public SignalingSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start, Vertx vertx,
-            Context context, Settings settings) {
+    /**
+     * @param contextVariables where the offer's call_context_vars go (the editor's route); null: they are ignored (the
+     *        widget's public route)
+     */
+    public SignalingSocket(ServerWebSocket socket, Admitted admitted, AdmitBrowserMediaUseCase contextVariables,
+            StartVoiceSessionUseCase start, Vertx vertx, Context context, Settings settings) {
         this.socket = socket;
         this.admitted = admitted;
+        this.contextVariables = contextVariables;
         this.start = start;
         this.vertx = vertx;
         this.context = context;
@@ -77,6 +93,9 @@ public final class SignalingSocket implements WebRtcPeer.Events {
     public void listen() {
         socket.textMessageHandler(this::message);
         socket.closeHandler(v -> {
+            if (!closed && !starting) {
+                start.endUnstarted(admitted, HUNG_UP).subscribe().with(ok -> { }, f -> { });
+            }
             closed = true;
             if (session != null) {
                 session.stopped();
@@ -90,14 +109,31 @@ public final class SignalingSocket implements WebRtcPeer.Events {
                 ended("webrtc_connection_failed");
             }
         });
-        start.start(admitted, peer, new VertxCallLoop(vertx, context)).subscribe().with(
+    }
+
+    /** The call's session, on the run with the offer's context variables. */
+    private void startSession(Map<String, Object> variables) {
+        Uni<Admitted> run = contextVariables == null || variables.isEmpty() ? Uni.createFrom().item(admitted)
+                : contextVariables.withContextVariables(admitted, variables);
+        starting = true;
+        run.chain(a -> start.start(a, peer, new VertxCallLoop(vertx, context))).subscribe().with(
                 s -> context.runOnContext(x -> {
                     session = s;
                     if (closed) {
                         s.stopped();
                     }
                 }),
-                failure -> context.runOnContext(x -> closing("pipeline_error")));
+                failure -> context.runOnContext(x -> {
+                    if (failure instanceof DomainRuleViolation refused) {
+                        // the variables were refused before the session: the run ends here
+                        error(refused.getMessage(), "bad_offer");
+                        starting = false;
+                        if (closed) {
+                            start.endUnstarted(admitted, "pipeline_error").subscribe().with(ok -> { }, f -> { });
+                        }
+                    }
+                    closing("pipeline_error");
+                }));
     }
 
     private void message(String text) {
@@ -129,6 +165,12 @@ public final class SignalingSocket implements WebRtcPeer.Events {
             error("this call has its peer connection already", "renegotiation_unsupported");
             return;
         }
+        Object vars = payload.getValue("call_context_vars");
+        if (vars != null && !(vars instanceof JsonObject)) {
+            error("call_context_vars: an object of variables", "bad_offer");
+            return;
+        }
+        Map<String, Object> variables = vars == null ? Map.of() : ((JsonObject) vars).getMap();
         offered = true;
         pcId = payload.getValue("pc_id") instanceof String id ? id : "pc-" + admitted.runId();
         peer.answer(sdp).onComplete(answer -> {
@@ -149,6 +191,7 @@ public final class SignalingSocket implements WebRtcPeer.Events {
             }
             send(new JsonObject().put("type", "answer").put("payload", new JsonObject().put("sdp", answer.result())
                     .put("type", "answer").put("pc_id", pcId)));
+            startSession(variables);
         });
     }
 
@@ -212,6 +255,9 @@ public final class SignalingSocket implements WebRtcPeer.Events {
         }
         send(new JsonObject().put("type", "call-ended").put("payload", new JsonObject()
                 .put("workflow_run_id", admitted.runId()).put("pc_id", pcId).put("reason", reason)));
+        if (!starting) {
+            start.endUnstarted(admitted, reason).subscribe().with(ok -> { }, f -> { });
+        }
         closed = true;
         socket.close((short) 1000, reason.length() > 120 ? reason.substring(0, 120) : reason);
         dispose();

@@ -90,7 +90,8 @@ final class WebRtcPeer implements MediaChannel {
     private Sdp.Offer offer;
     private DtlsSrtpServer dtls;
     private final Set<InetSocketAddress> checked = new HashSet<>();
-    private InetSocketAddress remote;
+    /** The nominated address: read by the DTLS thread too. */
+    private volatile InetSocketAddress remote;
     private long lastCheck;
     private Srtp inbound;
     private Srtp outbound;
@@ -109,7 +110,7 @@ final class WebRtcPeer implements MediaChannel {
     private long timestamp = ThreadLocalRandom.current().nextLong(1L << 32);
     private boolean talking;
     private long timer = -1;
-    private boolean closed;
+    private volatile boolean closed;
     /** Packets in and out, for the log at the end. */
     private long received;
     private long sent;

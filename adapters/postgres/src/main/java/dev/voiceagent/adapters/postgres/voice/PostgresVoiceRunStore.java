@@ -67,6 +67,13 @@ public class PostgresVoiceRunStore implements VoiceRunStore {
     }
 
     @Override
+    public Uni<Void> addContextVariables(long runId, Map<String, Object> variables) {
+        return pool.preparedQuery("UPDATE workflow_runs SET initial_context = COALESCE(initial_context, '{}'::jsonb)"
+                        + " || $3 WHERE id = $1 AND media_owner = $2 AND NOT is_completed")
+                .execute(Tuple.of(runId, replica.id(), JsonValues.toJson(variables))).replaceWithVoid();
+    }
+
+    @Override
     public Uni<Void> release(long runId, CallCheckpoint checkpoint) {
         return pool.preparedQuery("UPDATE workflow_runs SET voice_checkpoint = $3, media_owner = NULL,"
                         + " media_heartbeat_at = NULL WHERE id = $1 AND media_owner = $2 AND NOT is_completed")
