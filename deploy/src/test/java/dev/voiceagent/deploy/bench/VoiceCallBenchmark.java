@@ -4,7 +4,9 @@ import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.adapters.media.webrtc.WebRtcCaller;
 import dev.voiceagent.deploy.support.BrowserCaller;
+import dev.voiceagent.deploy.support.ScriptedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -70,9 +72,20 @@ public final class VoiceCallBenchmark {
         };
     }
 
-    /** phone (Twilio Media Streams, μ-law 8 kHz) or browser (the plain WebSocket voice route, PCM 16 kHz). */
+    /**
+     * phone (Twilio Media Streams, μ-law 8 kHz), browser (the plain WebSocket voice route, PCM 16 kHz) or webrtc (the
+     * dashboard's signaling, Opus over DTLS-SRTP: {@link WebRtcCaller}).
+     */
+    static String transport() {
+        String transport = System.getProperty("bench.transport", "phone");
+        if (!List.of("phone", "browser", "webrtc").contains(transport)) {
+            throw new IllegalArgumentException("bench.transport: phone, browser or webrtc");
+        }
+        return transport;
+    }
+
     static boolean browser() {
-        return "browser".equals(System.getProperty("bench.transport", "phone"));
+        return !"phone".equals(transport());
     }
 
     static boolean realtime() {
@@ -136,7 +149,11 @@ public final class VoiceCallBenchmark {
                             + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"bench-token\"}}", null), "id"));
             app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
                     "{\"address\":\"+14155552671\"}", null);
-            report.add("Voice calls (" + (browser() ? "browser, PCM 16 kHz over the plain WebSocket" : "phone, Twilio")
+            report.add("Voice calls (" + switch (transport()) {
+                        case "browser" -> "browser, PCM 16 kHz over the plain WebSocket";
+                        case "webrtc" -> "browser over WebRTC, Opus over DTLS-SRTP, the dashboard's signaling";
+                        default -> "phone, Twilio";
+                    }
                     + "; voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
                     + (realtime() ? " (speech-to-speech: silence 500 ms, first audio 250 ms)" : "")
@@ -244,8 +261,8 @@ public final class VoiceCallBenchmark {
 
     /**
      * Browser calls: runs created as an editor's test call would (mode smallwebrtc), each a {@link BrowserCaller} on
-     * the plain WebSocket route saying the same script in 16 kHz PCM; also the time from the socket's opening to the
-     * greeting's first audio.
+     * the plain WebSocket route saying the same script in 16 kHz PCM, or a {@link WebRtcCaller} saying it in Opus over
+     * WebRTC; also the time from the socket's opening to the greeting's first audio (for WebRTC: ICE and DTLS too).
      */
     private static String browserLevel(BenchApp app, Vertx vertx, long workflow, int calls, long runsBefore)
             throws Exception {
@@ -253,16 +270,19 @@ public final class VoiceCallBenchmark {
         for (int i = 0; i < calls; i++) {
             String run = BenchApp.field(app.post("/api/v1/workflow/" + workflow + "/runs",
                     "{\"mode\":\"smallwebrtc\",\"name\":\"bench\"}", null), "id");
-            urls.add(app.base.replace("http://localhost", "ws://127.0.0.1") + "/api/v1/ws/voice/" + workflow + "/"
+            urls.add(app.base.replace("http://localhost", "ws://127.0.0.1")
+                    + ("webrtc".equals(transport()) ? "/api/v1/ws/signaling/" : "/api/v1/ws/voice/") + workflow + "/"
                     + run + "?token=" + app.apiKey);
         }
         CpuTime before = CpuTime.now(app.process.pid());
+        CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
         long started = System.currentTimeMillis();
-        List<BrowserCaller> callers = new ArrayList<>();
+        List<ScriptedCaller> callers = new ArrayList<>();
         List<Long> connectedAt = new ArrayList<>();
         for (String url : urls) {
             connectedAt.add(System.currentTimeMillis());
-            BrowserCaller caller = new BrowserCaller(vertx).connect(url, null);
+            ScriptedCaller caller = "webrtc".equals(transport()) ? new WebRtcCaller(vertx).connect(url)
+                    : new BrowserCaller(vertx).connect(url, null);
             caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
                     .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
                     .says("Stop, I see.").pauses(1_600);
@@ -275,47 +295,79 @@ public final class VoiceCallBenchmark {
             scriptMs += dev.voiceagent.deploy.support.Speech.pcm16k(line).length / 32;
         }
         Thread.sleep(scriptMs + 500);
-        callers.forEach(c -> c.send(new io.vertx.core.json.JsonObject().put("type", "hangup")));
+        // hang up: the plain route's hangup message; over WebRTC, as the dashboard does, by closing the signaling
+        callers.forEach(c -> {
+            if (c instanceof WebRtcCaller) {
+                c.close();
+            } else {
+                c.send(new io.vertx.core.json.JsonObject().put("type", "hangup"));
+            }
+        });
         long callMs = System.currentTimeMillis() - started;
-        for (BrowserCaller caller : callers) {
-            caller.closed.get(10, TimeUnit.SECONDS);
+        for (ScriptedCaller caller : callers) {
+            caller.closed().get(10, TimeUnit.SECONDS);
         }
         CpuTime used = CpuTime.now(app.process.pid()).minus(before);
+        CpuTime load = CpuTime.now(ProcessHandle.current().pid()).minus(loadBefore);
         List<Long> firstAudio = new ArrayList<>();
         List<Long> overhead = new ArrayList<>();
         List<Long> bargeIn = new ArrayList<>();
         int odd = 0;
         for (int i = 0; i < callers.size(); i++) {
-            BrowserCaller caller = callers.get(i);
+            ScriptedCaller caller = callers.get(i);
             long first = caller.firstAgentFrameAfter(0);
             if (first > 0) {
                 firstAudio.add(first - connectedAt.get(i));
             }
-            if (caller.speech.size() != 5 || caller.clears.isEmpty()) {
+            if (caller.speech().size() != 5 || caller.clears().isEmpty()) {
                 odd++;
             }
-            for (int turn = 0; turn < Math.min(3, caller.speech.size()); turn++) {
-                long end = caller.speech.get(turn)[1];
+            for (int turn = 0; turn < Math.min(3, caller.speech().size()); turn++) {
+                long end = caller.speech().get(turn)[1];
                 long answer = caller.firstAgentFrameAfter(end);
                 if (answer > 0) {
                     overhead.add(answer - end - designedMs());
                 }
             }
-            if (caller.speech.size() >= 5) {
-                long start = caller.speech.get(4)[0];
-                caller.clears.stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
+            if (caller.speech().size() >= 5) {
+                long start = caller.speech().get(4)[0];
+                caller.clears().stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
             }
             caller.close();
         }
         List<Long> pipeline = ownPart(app, runsBefore);
         double callSeconds = calls * (callMs / 1000.0);
-        return ("%3d browser calls: first audio after the socket opened p50 %d ms, p99 %d ms; overhead p50 %d ms,"
+        String setup = "";
+        if ("webrtc".equals(transport())) { // the offer's answer, the first ICE check, DTLS: p50 / p99 each
+            List<Long> answer = new ArrayList<>();
+            List<Long> ice = new ArrayList<>();
+            List<Long> dtls = new ArrayList<>();
+            for (ScriptedCaller c : callers) {
+                WebRtcCaller w = (WebRtcCaller) c;
+                Long secured = w.connected.getNow(null);
+                if (w.answered > 0) {
+                    answer.add(w.answered - w.offered);
+                }
+                if (w.checked > 0) {
+                    ice.add(w.checked - w.answered);
+                }
+                if (secured != null && w.checked > 0) {
+                    dtls.add(secured - w.checked);
+                }
+            }
+            setup = " set-up: answer p50 %d / p99 %d ms, ICE check %d / %d ms, DTLS %d / %d ms (%d of %d connected);"
+                    .formatted(percentile(answer, 50), percentile(answer, 99), percentile(ice, 50),
+                            percentile(ice, 99), percentile(dtls, 50), percentile(dtls, 99), dtls.size(), calls);
+        }
+        return ("%3d " + transport() + " calls:" + setup + " first audio after the socket opened p50 %d ms, p99 %d ms;"
+                + " overhead p50 %d ms,"
                 + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms); barge-in p50 %d ms,"
-                + " p99 %d ms (%d); app CPU %.1f%% of one core per call; %d calls off script")
+                + " p99 %d ms (%d); app CPU %.1f%% of one core per call; callers and fakes %.0f%% of one core;"
+                + " %d calls off script")
                 .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
                         percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
                         percentile(pipeline, 99), percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(),
-                        used.applicationMs() / callSeconds / 10, odd);
+                        used.applicationMs() / callSeconds / 10, load.applicationMs() / callMs * 100, odd);
     }
 
     /**

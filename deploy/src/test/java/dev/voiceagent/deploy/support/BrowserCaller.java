@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * 16 kHz) and silence as 16-bit PCM, one 20 ms binary frame every 20 ms; it keeps when the agent's audio arrived and
  * how loud it was, the JSON events in order, the clears, and how the socket closed.
  */
-public final class BrowserCaller implements AutoCloseable {
+public final class BrowserCaller implements ScriptedCaller {
 
     private static final int FRAME_BYTES = 640;
     private static final byte[] SILENCE = new byte[FRAME_BYTES];
@@ -71,6 +71,7 @@ public final class BrowserCaller implements AutoCloseable {
         return this;
     }
 
+    @Override
     public synchronized BrowserCaller says(String line) {
         byte[] audio = Speech.pcm16k(line);
         for (int at = 0; at < audio.length; at += FRAME_BYTES) {
@@ -83,6 +84,7 @@ public final class BrowserCaller implements AutoCloseable {
         return this;
     }
 
+    @Override
     public synchronized BrowserCaller pauses(int ms) {
         for (int t = 0; t < ms; t += 20) {
             script.addLast(SILENCE);
@@ -90,6 +92,7 @@ public final class BrowserCaller implements AutoCloseable {
         return this;
     }
 
+    @Override
     public synchronized void send(JsonObject message) {
         socket.writeTextMessage(message.encode());
     }
@@ -132,8 +135,24 @@ public final class BrowserCaller implements AutoCloseable {
         return agentFrames.stream().filter(f -> f[0] >= from && f[0] < to && f[1] > dbfs).count();
     }
 
+    @Override
     public synchronized long firstAgentFrameAfter(long from) {
         return agentFrames.stream().mapToLong(f -> f[0]).filter(t -> t >= from).findFirst().orElse(-1L);
+    }
+
+    @Override
+    public synchronized List<long[]> speech() {
+        return List.copyOf(speech);
+    }
+
+    @Override
+    public synchronized List<Long> clears() {
+        return List.copyOf(clears);
+    }
+
+    @Override
+    public CompletableFuture<String> closed() {
+        return closed;
     }
 
     @Override

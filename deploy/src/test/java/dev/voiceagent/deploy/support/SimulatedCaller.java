@@ -147,7 +147,7 @@ public final class SimulatedCaller implements AutoCloseable {
     }
 
     /** A frame louder than this is the caller's voice (the synthesizer's lead-in and tail are quieter). */
-    static final double VOICED_DBFS = -45;
+    public static final double VOICED_DBFS = -45;
     private final Deque<int[]> voicedFrames = new ArrayDeque<>();
     private int lineFrame = -1;
     private int[] line;

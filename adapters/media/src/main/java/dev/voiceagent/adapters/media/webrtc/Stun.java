@@ -132,7 +132,7 @@ final class Stun {
      * HMAC-SHA1 over the message before the MESSAGE-INTEGRITY attribute at {@code at}, its header's length counting
      * up to the end of that attribute (RFC 8489 §14.5).
      */
-    private static byte[] integrity(byte[] packet, int at, String password) {
+    static byte[] integrity(byte[] packet, int at, String password) {
         byte[] covered = new byte[at];
         System.arraycopy(packet, 0, covered, 0, at);
         ByteBuffer.wrap(covered).putShort(2, (short) (at + 24 - 20));
@@ -146,7 +146,7 @@ final class Stun {
     }
 
     /** CRC-32 of the message before the FINGERPRINT at {@code at}, the length counting it, XOR 0x5354554e. */
-    private static int fingerprint(byte[] packet, int at) {
+    static int fingerprint(byte[] packet, int at) {
         byte[] covered = new byte[at];
         System.arraycopy(packet, 0, covered, 0, at);
         ByteBuffer.wrap(covered).putShort(2, (short) (at + 8 - 20));
