@@ -138,6 +138,12 @@ public class BrowserVoiceEndToEndTest {
         assertThat(caller.events("rtf-bot-started-speaking")).hasSizeGreaterThanOrEqualTo(3);
         assertThat(caller.events("rtf-bot-stopped-speaking")).hasSizeGreaterThanOrEqualTo(2);
         assertThat(caller.events("rtf-node-transition")).isNotEmpty();
+        // the goodbye node does not allow interruptions: the caller is muted while it speaks, and only then
+        List<String> types = caller.events.stream().map(e -> e.getString("type")).toList();
+        assertThat(caller.events("rtf-user-mute-started")).hasSize(1);
+        assertThat(caller.events("rtf-user-mute-stopped")).hasSize(1);
+        assertThat(types.indexOf("rtf-user-mute-started")).isGreaterThan(types.lastIndexOf("rtf-user-transcription"))
+                .isLessThan(types.indexOf("rtf-user-mute-stopped"));
         assertThat(caller.events.getLast().getString("type")).isEqualTo("call-ended");
         assertThat(caller.events.getLast().getJsonObject("payload").getString("reason")).isEqualTo("end_call_node");
 
@@ -261,7 +267,11 @@ public class BrowserVoiceEndToEndTest {
 
         BrowserCaller caller = caller(base + "?token=" + key, null);
         caller.pauses(300);
-        assertRefused(base + "?token=" + key, null, 409); // the run's media is this socket's
+        // the run's media is this socket's: a second one is told so, as the reference tells the dashboard
+        BrowserCaller twice = caller(base + "?token=" + key, null);
+        assertThat(twice.closed.get(10, TimeUnit.SECONDS)).isEqualTo("workflow_run_already_active");
+        assertThat(twice.events("error").getFirst().getJsonObject("payload").getString("error_type"))
+                .isEqualTo("workflow_run_already_active");
         caller.send(new JsonObject().put("type", "renegotiate").put("payload", new JsonObject()));
         caller.send(new JsonObject().put("type", "hello"));
         caller.send(new JsonObject().put("type", "ice-candidate").put("payload", new JsonObject()
@@ -279,6 +289,11 @@ public class BrowserVoiceEndToEndTest {
         assertThat(ended.getString("pc_id")).isEqualTo("pc-1");
         assertThat(ended.getString("reason")).isEqualTo("pipeline_error");
         assertThat(completedRun(runId).getBoolean("is_completed")).isTrue();
+        // a finished test run: the dashboard is told so and offers a new test
+        BrowserCaller again = caller(base + "?token=" + key, null);
+        assertThat(again.closed.get(10, TimeUnit.SECONDS)).isEqualTo("workflow_run_already_completed");
+        assertThat(again.events("error").getFirst().getJsonObject("payload").getString("message"))
+                .contains("already finished");
 
         // an editor's call_context_vars the run cannot take: said, the call ended, nothing kept on the run
         long another = browserRun(key, workflow, "smallwebrtc");

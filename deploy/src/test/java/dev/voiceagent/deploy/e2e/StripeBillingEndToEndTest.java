@@ -2,12 +2,15 @@ package dev.voiceagent.deploy.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.voiceagent.adapters.payments.StripeSignature;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeStripe;
 import dev.voiceagent.deploy.support.Sql;
@@ -19,6 +22,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.UpgradeRejectedException;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -28,6 +33,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +66,12 @@ class StripeBillingEndToEndTest {
 
     @Inject
     AgroalDataSource dataSource;
+
+    @Inject
+    Vertx vertx;
+
+    @ConfigProperty(name = "quarkus.http.test-port", defaultValue = "8081")
+    int port;
 
     private Sql sql;
     private Api.Account account;
@@ -229,7 +242,7 @@ class StripeBillingEndToEndTest {
     }
 
     @Test
-    void aZeroBalanceRefusesNewCallsAndChatsUntilCreditsArrive() {
+    void aZeroBalanceRefusesNewCallsAndChatsUntilCreditsArrive() throws Exception {
         TextChatEndToEndTest.useSimulator(key);
         long workflow = TextChatEndToEndTest.createWorkflow(key, TextChatEndToEndTest.bookingAgent(), null);
         as(key).body(Map.of()).post("/api/v1/workflow/" + workflow + "/text-chat/sessions").then().statusCode(402)
@@ -238,6 +251,22 @@ class StripeBillingEndToEndTest {
                 .post("/api/v1/telephony/initiate-call").then().statusCode(402);
         as(key).body(Map.of("workflow_id", 999_999_999, "phone_number", "+14155550100"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(404); // not found comes first
+        // a browser's call as well: 402 before the plain route's upgrade; on the dashboard's signaling, said as the
+        // reference says it (its credits dialog)
+        long browserRun = as(key).body(Map.of("mode", "smallwebrtc", "name", "Test audio"))
+                .post("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200).extract().jsonPath()
+                .getLong("id");
+        BrowserCaller plain = new BrowserCaller(vertx);
+        assertThatThrownBy(() -> plain.connect("ws://localhost:" + port + "/api/v1/ws/voice/" + workflow + "/"
+                + browserRun + "?token=" + key, null)).cause().isInstanceOf(UpgradeRejectedException.class)
+                .satisfies(e -> assertThat(((UpgradeRejectedException) e).getStatus()).isEqualTo(402));
+        plain.close();
+        try (BrowserCaller signaling = new BrowserCaller(vertx).connect("ws://localhost:" + port
+                + "/api/v1/ws/signaling/" + workflow + "/" + browserRun + "?token=" + key, null)) {
+            assertThat(signaling.closed.get(10, TimeUnit.SECONDS)).isEqualTo("insufficient_credits");
+            assertThat(signaling.events("error").getFirst().getJsonObject("payload").getString("message"))
+                    .isEqualTo(CreditGate.EXHAUSTED);
+        }
 
         as(key).body(Map.of("credits", 100)).post("/api/v1/organizations/usage/mps-credits/purchase-url").then()
                 .statusCode(200);

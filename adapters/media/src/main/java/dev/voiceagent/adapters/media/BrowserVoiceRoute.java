@@ -5,9 +5,11 @@ import dev.voiceagent.application.auth.Credentials;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.PaymentRequiredException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.MediaUnavailable;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.adapters.media.webrtc.SignalingSocket;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
@@ -47,7 +49,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * same callers, for WebRTC (the dashboard's Test Audio, the widget's voice mode).</li>
  * </ul>
  * The socket is upgraded only once the caller is known and the run claimed for this replica: no credentials 401, a
- * run not the organization's 404, not a browser run or already connected or completed 409, another page 403.
+ * run not the organization's 404, not a browser run or already connected or completed 409, no credits left 402,
+ * another page 403 (the signaling routes say completed, connected and no credits on the socket instead, as the
+ * reference does).
  */
 @ApplicationScoped
 public class BrowserVoiceRoute {
@@ -61,6 +65,24 @@ public class BrowserVoiceRoute {
     /** What a route makes of its upgraded socket. */
     private interface Opening {
         void open(ServerWebSocket socket, Admitted admitted, Context context);
+
+        /**
+         * Whether a run that is completed or already connected, or an organization out of credits, is said on the
+         * socket, as the reference's signaling does ({@code error} {error_type: workflow_run_already_completed,
+         * workflow_run_already_active or insufficient_credits}: the dashboard then offers a new test or shows its
+         * credits dialog), rather than refused with a 409 or 402 before the upgrade.
+         */
+        default boolean saysUnavailable() {
+            return false;
+        }
+    }
+
+    /** The signaling routes' opening. */
+    private interface Signaling extends Opening {
+        @Override
+        default boolean saysUnavailable() {
+            return true;
+        }
     }
 
     private final AuthenticateUseCase authenticate;
@@ -137,9 +159,9 @@ public class BrowserVoiceRoute {
     void routes(@Observes Router router) {
         Opening voice = (socket, a, context) -> new BrowserVoiceSocket(socket, a, start, vertx, context).listen();
         // the editor's offer brings its context variables; a widget's page is not trusted with them (as the reference)
-        Opening editor = (socket, a, context) -> new SignalingSocket(socket, a, admit, start, vertx, context, webrtc)
+        Signaling editor = (socket, a, context) -> new SignalingSocket(socket, a, admit, start, vertx, context, webrtc)
                 .listen();
-        Opening widget = (socket, a, context) -> new SignalingSocket(socket, a, null, start, vertx, context, webrtc)
+        Signaling widget = (socket, a, context) -> new SignalingSocket(socket, a, null, start, vertx, context, webrtc)
                 .listen();
         router.get(PATH).order(-10).handler(rc -> organization(rc, voice));
         router.get(PUBLIC_PATH).order(-10).handler(rc -> embed(rc, voice));
@@ -199,8 +221,14 @@ public class BrowserVoiceRoute {
                 }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "browser media of run {0} not upgraded:"
                         + " {1}", a.runId(), failure.toString()))),
                 failure -> context.runOnContext(v -> {
+                    if (opening.saysUnavailable() && (failure instanceof MediaUnavailable
+                            || failure instanceof PaymentRequiredException)) {
+                        request.toWebSocket().onSuccess(socket -> SignalingSocket.refused(socket, failure));
+                        return;
+                    }
                     request.resume();
                     int status = failure instanceof AuthenticationException ? 401
+                            : failure instanceof PaymentRequiredException ? 402
                             : failure instanceof ForbiddenException ? 403
                             : failure instanceof ResourceNotFoundException ? 404
                             : failure instanceof ConflictException ? 409 : 503;

@@ -16,7 +16,8 @@ import java.util.Set;
  * Admits a browser's media (the plain WebSocket voice route, later WebRTC) for a browser run: the organization's run
  * (an editor's test call, created by POST /workflow/{id}/runs with mode webrtc or smallwebrtc) or a voice widget's
  * (its embed session). The claim is the phone path's: the run is running and held by this replica, so the abandoned
- * runs' sweep leaves it alone and a second socket is refused.
+ * runs' sweep leaves it alone and a second socket is refused. Where credits are enforced, an organization whose balance
+ * is exhausted starts no browser call either (402), as no phone call or chat.
  */
 @Singleton
 public class BrowserMediaService implements AdmitBrowserMediaUseCase {
@@ -28,13 +29,15 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
     private final VoiceRunStore media;
     private final EmbedSessionUseCase embeds;
     private final Clock clock;
+    private final dev.voiceagent.application.usage.CreditGate credits;
 
     public BrowserMediaService(WorkflowRunRepository runs, VoiceRunStore media, EmbedSessionUseCase embeds,
-            Clock clock) {
+            Clock clock, dev.voiceagent.application.usage.CreditGate credits) {
         this.runs = runs;
         this.media = media;
         this.embeds = embeds;
         this.clock = clock;
+        this.credits = credits;
     }
 
     @Override
@@ -65,7 +68,9 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
             if (!BROWSER_VOICE.contains(run.mode())) {
                 throw new ConflictException(NOT_BROWSER);
             }
-            return media.claim(organizationId, workflowId, runId, clock.instant());
+            // as a phone call or a chat: an organization out of credits starts no call (402)
+            return credits.requireCredit(organizationId)
+                    .chain(() -> media.claim(organizationId, workflowId, runId, clock.instant()));
         }).map(claim -> VoiceCallService.admitted(claim, organizationId, workflowId, runId));
     }
 }

@@ -8,6 +8,21 @@ public final class CallMediaUseCases {
     private CallMediaUseCases() {
     }
 
+    /** The run's media cannot be had (a 409): the run is completed, or another socket holds its media. */
+    public static final class MediaUnavailable extends dev.voiceagent.application.shared.ConflictException {
+        private final boolean completed;
+
+        public MediaUnavailable(String message, boolean completed) {
+            super(message);
+            this.completed = completed;
+        }
+
+        /** True: the run is over; false: another socket holds its media. */
+        public boolean completed() {
+            return completed;
+        }
+    }
+
     /** A run whose media this replica now holds, and the checkpoint of the call it continues (null: a new call). */
     public record Admitted(long organizationId, long workflowId, long runId,
             dev.voiceagent.domain.workflow.WorkflowRun run, CallCheckpoint checkpoint) {
@@ -27,7 +42,9 @@ public final class CallMediaUseCases {
     /**
      * A browser's media for a browser run (webrtc / smallwebrtc: an editor's test call, a voice widget's), checked in
      * the order the API checks: the run must be the organization's (else 404, another organization's too), a browser
-     * run (409 otherwise: a phone call's media comes from its carrier), not completed and not connected already (409).
+     * run (409 otherwise: a phone call's media comes from its carrier), credits left where they are enforced (a
+     * {@link dev.voiceagent.application.shared.PaymentRequiredException}, 402), not completed and not connected already
+     * (409).
      */
     public interface AdmitBrowserMediaUseCase {
         Uni<Admitted> admit(dev.voiceagent.application.shared.Principal principal, long workflowId, long runId);

@@ -6,7 +6,6 @@ import dev.voiceagent.application.conversation.ConversationModels;
 import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.storage.ObjectStore;
@@ -130,8 +129,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         }
         throw switch (claim.refusal()) {
             case UNKNOWN -> new ResourceNotFoundException(NOT_FOUND);
-            case COMPLETED -> new ConflictException(COMPLETED);
-            case TAKEN -> new ConflictException(TAKEN);
+            case COMPLETED -> new CallMediaUseCases.MediaUnavailable(COMPLETED, true);
+            case TAKEN -> new CallMediaUseCases.MediaUnavailable(TAKEN, false);
         };
     }
 

@@ -196,6 +196,8 @@ public final class VoiceSession implements MediaInput {
     private ConversationState conversation;
     private TokenUsage tokens = TokenUsage.ZERO;
     private Answer answer;
+    /** The caller cannot barge in (an uninterruptible answer is being spoken): shown as rtf-user-mute-*. */
+    private boolean muted;
     private int answerSeq;
     private AutoCloseable ticker;
     private Instant connectedAt;
@@ -926,6 +928,7 @@ public final class VoiceSession implements MediaInput {
             answer = null;
             if (a.speaking) {
                 log.show("rtf-bot-stopped-speaking", java.util.Map.of());
+                unmute();
             }
             if (failure != null) {
                 end(PIPELINE_ERROR); // the fallback line was heard
@@ -970,8 +973,20 @@ public final class VoiceSession implements MediaInput {
             }
         }
         // an idle prompt may be answered over; the fallback line before a failed call ends may not
-        decide(new VoiceEvent.AgentSpeaking(now, a.uninterruptible ? false : a.turn == null ? failure == null
-                : a.turn.interruptible()));
+        boolean interruptible = a.uninterruptible ? false : a.turn == null ? failure == null : a.turn.interruptible();
+        if (!interruptible && !muted) {
+            // the caller cannot cut in until this answer is over: the reference dashboard warns one who tries
+            muted = true;
+            log.show("rtf-user-mute-started", java.util.Map.of());
+        }
+        decide(new VoiceEvent.AgentSpeaking(now, interruptible));
+    }
+
+    private void unmute() {
+        if (muted) {
+            muted = false;
+            log.show("rtf-user-mute-stopped", java.util.Map.of());
+        }
     }
 
     private byte silence() {
@@ -1009,6 +1024,7 @@ public final class VoiceSession implements MediaInput {
         log.add("rtf-interruption", payload);
         if (a.speaking) {
             log.show("rtf-bot-stopped-speaking", java.util.Map.of("interrupted", true));
+            unmute();
         }
         if (a.turn == null) {
             if (a.userText != null) {

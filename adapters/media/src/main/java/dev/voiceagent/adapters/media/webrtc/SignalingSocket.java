@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.media.webrtc;
 import dev.voiceagent.adapters.media.VertxCallLoop;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.CallMediaUseCases.MediaUnavailable;
 import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.application.voice.runtime.MediaInput;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -88,6 +89,23 @@ public final class SignalingSocket implements WebRtcPeer.Events {
         this.vertx = vertx;
         this.context = context;
         this.peer = new WebRtcPeer(vertx, context, settings.hosts, settings.ports, this);
+    }
+
+    /**
+     * A socket whose call cannot start, answered as the reference answers the dashboard: {@code error}
+     * {error_type, message}, then closed. A run completed ({@code workflow_run_already_completed}: the dashboard
+     * offers a new test) or connected elsewhere ({@code workflow_run_already_active}), an organization out of credits
+     * ({@code insufficient_credits}: its credits dialog).
+     */
+    public static void refused(ServerWebSocket socket, Throwable why) {
+        String type = why instanceof MediaUnavailable unavailable ? (unavailable.completed()
+                ? "workflow_run_already_completed" : "workflow_run_already_active") : "insufficient_credits";
+        String message = why instanceof MediaUnavailable unavailable && unavailable.completed()
+                ? "This test run has already finished. Start a new test to call the agent again."
+                : why instanceof MediaUnavailable ? "Workflow run already has an active call" : why.getMessage();
+        socket.writeTextMessage(new JsonObject().put("type", "error").put("payload", new JsonObject()
+                .put("error_type", type).put("message", message)).encode());
+        socket.close((short) 1000, type);
     }
 
     public void listen() {
