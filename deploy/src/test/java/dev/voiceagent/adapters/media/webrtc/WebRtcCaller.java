@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.Hashtable;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,33 +36,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.bouncycastle.tls.Certificate;
-import org.bouncycastle.tls.CertificateRequest;
-import org.bouncycastle.tls.CipherSuite;
-import org.bouncycastle.tls.DTLSClientProtocol;
-import org.bouncycastle.tls.DatagramTransport;
-import org.bouncycastle.tls.DefaultTlsClient;
-import org.bouncycastle.tls.ExporterLabel;
-import org.bouncycastle.tls.HashAlgorithm;
-import org.bouncycastle.tls.ProtocolVersion;
-import org.bouncycastle.tls.SRTPProtectionProfile;
-import org.bouncycastle.tls.SignatureAlgorithm;
-import org.bouncycastle.tls.SignatureAndHashAlgorithm;
-import org.bouncycastle.tls.TlsAuthentication;
-import org.bouncycastle.tls.TlsCredentials;
-import org.bouncycastle.tls.TlsSRTPUtils;
-import org.bouncycastle.tls.TlsServerCertificate;
-import org.bouncycastle.tls.TlsUtils;
-import org.bouncycastle.tls.UseSRTPData;
-import org.bouncycastle.tls.crypto.TlsCertificate;
-import org.bouncycastle.tls.crypto.TlsCryptoParameters;
-import org.bouncycastle.tls.crypto.impl.bc.BcDefaultTlsCredentialedSigner;
-import org.bouncycastle.tls.crypto.impl.bc.BcTlsCrypto;
 
 /**
  * A WebRTC caller for the voice benchmark, as a browser is one but in this process: the reference dashboard's
- * signaling (offer, answer), an ICE check of the answer's first candidate (USE-CANDIDATE, consent every 2.5 s), a DTLS
- * client with a certificate (Bouncy Castle, as the service's own tests use it) and use_srtp, SRTP both ways, and Opus
+ * signaling (offer, answer), an ICE check of the answer's first candidate (USE-CANDIDATE, consent every 2.5 s), the
+ * adapter's {@link DtlsSrtpClient} (Bouncy Castle, a certificate, use_srtp), SRTP both ways, and Opus
  * (Concentus): real speech (FreeTTS at 16 kHz) and silence as one 20 ms packet every 20 ms, as a browser sends them
  * (encoded once for all callers, so the callers cost the shared box little), and when each agent packet came. A
  * barge-in shows as the call's {@code rtf-interruption} event, sent as the service drops the agent's queued audio.
@@ -225,42 +202,8 @@ public final class WebRtcCaller implements ScriptedCaller {
 
     private void handshake() {
         try {
-            Browser browser = new Browser();
-            new DTLSClientProtocol().connect(browser, new DatagramTransport() {
-                @Override
-                public int getReceiveLimit() {
-                    return 1500;
-                }
-
-                @Override
-                public int getSendLimit() {
-                    return 1200;
-                }
-
-                @Override
-                public int receive(byte[] buf, int off, int len, int waitMillis) throws IOException {
-                    try {
-                        byte[] next = dtlsInbox.poll(waitMillis, TimeUnit.MILLISECONDS);
-                        if (next == null) {
-                            return -1;
-                        }
-                        System.arraycopy(next, 0, buf, off, next.length);
-                        return next.length;
-                    } catch (InterruptedException e) {
-                        throw new IOException(e);
-                    }
-                }
-
-                @Override
-                public void send(byte[] buf, int off, int len) {
-                    udp.send(Buffer.buffer(Arrays.copyOfRange(buf, off, off + len)), serverPort, serverHost);
-                }
-
-                @Override
-                public void close() {
-                }
-            });
-            DtlsSrtpServer.Keys keys = new DtlsSrtpServer.Keys(browser.material);
+            DtlsSrtpServer.Keys keys = new DtlsSrtpClient(IDENTITY).connect(WebRtcWarmUp.transport(dtlsInbox,
+                    datagram -> udp.send(Buffer.buffer(datagram), serverPort, serverHost)));
             inbound = new Srtp(keys.serverKey, keys.serverSalt);
             outbound = new Srtp(keys.clientKey, keys.clientSalt);
             connected.complete(System.currentTimeMillis());
@@ -377,58 +320,5 @@ public final class WebRtcCaller implements ScriptedCaller {
             udp.close();
         }
         client.close();
-    }
-
-    /** The browser's DTLS client: its own certificate, SRTP_AES128_CM_HMAC_SHA1_80 offered. */
-    private final class Browser extends DefaultTlsClient {
-
-        byte[] material;
-
-        Browser() {
-            super(new BcTlsCrypto(new SecureRandom()));
-        }
-
-        @Override
-        protected ProtocolVersion[] getSupportedVersions() {
-            return ProtocolVersion.DTLSv12.only();
-        }
-
-        @Override
-        protected int[] getSupportedCipherSuites() {
-            return new int[] {CipherSuite.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256};
-        }
-
-        @Override
-        @SuppressWarnings({"rawtypes", "unchecked"})
-        public Hashtable getClientExtensions() throws IOException {
-            Hashtable extensions = super.getClientExtensions();
-            TlsSRTPUtils.addUseSRTPExtension(extensions, new UseSRTPData(
-                    new int[] {SRTPProtectionProfile.SRTP_AES128_CM_HMAC_SHA1_80}, TlsUtils.EMPTY_BYTES));
-            return extensions;
-        }
-
-        @Override
-        public TlsAuthentication getAuthentication() {
-            return new TlsAuthentication() {
-                @Override
-                public void notifyServerCertificate(TlsServerCertificate certificate) {
-                    // a benchmark's caller trusts the service it measures
-                }
-
-                @Override
-                public TlsCredentials getClientCredentials(CertificateRequest request) throws IOException {
-                    TlsCertificate certificate = getCrypto().createCertificate(IDENTITY.der);
-                    return new BcDefaultTlsCredentialedSigner(new TlsCryptoParameters(context),
-                            (BcTlsCrypto) getCrypto(), IDENTITY.key, new Certificate(new TlsCertificate[] {certificate}),
-                            SignatureAndHashAlgorithm.getInstance(HashAlgorithm.sha256, SignatureAlgorithm.ecdsa));
-                }
-            };
-        }
-
-        @Override
-        public void notifyHandshakeComplete() throws IOException {
-            super.notifyHandshakeComplete();
-            material = context.exportKeyingMaterial(ExporterLabel.dtls_srtp, null, 60);
-        }
     }
 }
