@@ -101,6 +101,7 @@ final class WebRtcPeer implements MediaChannel {
     /** 120 ms at 48 kHz, Opus' longest packet. */
     private final short[] decoded = new short[OPUS_RATE / 1000 * 120];
     private final Resampler downsampler = new Resampler(OPUS_RATE, FORMAT.sampleRate());
+    private boolean aligned;
     private final byte[] heard = new byte[FRAME_SAMPLES * 2];
     private int heardBytes;
     /** byte[] frames (20 ms, 16 kHz PCM) and String marks, in order. */
@@ -257,6 +258,14 @@ final class WebRtcPeer implements MediaChannel {
     /** Decoded samples to the session in 20 ms frames. */
     private void heard(int samples) {
         short[] cut = downsampler.process(Arrays.copyOf(decoded, samples));
+        if (!aligned && cut.length > 0) {
+            // the resampler holds its filter's half back (about 1 ms): its first output is that much short of a
+            // packet's. Leading silence of that length makes every later frame end with its packet, rather than
+            // wait a packet (20 ms) for its last millisecond.
+            aligned = true;
+            int behind = (samples * FORMAT.sampleRate() / OPUS_RATE - cut.length) % FRAME_SAMPLES;
+            heardBytes = Math.max(0, behind) * 2;
+        }
         for (short sample : cut) {
             heard[heardBytes++] = (byte) sample;
             heard[heardBytes++] = (byte) (sample >> 8);
@@ -371,6 +380,9 @@ final class WebRtcPeer implements MediaChannel {
     @Override
     public void play(byte[] frame) {
         queue.addLast(frame);
+        if (!talking && queue.size() == 1) {
+            tick(); // a talk spurt starts now rather than at the next tick
+        }
     }
 
     @Override
