@@ -311,8 +311,13 @@ final class WebRtcPeer implements MediaChannel {
             end("webrtc_connection_lost");
             return;
         }
+        sendDue(now);
+    }
+
+    /** The frames due by {@code now}: one every 20 ms, none in a burst after the loop was held up. */
+    private void sendDue(long now) {
         if (now - nextDue > 5 * FRAME_NANOS) {
-            nextDue = now; // the loop was held up: start again from now rather than burst
+            nextDue = now; // the loop was held up, or the agent was silent: start again from now
         }
         while (now >= nextDue && !closed) {
             nextDue += FRAME_NANOS;
@@ -380,8 +385,8 @@ final class WebRtcPeer implements MediaChannel {
     @Override
     public void play(byte[] frame) {
         queue.addLast(frame);
-        if (!talking && queue.size() == 1) {
-            tick(); // a talk spurt starts now rather than at the next tick
+        if (!talking && queue.size() == 1 && outbound != null && !closed) {
+            sendDue(System.nanoTime()); // a talk spurt starts now rather than at the next tick
         }
     }
 
