@@ -10,10 +10,7 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,19 +22,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BrowserCaller implements ScriptedCaller {
 
-    private static final int FRAME_BYTES = 640;
-    private static final byte[] SILENCE = new byte[FRAME_BYTES];
+    private static final byte[] SILENCE = new byte[SpokenScript.FRAME_BYTES];
 
     private final Vertx vertx;
     private final WebSocketClient client;
-    private final Deque<byte[]> script = new ArrayDeque<>();
-    /** The frames of the script that carry the caller's voice (louder than the synthesizer's lead-in and tail). */
-    private final java.util.Set<byte[]> voiced = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final SpokenScript script = new SpokenScript(SILENCE);
     private WebSocket socket;
     private long timer;
-    private boolean speaking;
     /** Each line's voiced part as sent: its first voiced frame's time and its last one's end (epoch ms). */
-    public final List<long[]> speech = new ArrayList<>();
+    public final List<long[]> speech = script.speech();
     /** When each agent frame arrived (epoch ms), and its loudness (dBFS). */
     public final List<long[]> agentFrames = new ArrayList<>();
     public final List<JsonObject> events = new ArrayList<>();
@@ -73,22 +66,14 @@ public final class BrowserCaller implements ScriptedCaller {
 
     @Override
     public synchronized BrowserCaller says(String line) {
-        byte[] audio = Speech.pcm16k(line);
-        for (int at = 0; at < audio.length; at += FRAME_BYTES) {
-            byte[] frame = Arrays.copyOfRange(audio, at, at + FRAME_BYTES);
-            if (Loudness.dbfs(Pcm16.samples(frame)) > SimulatedCaller.VOICED_DBFS) {
-                voiced.add(frame);
-            }
-            script.addLast(frame);
-        }
+        List<byte[]> frames = SpokenScript.frames(line);
+        script.say(frames, frames);
         return this;
     }
 
     @Override
     public synchronized BrowserCaller pauses(int ms) {
-        for (int t = 0; t < ms; t += 20) {
-            script.addLast(SILENCE);
-        }
+        script.pause(ms);
         return this;
     }
 
@@ -98,18 +83,7 @@ public final class BrowserCaller implements ScriptedCaller {
     }
 
     private synchronized void tick() {
-        byte[] frame = script.isEmpty() ? SILENCE : script.pollFirst();
-        long now = System.currentTimeMillis();
-        boolean inLine = frame != SILENCE;
-        if (inLine && !speaking) {
-            speech.add(new long[] {-1, -1});
-        }
-        if (inLine && voiced.remove(frame)) {
-            long[] line = speech.getLast();
-            line[0] = line[0] < 0 ? now : line[0];
-            line[1] = now + 20;
-        }
-        speaking = inLine;
+        byte[] frame = script.next(System.currentTimeMillis());
         socket.writeBinaryMessage(Buffer.buffer(frame));
     }
 

@@ -1,9 +1,7 @@
 package dev.voiceagent.adapters.media.webrtc;
 
 import dev.voiceagent.deploy.support.ScriptedCaller;
-import dev.voiceagent.deploy.support.SimulatedCaller;
-import dev.voiceagent.deploy.support.Speech;
-import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.deploy.support.SpokenScript;
 import dev.voiceagent.domain.audio.Pcm16;
 import io.github.jaredmdobson.concentus.OpusApplication;
 import io.github.jaredmdobson.concentus.OpusEncoder;
@@ -20,16 +18,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Deque;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -48,8 +41,6 @@ import java.util.regex.Pattern;
  */
 public final class WebRtcCaller implements ScriptedCaller {
 
-    private static final int FRAME_BYTES = 640;
-    private static final byte[] SILENCE = new byte[FRAME_BYTES];
     private static final Pattern CANDIDATE = Pattern.compile("a=candidate:\\S+ 1 udp \\d+ (\\S+) (\\d+) typ host");
 
     private final Vertx vertx;
@@ -58,14 +49,12 @@ public final class WebRtcCaller implements ScriptedCaller {
     private static final DtlsSrtpServer.Identity IDENTITY = DtlsSrtpServer.generate();
     /** Each line's and silence's Opus packets, encoded once for every caller (the callers share the box measured). */
     private static final Map<String, List<byte[]>> ENCODED = new ConcurrentHashMap<>();
-    private static final byte[] SILENCE_PACKET = encode(List.of(SILENCE)).getFirst();
+    private static final byte[] SILENCE_PACKET = encode(List.of(new byte[SpokenScript.FRAME_BYTES])).getFirst();
     private final String ufrag = "c" + Long.toString(new SecureRandom().nextLong() & Long.MAX_VALUE, 36);
     private final String password = "p" + Long.toString(new SecureRandom().nextLong() & Long.MAX_VALUE, 36)
             + "xxxxxxxxxxxxxxxxxxxxxx";
-    private final Deque<byte[]> script = new ArrayDeque<>();
-    private final Set<byte[]> voiced = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final SpokenScript script = new SpokenScript(SILENCE_PACKET);
     private final BlockingQueue<byte[]> dtlsInbox = new LinkedBlockingQueue<>();
-    private final List<long[]> speech = new ArrayList<>();
     private final List<Long> agentFrames = new ArrayList<>();
     private final List<Long> clears = new ArrayList<>();
     public final List<JsonObject> events = new ArrayList<>();
@@ -87,7 +76,6 @@ public final class WebRtcCaller implements ScriptedCaller {
     private volatile Srtp inbound;
     private int sequence;
     private long timestamp;
-    private boolean speaking;
     private long timer;
     private long consent;
 
@@ -214,27 +202,14 @@ public final class WebRtcCaller implements ScriptedCaller {
 
     @Override
     public synchronized WebRtcCaller says(String line) {
-        byte[] audio = Speech.pcm16k(line);
-        List<byte[]> frames = new ArrayList<>();
-        for (int at = 0; at < audio.length; at += FRAME_BYTES) {
-            frames.add(Arrays.copyOfRange(audio, at, at + FRAME_BYTES));
-        }
-        List<byte[]> packets = ENCODED.computeIfAbsent(line, l -> encode(frames));
-        for (int i = 0; i < frames.size(); i++) {
-            byte[] packet = packets.get(i);
-            if (Loudness.dbfs(Pcm16.samples(frames.get(i))) > SimulatedCaller.VOICED_DBFS) {
-                voiced.add(packet);
-            }
-            script.addLast(packet);
-        }
+        List<byte[]> frames = SpokenScript.frames(line);
+        script.say(frames, ENCODED.computeIfAbsent(line, l -> encode(frames)));
         return this;
     }
 
     @Override
     public synchronized WebRtcCaller pauses(int ms) {
-        for (int t = 0; t < ms; t += 20) {
-            script.addLast(SILENCE_PACKET);
-        }
+        script.pause(ms);
         return this;
     }
 
@@ -260,18 +235,7 @@ public final class WebRtcCaller implements ScriptedCaller {
         if (srtp == null) {
             return;
         }
-        byte[] opus = script.isEmpty() ? SILENCE_PACKET : script.pollFirst();
-        long now = System.currentTimeMillis();
-        boolean inLine = opus != SILENCE_PACKET;
-        if (inLine && !speaking) {
-            speech.add(new long[] {-1, -1});
-        }
-        if (inLine && voiced.remove(opus)) {
-            long[] line = speech.getLast();
-            line[0] = line[0] < 0 ? now : line[0];
-            line[1] = now + 20;
-        }
-        speaking = inLine;
+        byte[] opus = script.next(System.currentTimeMillis());
         byte[] packet = new byte[12 + opus.length];
         packet[0] = (byte) 0x80;
         packet[1] = 111;
@@ -286,7 +250,7 @@ public final class WebRtcCaller implements ScriptedCaller {
 
     @Override
     public synchronized List<long[]> speech() {
-        return List.copyOf(speech);
+        return List.copyOf(script.speech());
     }
 
     @Override
