@@ -383,16 +383,8 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
     @Override
     public Uni<Void> endUnstarted(Admitted admitted, String reason) {
         Instant now = Instant.now();
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", "rtf-call-ended");
-        event.put("timestamp", now.toString());
-        event.put("payload", Map.of("reason", reason));
-        WorkflowRun ended = ChatRuns.completed(admitted.run(), reason, now);
-        return completions.events(false, ended, now)
-                .chain(events -> runs.finish(ended, List.of(event), events, now)).replaceWithVoid()
-                .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
-                        admitted.runId(), f.toString()))
-                .onFailure().recoverWithNull();
+        return finishUnstarted(admitted, ChatRuns.completed(admitted.run(), reason, now), "rtf-call-ended",
+                Map.of("reason", reason), now);
     }
 
     /** The call could not start (a model the runtime cannot use, a workflow gone): the run ends with the reason. */
@@ -401,13 +393,20 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
         LOG.log(System.Logger.Level.WARNING, "voice session of run {0} not started: {1}", admitted.runId(), reason);
         loop.execute(() -> media.close(VoiceSession.PIPELINE_ERROR));
         Instant now = Instant.now();
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("type", "rtf-pipeline-error");
-        error.put("timestamp", now.toString());
-        error.put("payload", CallLog.pipelineError(Map.of("message", reason, "fatal", true)));
-        WorkflowRun ended = ChatRuns.completed(withError(admitted.run(), reason), VoiceSession.PIPELINE_ERROR, now);
+        return finishUnstarted(admitted, ChatRuns.completed(withError(admitted.run(), reason),
+                VoiceSession.PIPELINE_ERROR, now), "rtf-pipeline-error",
+                CallLog.pipelineError(Map.of("message", reason, "fatal", true)), now);
+    }
+
+    /** A call that never had a session: its run finished as {@code ended}, with one event saying why. */
+    private Uni<Void> finishUnstarted(Admitted admitted, WorkflowRun ended, String type, Map<String, Object> payload,
+            Instant now) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", type);
+        event.put("timestamp", now.toString());
+        event.put("payload", payload);
         return completions.events(false, ended, now)
-                .chain(events -> runs.finish(ended, List.of(error), events, now)).replaceWithVoid()
+                .chain(events -> runs.finish(ended, List.of(event), events, now)).replaceWithVoid()
                 .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "run {0} not finished: {1}",
                         admitted.runId(), f.toString()))
                 .onFailure().recoverWithNull();

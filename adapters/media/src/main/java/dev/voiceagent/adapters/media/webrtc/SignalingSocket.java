@@ -100,9 +100,12 @@ public final class SignalingSocket implements WebRtcPeer.Events {
     public static void refused(ServerWebSocket socket, Throwable why) {
         String type = why instanceof MediaUnavailable unavailable ? (unavailable.completed()
                 ? "workflow_run_already_completed" : "workflow_run_already_active") : "insufficient_credits";
-        String message = why instanceof MediaUnavailable unavailable && unavailable.completed()
-                ? "This test run has already finished. Start a new test to call the agent again."
-                : why instanceof MediaUnavailable ? "Workflow run already has an active call" : why.getMessage();
+        String message = switch (type) {
+            case "workflow_run_already_completed" ->
+                    "This test run has already finished. Start a new test to call the agent again.";
+            case "workflow_run_already_active" -> "Workflow run already has an active call";
+            default -> why.getMessage();
+        };
         socket.writeTextMessage(new JsonObject().put("type", "error").put("payload", new JsonObject()
                 .put("error_type", type).put("message", message)).encode());
         socket.close((short) 1000, type);
