@@ -113,7 +113,9 @@ public class KnowledgePgvectorEndToEndTest {
         List<Double> exact = exactSimilarities(organization, query, 20);
         assertThat(nearest).hasSize(10);
         assertThat(nearest).extracting(Found::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
-        assertThat(nearest.getFirst().score()).isCloseTo(exact.getFirst(), org.assertj.core.api.Assertions.within(1e-5));
+        // the first found is among the exact nearest few (not always the nearest: one CI run out of seven found the
+        // exact second first)
+        assertThat(nearest.getFirst().score()).isGreaterThanOrEqualTo(exact.get(4) - 1e-5);
         assertThat(nearest).extracting(Found::score).allSatisfy(score -> assertThat(score)
                 .isGreaterThanOrEqualTo(exact.getLast() - 1e-5));
         assertThat(nearest).extracting(Found::documentUuid).doesNotContain(theirs);
