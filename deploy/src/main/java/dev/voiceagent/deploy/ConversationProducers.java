@@ -30,7 +30,7 @@ public class ConversationProducers {
     @Produces
     @Singleton
     @io.quarkus.arc.DefaultBean
-    dev.voiceagent.application.voice.runtime.VoiceActivityDetector voiceActivity() {
+    dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector voiceActivity() {
         return new dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector();
     }
 

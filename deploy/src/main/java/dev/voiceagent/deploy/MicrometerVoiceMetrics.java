@@ -1,7 +1,7 @@
 package dev.voiceagent.deploy;
 
-import dev.voiceagent.application.voice.runtime.VoiceMetrics;
 import dev.voiceagent.application.voice.runtime.VoiceSessions;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -6,6 +6,7 @@ import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository;
 import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
@@ -26,7 +27,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.smallrye.mutiny.Uni;
-import dev.voiceagent.application.voice.runtime.VoiceRunStore;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,7 +76,7 @@ class PostgresContractsTest {
     @Inject
     AgroalDataSource dataSource;
     @Inject
-    dev.voiceagent.application.voice.runtime.VoiceRunStore voiceRuns;
+    dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore voiceRuns;
 
     private Sql sql;
     private long org;

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.media;
 
+import dev.voiceagent.adapters.media.webrtc.SignalingSocket;
 import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.auth.Credentials;
 import dev.voiceagent.application.shared.AuthenticationException;
@@ -7,11 +8,10 @@ import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.PaymentRequiredException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.MediaUnavailable;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
-import dev.voiceagent.adapters.media.webrtc.SignalingSocket;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitBrowserMediaUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.MediaUnavailable;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;

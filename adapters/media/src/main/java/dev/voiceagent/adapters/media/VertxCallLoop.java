@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.media;
 
-import dev.voiceagent.application.voice.runtime.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.voiceagent.adapters.simulator;
 
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.voice.runtime.SpeechToText;
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
-import dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;

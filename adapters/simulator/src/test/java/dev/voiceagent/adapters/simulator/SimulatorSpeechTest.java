@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.voice.runtime.SpeechToText;
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
-import dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Loudness;

@@ -4,7 +4,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.voiceagent.application.voice.runtime.VoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import dev.voiceagent.domain.audio.Loudness;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;

@@ -2,7 +2,7 @@ package dev.voiceagent.adapters.vad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voiceagent.application.voice.runtime.VoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.voice.runtime;
 
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import dev.voiceagent.domain.audio.Loudness;
 import java.util.function.DoubleConsumer;
 

@@ -9,9 +9,24 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.storage.ObjectStore;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitCallMediaUseCase;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitCallMediaUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallCheckpoint;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
+import dev.voiceagent.application.voice.runtime.session.CallLog;
+import dev.voiceagent.application.voice.runtime.session.RealtimeSession;
+import dev.voiceagent.application.voice.runtime.session.VoiceSession;
 import dev.voiceagent.application.workflow.RunCompletions;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
@@ -21,9 +36,9 @@ import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.voice.TurnRules;
-import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
@@ -59,7 +74,7 @@ public class VoiceCallService implements AdmitCallMediaUseCase, StartVoiceSessio
      */
     static final Duration HEARTBEAT = Duration.ofSeconds(5);
     /** Voice activity already waits 0.2 s of speech before it says the caller started: no second wait on top. */
-    static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO, Duration.ofSeconds(10), 1,
+    public static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO, Duration.ofSeconds(10), 1,
             Duration.ofSeconds(300));
 
     /**

@@ -1,11 +1,11 @@
 package dev.voiceagent.adapters.media.webrtc;
 
 import dev.voiceagent.adapters.media.VertxCallLoop;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.AdmitBrowserMediaUseCase;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.Admitted;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.MediaUnavailable;
-import dev.voiceagent.application.voice.runtime.CallMediaUseCases.StartVoiceSessionUseCase;
-import dev.voiceagent.application.voice.runtime.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitBrowserMediaUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.MediaUnavailable;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;

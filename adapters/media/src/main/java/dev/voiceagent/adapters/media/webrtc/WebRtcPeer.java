@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.media.webrtc;
 
-import dev.voiceagent.application.voice.runtime.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.Resampler;
 import io.github.jaredmdobson.concentus.OpusApplication;

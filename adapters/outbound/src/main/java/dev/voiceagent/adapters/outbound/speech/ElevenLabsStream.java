@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.voice.HeardText;
 import io.vertx.core.Future;

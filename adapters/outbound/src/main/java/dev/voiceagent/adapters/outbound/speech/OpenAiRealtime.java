@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.adapters.outbound.ChatCompletions;
-import dev.voiceagent.application.voice.runtime.SpeechToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.FunctionSpec;
 import dev.voiceagent.domain.conversation.TokenUsage;

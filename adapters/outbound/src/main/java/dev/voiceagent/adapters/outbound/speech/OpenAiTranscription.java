@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import dev.voiceagent.application.voice.runtime.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;

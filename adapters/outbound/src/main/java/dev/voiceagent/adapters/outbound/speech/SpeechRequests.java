@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Pcm16;

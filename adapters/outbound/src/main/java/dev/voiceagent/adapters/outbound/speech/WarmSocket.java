@@ -1,6 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import io.vertx.core.Future;
 import io.vertx.core.http.WebSocket;
 import java.util.ArrayDeque;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.voice.runtime.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.voice.HeardText;

@@ -2,7 +2,7 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voiceagent.application.voice.runtime.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.voice.runtime.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.ModelService;
 import io.vertx.core.Vertx;
@@ -162,6 +162,6 @@ class OpenAiTranscriptionTest {
         assertThat(heard.events.getFirst()).startsWith("failed:OpenAI").contains("401");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> speech.open(openai("sk-good"),
                         AudioFormat.PCM_16K, new Heard()))
-                .isInstanceOf(dev.voiceagent.application.voice.runtime.UnsupportedSpeechProvider.class);
+                .isInstanceOf(dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider.class);
     }
 }

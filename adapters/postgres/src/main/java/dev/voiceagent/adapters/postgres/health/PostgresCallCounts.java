@@ -19,7 +19,7 @@ public class PostgresCallCounts implements CallCounts {
 
     private static final String ACTIVE = "status IN ('initiated', 'ringing', 'in-progress')";
     /** A voice session's heartbeat older than this is a replica gone (VoiceRunStore.STALE). */
-    private static final java.time.Duration MEDIA_STALE = dev.voiceagent.application.voice.runtime.VoiceRunStore.STALE;
+    private static final java.time.Duration MEDIA_STALE = dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore.STALE;
 
     private final Pool pool;
     private final ReplicaIdentity replica;

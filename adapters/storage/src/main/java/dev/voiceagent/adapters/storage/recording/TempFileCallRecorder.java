@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.storage.recording;
 
 import dev.voiceagent.application.storage.ObjectStore;
-import dev.voiceagent.application.voice.runtime.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.Wav;
 import dev.voiceagent.domain.storage.ObjectKeys;

@@ -1,10 +1,15 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.application.conversation.ToolRunner;
-import dev.voiceagent.application.voice.runtime.VoiceSessionTest.Carrier;
-import dev.voiceagent.application.voice.runtime.VoiceSessionTest.VirtualLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.session.RealtimeSession;
+import dev.voiceagent.application.voice.runtime.session.VoiceSession;
+import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.Carrier;
+import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.VirtualLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ChatMessage;

@@ -1,5 +1,7 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.session;
 
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.TurnEvent;
 import java.time.Instant;
@@ -14,7 +16,7 @@ import java.util.Map;
  * node transitions, function calls, interruptions, latency). At most {@link #LIMIT} events, so a long call's memory
  * stays bounded; the last one says how many were left out.
  */
-final class CallLog {
+public final class CallLog {
 
     static final int LIMIT = 2_000;
 
@@ -57,7 +59,7 @@ final class CallLog {
      * A pipeline error as the reference's dashboard and QA read it ({@code error}, {@code fatal}: the call could not go
      * on), its {@code message} kept for readers of this service's earlier logs.
      */
-    static Map<String, Object> pipelineError(Map<String, Object> payload) {
+    public static Map<String, Object> pipelineError(Map<String, Object> payload) {
         Map<String, Object> shaped = new LinkedHashMap<>(payload);
         shaped.put("error", payload.get("message"));
         shaped.putIfAbsent("fatal", false);

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.out;
 
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.domain.audio.AudioFormat;

@@ -1,5 +1,8 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.in;
 
+import dev.voiceagent.application.voice.runtime.port.out.CallCheckpoint;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import io.smallrye.mutiny.Uni;
 
 /** A carrier's media socket for a run: admitted before the upgrade, then the call's voice session. */

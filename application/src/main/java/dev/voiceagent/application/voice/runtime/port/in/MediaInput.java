@@ -1,5 +1,6 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.in;
 
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 /**
  * What the carrier sends the call's session, called by the media adapter on the call's loop: the counterpart of
  * {@link MediaChannel}.

@@ -1,10 +1,17 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.session;
 
 import dev.voiceagent.application.conversation.ToolRunner;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.Framer;
-import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.ModelReply;

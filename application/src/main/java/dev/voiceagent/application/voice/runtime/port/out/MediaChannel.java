@@ -1,5 +1,6 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.out;
 
+import dev.voiceagent.application.voice.runtime.session.VoiceSession;
 import dev.voiceagent.domain.audio.AudioFormat;
 
 /**

@@ -1,4 +1,4 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.out;
 
 import java.time.Duration;
 

@@ -1,7 +1,8 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.port.out;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voiceagent.application.voice.runtime.port.out.CallCheckpoint;
 import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.TokenUsage;

@@ -1,27 +1,37 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.session;
 
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.ModelDelta;
 import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallCheckpoint;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
 import dev.voiceagent.domain.audio.Framer;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Loudness;
-import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.voice.HeardText;
-import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.voice.Playout;
 import dev.voiceagent.domain.voice.SpeakableText;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
 import dev.voiceagent.domain.voice.VoiceCommand;
 import dev.voiceagent.domain.voice.VoiceEvent;
-import io.smallrye.mutiny.subscription.Cancellable;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -43,9 +53,9 @@ public final class VoiceSession implements MediaInput {
     static final String IDLE_PROMPT = "Are you still there?";
     /** What the caller hears when a provider fails mid-call, before the call ends. */
     static final String FALLBACK_LINE = "I'm sorry, I'm having trouble right now. Please call back later.";
-    static final String PIPELINE_ERROR = "pipeline_error";
+    public static final String PIPELINE_ERROR = "pipeline_error";
     /** The call is handed to a person: its media stays up until the carrier took it (the session's owner does it). */
-    static final String TRANSFER = "transfer_call";
+    public static final String TRANSFER = "transfer_call";
     /** What the caller hears while a slow tool runs. */
     static final String FILLER = "One moment, please.";
     static final Duration FILLER_AFTER = Duration.ofSeconds(1);
@@ -95,13 +105,13 @@ public final class VoiceSession implements MediaInput {
             String failure) {
 
         /** The same end with another reason and failure (a transfer the carrier refused). */
-        Ended as(String otherReason, String otherFailure) {
+        public Ended as(String otherReason, String otherFailure) {
             return new Ended(otherReason, conversation, tokens, speechSeconds, spokenCharacters, connectedAt, endedAt,
                     events, otherFailure);
         }
 
         /** The payload of the conversation's end event (the end tool's details), or empty. */
-        java.util.Map<?, ?> endDetails() {
+        public java.util.Map<?, ?> endDetails() {
             for (int i = events.size() - 1; i >= 0; i--) {
                 if ("rtf-call-ended".equals(events.get(i).get("type"))
                         && events.get(i).get("payload") instanceof java.util.Map<?, ?> payload) {
@@ -405,7 +415,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     /** A transcript from speech-to-text. */
-    void transcript(String text, boolean isFinal) {
+    public void transcript(String text, boolean isFinal) {
         if (ended) {
             return;
         }
@@ -418,7 +428,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     /** Audio of an utterance from text-to-speech. */
-    void voiceAudio(String utterance, byte[] audio) {
+    public void voiceAudio(String utterance, byte[] audio) {
         Utterance u = utterance(utterance);
         if (u != null) {
             if (answer.firstAudioAt == null) {
@@ -431,7 +441,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     /** Where an utterance's words fall on its audio. */
-    void voiceWords(String utterance, List<HeardText.Word> words) {
+    public void voiceWords(String utterance, List<HeardText.Word> words) {
         Utterance u = utterance(utterance);
         if (u != null) {
             u.words.addAll(words);
@@ -439,7 +449,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     /** An utterance's audio is complete. */
-    void voiceDone(String utterance) {
+    public void voiceDone(String utterance) {
         Utterance u = utterance(utterance);
         if (u != null) {
             u.heard = true;
@@ -1042,7 +1052,7 @@ public final class VoiceSession implements MediaInput {
     }
 
     /** A provider failed mid-call: the caller hears the fallback line if the voice still works, then the call ends. */
-    void failed(String message) {
+    public void failed(String message) {
         if (ended) {
             return;
         }

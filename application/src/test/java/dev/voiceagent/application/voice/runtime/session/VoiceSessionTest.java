@@ -1,4 +1,4 @@
-package dev.voiceagent.application.voice.runtime;
+package dev.voiceagent.application.voice.runtime.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,17 @@ import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.ModelDelta;
 import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
+import dev.voiceagent.application.voice.runtime.VoiceCallService;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.session.VoiceSession;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.conversation.AgentEngine;
