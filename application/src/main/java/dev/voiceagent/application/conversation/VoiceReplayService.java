@@ -12,7 +12,7 @@ import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.CallTurns;
-import dev.voiceagent.domain.conversation.RealtimeFeedback;
+import dev.voiceagent.domain.conversation.FeedbackEvents;
 import dev.voiceagent.domain.conversation.Scenario;
 import dev.voiceagent.domain.conversation.ScenarioReplay;
 import dev.voiceagent.domain.conversation.ScenarioReplay.ChatTurnOutcome;
@@ -141,7 +141,7 @@ public class VoiceReplayService implements VoiceReplayScenarioUseCase {
     private static VoiceReplayed compare(Scenario scenario, WorkflowVersion version, WorkflowRun run, int seconds,
             String startNode) {
         List<Map<String, Object>> events = new ArrayList<>();
-        List<?> logged = run.logs() == null ? null : JsonTree.asList(run.logs().get(RealtimeFeedback.KEY));
+        List<?> logged = run.logs() == null ? null : JsonTree.asList(run.logs().get(FeedbackEvents.KEY));
         if (logged != null) {
             for (Object e : logged) {
                 Map<String, Object> event = JsonTree.asMap(e);

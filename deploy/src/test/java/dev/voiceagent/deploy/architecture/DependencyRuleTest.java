@@ -1,6 +1,7 @@
 package dev.voiceagent.deploy.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -98,6 +99,25 @@ class DependencyRuleTest {
                         && !(c.getEnclosingClass().isPresent() && c.getEnclosingClass().get().isInterface()));
         classes().that().resideInAPackage(ROOT + ".adapters..")
                 .should().onlyDependOnClassesThat(DescribedPredicate.not(implementation))
+                .allowEmptyShould(false)
+                .check(classes);
+    }
+
+    /**
+     * The voice runtime shows the adapters its ports only ({@code voice.runtime.port.in}: what drives a call,
+     * {@code port.out}: what a call drives): its sessions and services are internals, and the ports never name them.
+     */
+    @Test
+    void theVoiceRuntimeIsReachedThroughItsPortsOnly() {
+        String runtime = ROOT + ".application.voice.runtime";
+        DescribedPredicate<JavaClass> internals = DescribedPredicate.describe("the voice runtime's internals",
+                c -> c.getPackageName().startsWith(runtime) && !c.getPackageName().startsWith(runtime + ".port"));
+        noClasses().that().resideInAPackage(ROOT + ".adapters..")
+                .should().dependOnClassesThat(internals)
+                .allowEmptyShould(false)
+                .check(classes);
+        noClasses().that().resideInAPackage(runtime + ".port..")
+                .should().dependOnClassesThat(internals)
                 .allowEmptyShould(false)
                 .check(classes);
     }

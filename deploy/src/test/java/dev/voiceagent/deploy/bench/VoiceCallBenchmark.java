@@ -1,11 +1,11 @@
 package dev.voiceagent.deploy.bench;
 
+import dev.voiceagent.adapters.media.webrtc.WebRtcCaller;
 import dev.voiceagent.adapters.telephony.FormBody;
+import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
-import dev.voiceagent.adapters.media.webrtc.WebRtcCaller;
-import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.ScriptedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import io.vertx.core.Vertx;
@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * <p>Reported per level of concurrency (-Dbench.calls=1,10,40,100):
  * <ul>
  * <li>overhead: voice-to-voice (the caller's last speech frame to the first agent frame it receives) minus what the
- * turn waits for by design (voice activity's silence, {@code VoiceCallService.ACTIVITY}: 256 ms) minus the fakes' delays (150 + 250 + 20 for the first
+ * turn waits for by design (voice activity's silence, {@code VoiceSessionFactory.ACTIVITY}: 256 ms) minus the fakes' delays (150 + 250 + 20 for the first
  * sentence's end + 100 ms), p50 and p99 over every answered question;</li>
  * <li>barge-in: the caller's first speech frame to the clear it receives, p50 and p99;</li>
  * <li>underruns: agent frames that came after the caller's playback ran dry mid-sentence (a glitch the caller
@@ -46,7 +46,7 @@ public final class VoiceCallBenchmark {
 
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
     /** What the turn waits for by design, and the fakes' delays (the first sentence ends with the second chunk). */
-    static final long DESIGNED_MS = dev.voiceagent.application.voice.runtime.VoiceCallService.ACTIVITY.stop().toMillis()
+    static final long DESIGNED_MS = dev.voiceagent.application.voice.runtime.VoiceSessionFactory.ACTIVITY.stop().toMillis()
             + 150 + 250 + 20 + 100;
 
     private static final String WORKFLOW = """

@@ -45,18 +45,18 @@ public final class CallTurns {
                 Map<String, Object> payload = JsonTree.asMap(e.get("payload"));
                 payload = payload == null ? Map.of() : payload;
                 switch (type(e)) {
-                    case "rtf-node-transition" -> {
+                    case FeedbackEvents.NODE_TRANSITION -> {
                         transitions.add(JsonTree.asString(payload.get("transition")));
                         String to = JsonTree.asString(payload.get("node_id"));
                         node = to == null ? node : to;
                     }
-                    case "rtf-variables-extracted" -> {
+                    case FeedbackEvents.VARIABLES_EXTRACTED -> {
                         Map<String, Object> values = JsonTree.asMap(payload.get("values"));
                         if (values != null) {
                             extracted.putAll(values);
                         }
                     }
-                    case "rtf-bot-text" -> {
+                    case FeedbackEvents.BOT_TEXT -> {
                         String text = JsonTree.asString(payload.get("text"));
                         if (text != null && !text.isBlank()) {
                             said.append(said.isEmpty() ? "" : " ").append(text.strip());
@@ -74,12 +74,12 @@ public final class CallTurns {
 
     /** The voice-to-voice latency of each answer, in order: the caller stopped speaking to the agent's first audio. */
     public static List<Long> latenciesMs(List<Map<String, Object>> events) {
-        return numbers(events, "rtf-latency-measured", "user_stop_to_bot_started_ms");
+        return numbers(events, FeedbackEvents.LATENCY_MEASURED, "user_stop_to_bot_started_ms");
     }
 
     /** How long each barge-in took, in order: the caller started speaking to the agent's audio stopping. */
     public static List<Long> bargeInsMs(List<Map<String, Object>> events) {
-        return numbers(events, "rtf-interruption", "barge_in_ms");
+        return numbers(events, FeedbackEvents.INTERRUPTION, "barge_in_ms");
     }
 
     private static List<Long> numbers(List<Map<String, Object>> events, String type, String field) {
@@ -98,7 +98,6 @@ public final class CallTurns {
     }
 
     private static boolean agentEvent(String type) {
-        return type.equals("rtf-node-transition") || type.equals("rtf-variables-extracted")
-                || type.equals("rtf-bot-text") || type.startsWith("rtf-function-call");
+        return FeedbackEvents.agents(type);
     }
 }

@@ -41,7 +41,7 @@ public final class ChatRuns {
      */
     public static WorkflowRun withFeedback(WorkflowRun r, List<ChatTurn> turns) {
         Map<String, Object> logs = new LinkedHashMap<>(r.logs() == null ? Map.of() : r.logs());
-        logs.put(RealtimeFeedback.KEY, RealtimeFeedback.of(turns));
+        logs.put(FeedbackEvents.KEY, FeedbackEvents.of(turns));
         return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
                 r.callType(), r.state(), r.completed(), r.recordingUrl(), r.transcriptUrl(), r.usageInfo(),
                 r.costInfo(), r.initialContext(), r.gatheredContext(), logs, r.annotations(), r.campaignId(),

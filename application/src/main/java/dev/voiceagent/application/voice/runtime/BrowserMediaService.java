@@ -4,6 +4,7 @@ import dev.voiceagent.application.embed.EmbedUseCases.EmbedSessionUseCase;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitBrowserMediaUseCase;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
@@ -11,6 +12,7 @@ import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,10 +32,10 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
     private final VoiceRunStore media;
     private final EmbedSessionUseCase embeds;
     private final Clock clock;
-    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final CreditGate credits;
 
     public BrowserMediaService(WorkflowRunRepository runs, VoiceRunStore media, EmbedSessionUseCase embeds,
-            Clock clock, dev.voiceagent.application.usage.CreditGate credits) {
+            Clock clock, CreditGate credits) {
         this.runs = runs;
         this.media = media;
         this.embeds = embeds;
@@ -53,7 +55,7 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
     }
 
     @Override
-    public Uni<Admitted> withContextVariables(Admitted admitted, java.util.Map<String, Object> variables) {
+    public Uni<Admitted> withContextVariables(Admitted admitted, Map<String, Object> variables) {
         if (variables.isEmpty()) {
             return Uni.createFrom().item(admitted);
         }
@@ -65,13 +67,13 @@ public class BrowserMediaService implements AdmitBrowserMediaUseCase {
 
     private Uni<Admitted> claim(long organizationId, long workflowId, long runId) {
         return runs.find(organizationId, workflowId, runId).chain(found -> {
-            var run = found.orElseThrow(() -> new ResourceNotFoundException(VoiceCallService.NOT_FOUND));
+            var run = found.orElseThrow(() -> new ResourceNotFoundException(CallAdmission.NOT_FOUND));
             if (!BROWSER_VOICE.contains(run.mode())) {
                 throw new ConflictException(NOT_BROWSER);
             }
             // as a phone call or a chat: an organization out of credits starts no call (402)
             return credits.requireCredit(organizationId)
                     .chain(() -> media.claim(organizationId, workflowId, runId, clock.instant()));
-        }).map(claim -> VoiceCallService.admitted(claim, organizationId, workflowId, runId));
+        }).map(claim -> CallAdmission.admitted(claim, organizationId, workflowId, runId));
     }
 }

@@ -3,17 +3,20 @@ package dev.voiceagent.application.voice.runtime;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.CallRecord;
-import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.SignatureCheck;
-import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.smallrye.mutiny.Uni;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * What the voice runtime asks of the carrier about a call it talks on, through the provider's own API (the media
@@ -48,7 +51,7 @@ public class CarrierCalls {
     }
 
     /** Hands the run's call to the transfer's destination; the carrier then ends the media stream. */
-    public Uni<Void> transfer(long organizationId, dev.voiceagent.application.call.Transfer transfer) {
+    public Uni<Void> transfer(long organizationId, Transfer transfer) {
         return call(organizationId, transfer.runId(), (gateway, found) -> gateway.transfer(found.configuration,
                 found.providerCallId, transfer));
     }
@@ -60,17 +63,17 @@ public class CarrierCalls {
     }
 
     private static final class Found {
-        final dev.voiceagent.domain.telephony.ProviderConfiguration configuration;
+        final ProviderConfiguration configuration;
         final String providerCallId;
 
-        Found(dev.voiceagent.domain.telephony.ProviderConfiguration configuration, String providerCallId) {
+        Found(ProviderConfiguration configuration, String providerCallId) {
             this.configuration = configuration;
             this.providerCallId = providerCallId;
         }
     }
 
     private Uni<Void> call(long organizationId, long runId,
-            java.util.function.BiFunction<CallGateway, Found, Uni<Void>> action) {
+            BiFunction<CallGateway, Found, Uni<Void>> action) {
         return calls.findByRun(runId).chain(record -> {
             if (record.isEmpty() || record.get().attempt().providerCallId() == null
                     || record.get().configurationId() == null) {

@@ -14,7 +14,9 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 
 /**
  * The organization's pre-recorded prompts (workflow recordings) as a call plays them: the recording's transcript (what
@@ -68,7 +70,7 @@ public class RecordedPrompts {
      * Where a carrier can fetch the organization's recording itself for {@code ttl} (a transfer's whisper, played by
      * the carrier to the person who answers): a signed address of the stored file.
      */
-    public Uni<String> publicUrl(long organizationId, String recordingId, java.time.Duration ttl) {
+    public Uni<String> publicUrl(long organizationId, String recordingId, Duration ttl) {
         return recordings.findByRecordingId(organizationId, recordingId).chain(found -> {
             if (found.isEmpty() || found.get().storageKey() == null) {
                 return Uni.createFrom().failure(new DomainRuleViolation("no recording " + recordingId));
@@ -85,7 +87,7 @@ public class RecordedPrompts {
     /** A least-recently-used map bounded by the bytes of its values (calls on many threads). */
     static final class Cache {
         private final long limit;
-        private final java.util.LinkedHashMap<String, byte[]> entries = new java.util.LinkedHashMap<>(16, 0.75f, true);
+        private final LinkedHashMap<String, byte[]> entries = new LinkedHashMap<>(16, 0.75f, true);
         private long bytes;
 
         Cache(long limit) {

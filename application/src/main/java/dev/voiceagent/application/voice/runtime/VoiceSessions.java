@@ -3,22 +3,19 @@ package dev.voiceagent.application.voice.runtime;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** This replica's live voice sessions, by run (what the autoscale metric and a draining replica look at). */
 @Singleton
 public class VoiceSessions {
 
     /** What can be asked of a live session (each posts onto the session's loop). */
-    record Handle(Runnable handOver, java.util.function.Consumer<String> carrierAmd) {
+    record Handle(Runnable handOver, Consumer<String> carrierAmd) {
     }
 
     private final Map<Long, Handle> live = new ConcurrentHashMap<>();
 
-    /** A call talks here; {@code handOver} lets it go to another replica where its carrier allows (on its loop). */
-    void add(long runId, Runnable handOver) {
-        add(runId, new Handle(handOver, verdict -> { }));
-    }
-
+    /** A call talks here; {@code handle.handOver} lets it go to another replica where its carrier allows. */
     void add(long runId, Handle handle) {
         live.put(runId, handle);
     }

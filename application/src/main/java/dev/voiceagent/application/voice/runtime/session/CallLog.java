@@ -3,20 +3,20 @@ package dev.voiceagent.application.voice.runtime.session;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.FeedbackEvent;
+import dev.voiceagent.domain.conversation.FeedbackEvents;
 import dev.voiceagent.domain.conversation.TurnEvent;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A call's events as the reference keeps them in logs.realtime_feedback_events and its run page reads them:
- * {type, timestamp, turn, payload} with the rtf-* types of its real-time feedback (user transcription, bot text,
- * node transitions, function calls, interruptions, latency). At most {@link #LIMIT} events, so a long call's memory
- * stays bounded; the last one says how many were left out.
+ * A call's {@link FeedbackEvent}s as they happen: each one shown live where the channel shows them (a browser) and,
+ * unless it is only shown, kept for the run's log (logs.realtime_feedback_events, in the reference's shape:
+ * {@link FeedbackEvents}). At most {@link #LIMIT} are kept, so a long call's memory stays bounded; the last one says
+ * how many were left out. On the call's loop only.
  */
-public final class CallLog {
+final class CallLog {
 
     static final int LIMIT = 2_000;
 
@@ -25,45 +25,33 @@ public final class CallLog {
     private final List<Map<String, Object>> events = new ArrayList<>();
     private int turn;
     private int dropped;
+    /** The conversation's own end was logged (an end-call node or tool): the call's end says nothing more. */
+    private boolean endLogged;
+    private Map<String, Object> endDetails = Map.of();
 
     CallLog(CallLoop loop, MediaChannel media) {
         this.loop = loop;
         this.media = media;
     }
 
-    /** An event of the run's log, shown live too where the channel shows them. */
-    void add(String type, Map<String, Object> payload) {
-        Map<String, Object> event = show(type, payload);
+    /** Something happened on the call: shown live, and kept unless it is only shown. */
+    void add(FeedbackEvent event) {
+        Map<String, Object> logged = FeedbackEvents.event(event, loop.now(), turn);
+        media.feedback(logged);
+        if (!event.kept()) {
+            return;
+        }
+        if (event instanceof FeedbackEvent.Engine engine && TurnEvent.SESSION_END.equals(engine.event().type())) {
+            endDetails = engine.event().payload(); // a transfer's destination, an end tool's reason
+        }
         if (events.size() >= LIMIT) {
             dropped++;
             return;
         }
-        events.add(event);
-    }
-
-    /** An event shown live (a browser's) but not kept in the run's log: interim transcripts, speaking state. */
-    Map<String, Object> show(String type, Map<String, Object> payload) {
-        if ("rtf-pipeline-error".equals(type) && !payload.containsKey("error")) {
-            payload = pipelineError(payload);
+        events.add(logged);
+        if (event instanceof FeedbackEvent.Engine engine && TurnEvent.SESSION_END.equals(engine.event().type())) {
+            endLogged = true;
         }
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("type", type);
-        event.put("timestamp", loop.now().toString());
-        event.put("turn", turn);
-        event.put("payload", payload);
-        media.feedback(event);
-        return event;
-    }
-
-    /**
-     * A pipeline error as the reference's dashboard and QA read it ({@code error}, {@code fatal}: the call could not go
-     * on), its {@code message} kept for readers of this service's earlier logs.
-     */
-    public static Map<String, Object> pipelineError(Map<String, Object> payload) {
-        Map<String, Object> shaped = new LinkedHashMap<>(payload);
-        shaped.put("error", payload.get("message"));
-        shaped.putIfAbsent("fatal", false);
-        return shaped;
     }
 
     /** The events a call logged on the replica it moved from (its turn count continues from theirs). */
@@ -81,13 +69,13 @@ public final class CallLog {
     }
 
     /** A finished agent turn: its engine events (transitions, functions, extraction, the end) and what it said. */
-    void turn(String userText, AgentEngine.TurnResult result) {
+    void turn(AgentEngine.TurnResult result) {
         turn++;
         for (TurnEvent e : result.events()) {
-            add(dev.voiceagent.domain.conversation.RealtimeFeedback.type(e), e.payload());
+            add(new FeedbackEvent.Engine(e));
         }
         if (result.assistantText() != null && !result.assistantText().isBlank()) {
-            add("rtf-bot-text", Map.of("text", result.assistantText()));
+            add(new FeedbackEvent.BotText(result.assistantText()));
         }
     }
 
@@ -96,16 +84,24 @@ public final class CallLog {
      * even when the log is full.
      */
     void ended(String reason) {
-        if (events.stream().noneMatch(e -> "rtf-call-ended".equals(e.get("type")))) {
-            events.add(show("rtf-call-ended", Map.of("reason", reason)));
+        if (!endLogged) {
+            FeedbackEvent ended = new FeedbackEvent.CallEnded(reason);
+            Map<String, Object> logged = FeedbackEvents.event(ended, loop.now(), turn);
+            media.feedback(logged);
+            events.add(logged);
+            endLogged = true;
         }
+    }
+
+    /** What the conversation's own end said (the end tool's details, a transfer's destination), or nothing. */
+    Map<String, Object> endDetails() {
+        return endDetails;
     }
 
     List<Map<String, Object>> events() {
         List<Map<String, Object>> all = new ArrayList<>(events);
         if (dropped > 0) {
-            all.add(Map.of("type", "rtf-events-dropped", "timestamp", Instant.now().toString(), "payload",
-                    Map.of("count", dropped)));
+            all.add(FeedbackEvents.event(new FeedbackEvent.EventsDropped(dropped), loop.now(), turn));
         }
         return all;
     }

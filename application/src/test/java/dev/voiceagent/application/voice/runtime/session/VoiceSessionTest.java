@@ -8,7 +8,7 @@ import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector;
 import dev.voiceagent.application.voice.runtime.RecordedPrompts;
-import dev.voiceagent.application.voice.runtime.VoiceCallService;
+import dev.voiceagent.application.voice.runtime.VoiceSessionFactory;
 import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
@@ -21,6 +21,7 @@ import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ChatMessage;
+import dev.voiceagent.domain.conversation.FunctionSpec;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
 import dev.voiceagent.domain.conversation.ToolCall;
@@ -35,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -173,6 +175,8 @@ class VoiceSessionTest {
     /** A recognizer whose finals the test scripts: on Finalize, it settles the next line after 100 ms. */
     final class Recognizer implements SpeechToText.Stream {
         final Deque<String> lines = new ArrayDeque<>();
+        /** What the session opened it with. */
+        SpeechToText.Listener listener;
         int finalizes;
         int frames;
         boolean closed;
@@ -187,7 +191,7 @@ class VoiceSessionTest {
             finalizes++;
             if (!lines.isEmpty()) {
                 String line = lines.pollFirst();
-                loop.at(Duration.ofMillis(100), () -> session.transcript(line, true));
+                loop.at(Duration.ofMillis(100), () -> listener.transcript(line, true));
             }
         }
 
@@ -205,6 +209,8 @@ class VoiceSessionTest {
     /** A voice that answers each sentence after 100 ms with 60 ms of audio per word, in 40 ms chunks. */
     final class Voice implements TextToSpeech.Stream {
         final List<String> spoken = new ArrayList<>();
+        /** What the session opened it with. */
+        TextToSpeech.Listener listener;
         final List<String> cancelled = new ArrayList<>();
         long characters;
         boolean mute;
@@ -221,13 +227,13 @@ class VoiceSessionTest {
                 int length = Math.min(40, ms - at) * 8;
                 loop.at(Duration.ofMillis(100 + at / 4), () -> {
                     if (!cancelled.contains(utterance)) {
-                        session.voiceAudio(utterance, new byte[length]);
+                        listener.audio(utterance, new byte[length]);
                     }
                 });
             }
             loop.at(Duration.ofMillis(100 + ms / 4 + 1), () -> {
                 if (!cancelled.contains(utterance)) {
-                    session.voiceDone(utterance);
+                    listener.done(utterance);
                 }
             });
         }
@@ -311,11 +317,11 @@ class VoiceSessionTest {
         return recorded.stream().filter(f -> f[1][0] != (byte) 0xFF).count();
     }
     VoiceSession session;
-    VoiceSession.Ended ended;
+    Ended ended;
     /** Voicemail detection: off unless a test turns it on. */
-    VoiceSession.Voicemail voicemail;
+    Voicemail voicemail;
     /** The organization's recordings as the session asks for them: none unless a test gives one. */
-    java.util.function.Function<String, Uni<RecordedPrompts.Prompt>> prompts = id -> Uni.createFrom().failure(
+    Function<String, Uni<RecordedPrompts.Prompt>> prompts = id -> Uni.createFrom().failure(
             new IllegalStateException("no recording " + id));
 
     static WorkflowDefinition definition(String greeting, boolean interruptible) {
@@ -332,15 +338,25 @@ class VoiceSessionTest {
                         "condition", "The caller is done")))));
     }
 
+    /** The session's parts: this test's carrier, recognizer, voice and model; energy voice activity in 20 ms windows. */
+    VoiceSession.Parts parts(AgentEngine engine, ModelEndpoint llm, ToolRunner tools, Voicemail detection) {
+        return new VoiceSession.Parts(new CallLine(loop, carrier, recording, VoiceMetrics.NONE),
+                new Listening(listener -> {
+                    recognizer.listener = listener;
+                    return recognizer;
+                }, new EnergyVoiceActivityDetector(), VoiceActivity.Params.DEFAULT),
+                new Answering(engine, model, llm, tools, listener -> {
+                    voice.listener = listener;
+                    return voice;
+                }, prompts), new TurnTaking(VoiceSessionFactory.RULES), detection);
+    }
+
     void start(WorkflowDefinition definition) {
         AgentEngine engine = new AgentEngine(definition, Map.of());
         ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "gpt-4o-mini", null, List.of("k"), Map.of(),
                 false);
-        VoiceSession.Parts parts = new VoiceSession.Parts(loop, carrier, recognizer, voice,
-                new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, ToolRunner.NONE,
-                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
-                prompts, voicemail);
-        session = new VoiceSession(parts, engine.initialState(), e -> ended = e);
+        session = new VoiceSession(parts(engine, llm, ToolRunner.NONE, voicemail), engine.initialState(),
+                e -> ended = e, Moves.NONE);
         carrier.session = session;
         session.connected();
         loop.drain();
@@ -362,7 +378,7 @@ class VoiceSessionTest {
     /** The caller is silent for {@code ms} (silent frames keep coming, as on a phone line). */
     void callerSilent(int ms) {
         byte[] silence = new byte[160];
-        java.util.Arrays.fill(silence, (byte) 0xFF);
+        Arrays.fill(silence, (byte) 0xFF);
         for (int t = 0; t < ms; t += 20) {
             callerFrames += session.isEnded() ? 0 : 1;
             session.audio(silence);
@@ -423,7 +439,7 @@ class VoiceSessionTest {
     void voicemailDetection(Map<String, Object> settings) {
         Map<String, Object> on = new LinkedHashMap<>(settings);
         on.put("enabled", true);
-        voicemail = new VoiceSession.Voicemail(VoicemailDetection.of(Map.of("voicemail_detection", on)),
+        voicemail = new Voicemail(VoicemailDetection.of(Map.of("voicemail_detection", on)),
                 new ModelEndpoint(ModelService.LLM, "openai", "gpt-4.1", null, List.of("k"), Map.of(), false));
     }
 
@@ -709,12 +725,12 @@ class VoiceSessionTest {
 
     @Test
     void aSlowToolGetsAFillerLineAndAQuickOneDoesNot() {
-        java.util.Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
+        Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
                 "greeting", "Hi.", "allow_interrupt", true));
         WorkflowDefinition definition = WorkflowDefinition.of(Map.of("nodes", List.of(Map.of("id", "1", "type",
                 "startCall", "data", start)), "edges", List.of()));
-        dev.voiceagent.domain.conversation.FunctionSpec lookup = new dev.voiceagent.domain.conversation.FunctionSpec(
-                "lookup", "Looks an order up", Map.of("type", "object"), dev.voiceagent.domain.conversation.FunctionSpec.Kind.TOOL);
+        FunctionSpec lookup = new FunctionSpec(
+                "lookup", "Looks an order up", Map.of("type", "object"), FunctionSpec.Kind.TOOL);
         long[] toolMs = {2_000};
         ToolRunner tools = (turn, step) -> Uni.createFrom().emitter(e -> loop.at(Duration.ofMillis(toolMs[0]), () -> {
             turn.acceptToolResult(step.call().id(), "found");
@@ -722,10 +738,8 @@ class VoiceSessionTest {
         }));
         AgentEngine engine = new AgentEngine(definition, Map.of(), node -> List.of(lookup), 0, 6);
         ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "m", null, List.of("k"), Map.of(), false);
-        session = new VoiceSession(new VoiceSession.Parts(loop, carrier, recognizer, voice,
-                new EnergyVoiceActivityDetector().open(8_000), 20, engine, model, llm, tools,
-                new TurnTaking(VoiceCallService.RULES), VoiceActivity.Params.DEFAULT, recording, VoiceMetrics.NONE,
-                prompts, null), engine.initialState(), e -> ended = e);
+        session = new VoiceSession(parts(engine, llm, tools, null), engine.initialState(), e -> ended = e,
+                Moves.NONE);
         carrier.session = session;
         session.connected();
         callerSilent(600);
@@ -734,7 +748,7 @@ class VoiceSessionTest {
         model.says(ModelReply.text("It shipped."));
         callerSpeaks(600);
         callerSilent(3_500);
-        assertThat(voice.spoken).containsSubsequence(VoiceSession.FILLER, "It shipped.");
+        assertThat(voice.spoken).containsSubsequence(Generation.FILLER, "It shipped.");
 
         toolMs[0] = 200;
         model.says(ModelReply.calls(new ToolCall("c2", "lookup", Map.of())));
@@ -742,7 +756,7 @@ class VoiceSessionTest {
         callerSpeaks(600);
         callerSilent(2_500);
         assertThat(voice.spoken).endsWith("That one too.");
-        assertThat(voice.spoken.stream().filter(VoiceSession.FILLER::equals)).hasSize(1);
+        assertThat(voice.spoken.stream().filter(Generation.FILLER::equals)).hasSize(1);
     }
 
     @Test
@@ -757,7 +771,7 @@ class VoiceSessionTest {
         callerSilent(4_000);
         assertThat(voice.spoken).endsWith(VoiceSession.FALLBACK_LINE);
         assertThat(ended.failure()).contains("language model: no answer within 8 s");
-        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
+        assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
     }
 
     @Test
@@ -768,17 +782,17 @@ class VoiceSessionTest {
         assertThat(ended).isNull();
         callerSilent(1_500);
         assertThat(ended.failure()).contains("text-to-speech: no audio within 5 s");
-        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
+        assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
     }
 
     @Test
     void aRecognizerThatFailsMidCallLeavesTheCallerAFallbackLineThenTheCallEnds() {
         start(definition("Hello.", true));
         callerSilent(600);
-        session.failed("speech-to-text: connection reset");
+        recognizer.listener.failed("connection reset");
         callerSilent(3_000);
         assertThat(voice.spoken).endsWith(VoiceSession.FALLBACK_LINE);
-        assertThat(carrier.closed).isEqualTo(VoiceSession.PIPELINE_ERROR);
+        assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
         assertThat(ended.failure()).contains("connection reset");
         assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-pipeline-error");
     }

@@ -1,12 +1,13 @@
 package dev.voiceagent.application.voice.runtime.port.out;
 
-import dev.voiceagent.application.voice.runtime.session.VoiceSession;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.domain.audio.AudioFormat;
+import java.util.Map;
 
 /**
- * The call's media as the carrier carries it (Twilio Media Streams today), handed by the driving adapter to the
- * session: what the session sends to the caller. What the caller sends arrives at the session's methods
- * ({@link VoiceSession#audio}, {@link VoiceSession#dtmf}, {@link VoiceSession#marked}, {@link VoiceSession#stopped}).
+ * The call's media as its transport carries it (a carrier's media stream, a browser's WebSocket or WebRTC peer), handed
+ * by the driving adapter to the session: what the session sends to the caller. What the caller sends arrives at the
+ * session as its {@link MediaInput}.
  * Called on the call's loop only; never blocks.
  */
 public interface MediaChannel {
@@ -38,6 +39,6 @@ public interface MediaChannel {
      * One of the call's real-time feedback events as it is logged ({type, timestamp, turn, payload}, the rtf-* types
      * of the run's logs), for a channel whose other end shows them (a browser); carriers ignore them.
      */
-    default void feedback(java.util.Map<String, Object> event) {
+    default void feedback(Map<String, Object> event) {
     }
 }

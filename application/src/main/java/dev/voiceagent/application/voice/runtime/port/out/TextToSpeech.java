@@ -2,9 +2,11 @@ package dev.voiceagent.application.voice.runtime.port.out;
 
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.voice.HeardText;
+import java.util.List;
 
 /**
- * Out-port: streaming speech synthesis (ElevenLabs' WebSocket today). One connection per call, opened when the
+ * Out-port: streaming speech synthesis (ElevenLabs' and Cartesia's WebSockets, Deepgram Aura and OpenAI by request, the simulator's FreeTTS). One connection per call, opened when the
  * media connects and kept warm; each sentence is an utterance of its own, so one can be cancelled without the
  * others. Audio comes in the format asked for. The listener may be called on any thread.
  */
@@ -22,7 +24,7 @@ public interface TextToSpeech {
          * When the provider says where its words fall (ElevenLabs' alignment): words of the utterance, in order, in
          * milliseconds from the start of the utterance's audio. What a barge-in keeps of a sentence cut mid-way.
          */
-        default void words(String utterance, java.util.List<dev.voiceagent.domain.voice.HeardText.Word> words) {
+        default void words(String utterance, List<HeardText.Word> words) {
         }
 
         /** The connection failed or the provider refused; nothing more comes. */

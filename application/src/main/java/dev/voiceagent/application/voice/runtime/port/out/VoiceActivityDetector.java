@@ -1,12 +1,13 @@
 package dev.voiceagent.application.voice.runtime.port.out;
 
+import dev.voiceagent.domain.voice.VoiceActivity;
 import java.util.function.DoubleConsumer;
 
 /**
  * Out-port: how likely a window of the caller's audio is speech (Silero on ONNX Runtime; an energy detector where
  * no model is installed). The answer may come later and on another thread (inference is batched across calls);
  * the session moves it to the call's loop. The rule that turns windows into speech starting and stopping is the
- * domain's {@link dev.voiceagent.domain.voice.VoiceActivity}.
+ * domain's {@link VoiceActivity}.
  */
 public interface VoiceActivityDetector {
 

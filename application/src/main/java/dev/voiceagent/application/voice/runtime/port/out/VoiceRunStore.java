@@ -3,6 +3,7 @@ package dev.voiceagent.application.voice.runtime.port.out;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Uni;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ public interface VoiceRunStore {
         return Uni.createFrom().voidItem();
     }
 
-    java.time.Duration STALE = java.time.Duration.ofSeconds(30);
+    Duration STALE = Duration.ofSeconds(30);
 
     /**
      * Variables the browser's call brings (the dashboard's call_context_vars), added to the initial context of a run

@@ -6,8 +6,7 @@ import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
-import dev.voiceagent.application.voice.runtime.session.RealtimeSession;
-import dev.voiceagent.application.voice.runtime.session.VoiceSession;
+import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
 import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.Carrier;
 import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.VirtualLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -27,14 +26,14 @@ import org.junit.jupiter.api.Test;
  * A call on a speech-to-speech model, on a virtual clock: a scripted model (the test plays its events) and a carrier
  * that plays in real time and echoes marks. What the session sends the model, and what the conversation keeps.
  */
-class RealtimeSessionTest {
+class SpeechToSpeechSessionTest {
 
     private final VirtualLoop loop = new VirtualLoop();
     private final Carrier carrier = new Carrier(loop);
     private final Model model = new Model();
     private SpeechToSpeech.Listener events;
-    private RealtimeSession session;
-    private VoiceSession.Ended ended;
+    private SpeechToSpeechSession session;
+    private Ended ended;
 
     /** The model as the session drives it: what it was told, in order. */
     final class Model implements SpeechToSpeech.Stream {
@@ -99,12 +98,13 @@ class RealtimeSessionTest {
                 return io.smallrye.mutiny.Uni.createFrom().nullItem();
             }
         };
-        RealtimeSession.Parts parts = new RealtimeSession.Parts(loop, carrier, listener -> {
-            events = listener;
-            return model;
-        }, engine, ToolRunner.NONE, TurnRules.DEFAULT, recording, VoiceMetrics.NONE,
+        SpeechToSpeechSession.Parts parts = new SpeechToSpeechSession.Parts(new CallLine(loop, carrier, recording,
+                VoiceMetrics.NONE), listener -> {
+                    events = listener;
+                    return model;
+                }, engine, ToolRunner.NONE, TurnRules.DEFAULT,
                 id -> io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("none")));
-        session = new RealtimeSession(parts, engine.initialState(), e -> ended = e);
+        session = new SpeechToSpeechSession(parts, engine.initialState(), e -> ended = e);
         carrier.session = session;
         session.connected();
         loop.drain();

@@ -1,0 +1,202 @@
+package dev.voiceagent.application.voice.runtime;
+
+import dev.voiceagent.application.conversation.ConversationModels;
+import dev.voiceagent.application.conversation.ConversationTools;
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.voice.runtime.CallCompletion.CallModels;
+import dev.voiceagent.application.voice.runtime.CallCompletion.LiveCall;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
+import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.application.voice.runtime.session.Answering;
+import dev.voiceagent.application.voice.runtime.session.CallLine;
+import dev.voiceagent.application.voice.runtime.session.Listening;
+import dev.voiceagent.application.voice.runtime.session.Moves;
+import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
+import dev.voiceagent.application.voice.runtime.session.VoiceSession;
+import dev.voiceagent.application.voice.runtime.session.Voicemail;
+import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.voice.TurnRules;
+import dev.voiceagent.domain.voice.TurnTaking;
+import dev.voiceagent.domain.voice.VoiceActivity;
+import dev.voiceagent.domain.voice.VoicemailDetection;
+import dev.voiceagent.domain.workflow.Workflow;
+import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.workflow.WorkflowVersion;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A call's session, once its media starts: the run's pinned workflow version and the organization's models are
+ * loaded, the session is built (the pipeline's {@link VoiceSession}, or a {@link SpeechToSpeechSession} where the workflow
+ * talks on a speech-to-speech model), then it opens its own streams as it connects, and the call is registered live
+ * ({@link CallCompletion}). A model the runtime cannot use ends the call at once, with the reason on the run.
+ */
+@Singleton
+public class VoiceSessionFactory implements StartVoiceSessionUseCase {
+
+    /** Voice activity already waits 96 ms of speech before it says the caller started: no second wait on top. */
+    public static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO,
+            Duration.ofSeconds(10), 1, Duration.ofSeconds(300));
+
+    /**
+     * Voice activity on a phone line, in whole 32 ms Silero windows: speech from a confidence of 0.5 held for 3 windows
+     * (96 ms; Silero's own threshold, a quicker barge-in than pipecat's 0.7 and 0.2 s), silence after 8 windows (256 ms)
+     * below it, so the pause after a comma does not end the caller's turn (the turn also waits for the final
+     * transcript); the volume floor is pipecat's 0.6 (-50 dBFS). Measured by the voice benchmark.
+     */
+    public static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(96),
+            Duration.ofMillis(256), 0.6);
+
+    /** What a call runs on: its workflow's version, its models (the speech-to-speech model when realtime), tools. */
+    private record Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox) {
+    }
+
+    private final WorkflowRepository workflows;
+    private final ConversationModels models;
+    private final ConversationTools tools;
+    private final LanguageModel languageModel;
+    private final SpeechToText speechToText;
+    private final TextToSpeech textToSpeech;
+    private final VoiceActivityDetector detector;
+    private final SpeechToSpeech speechToSpeech;
+    private final CallRecorder recorder;
+    private final VoiceMetrics metrics;
+    private final RecordedPrompts prompts;
+    private final CallCompletion calls;
+
+    public VoiceSessionFactory(WorkflowRepository workflows, ConversationModels models, ConversationTools tools,
+            LanguageModel languageModel, SpeechToText speechToText, TextToSpeech textToSpeech,
+            VoiceActivityDetector detector, SpeechToSpeech speechToSpeech, CallRecorder recorder,
+            VoiceMetrics metrics, RecordedPrompts prompts, CallCompletion calls) {
+        this.workflows = workflows;
+        this.models = models;
+        this.tools = tools;
+        this.languageModel = languageModel;
+        this.speechToText = speechToText;
+        this.textToSpeech = textToSpeech;
+        this.detector = detector;
+        this.speechToSpeech = speechToSpeech;
+        this.recorder = recorder;
+        this.metrics = metrics;
+        this.prompts = prompts;
+        this.calls = calls;
+    }
+
+    @Override
+    public Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop) {
+        return load(admitted)
+                .onItem().transformToUni(loaded -> Uni.createFrom().<MediaInput>emitter(emitter -> loop.execute(() -> {
+                    try {
+                        emitter.complete(begin(admitted, loaded, media, loop));
+                    } catch (RuntimeException e) {
+                        emitter.fail(e);
+                    }
+                })))
+                .onFailure().call(failure -> calls.refuse(admitted, media, loop, failure))
+                .onFailure().recoverWithNull();
+    }
+
+    @Override
+    public Uni<Void> endUnstarted(Admitted admitted, String reason) {
+        return calls.endUnstarted(admitted, reason);
+    }
+
+    /** The run's pinned version of its workflow, the organization's models for it, and the agent's tools. */
+    private Uni<Loaded> load(Admitted admitted) {
+        WorkflowRun run = admitted.run();
+        long org = admitted.organizationId();
+        return workflows.find(org, admitted.workflowId())
+                .map(found -> found.orElseThrow(() -> new ResourceNotFoundException("Workflow not found")))
+                .chain(workflow -> workflows.findVersion(org, workflow.id(), run.definitionId())
+                        .map(v -> v.orElseThrow(() -> new ResourceNotFoundException("Workflow version not found")))
+                        .chain(version -> load(org, workflow, version)));
+    }
+
+    private Uni<Loaded> load(long org, Workflow workflow, WorkflowVersion version) {
+        long owner = workflow.createdBy() == null ? 0 : workflow.createdBy();
+        Map<String, Object> configurations = version.configurations();
+        return models.realtime(org, owner, configurations).chain(realtime -> realtime.isPresent()
+                ? tools.load(org, version.definition()).map(toolbox -> new Loaded(version,
+                        new CallModels(realtime.get(), null, null, true), toolbox))
+                : Uni.combine().all().unis(models.languageModel(org, owner, configurations),
+                        models.speech(org, owner, ModelService.STT, configurations),
+                        models.speech(org, owner, ModelService.TTS, configurations),
+                        tools.load(org, version.definition())).asTuple()
+                .map(t -> new Loaded(version, new CallModels(t.getItem1(), t.getItem2(), t.getItem3(), false),
+                        t.getItem4())));
+    }
+
+    /** On the call's loop: the session is built, connects (opening its streams) and the call is live here. */
+    private MediaInput begin(Admitted admitted, Loaded loaded, MediaChannel media, CallLoop loop) {
+        WorkflowRun run = admitted.run();
+        AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
+                : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
+        CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
+        CallLine line = new CallLine(loop, media, recording, metrics);
+        LiveCall call = calls.call(admitted, loaded.models(), media, loop, recording);
+        if (loaded.models().realtime()) {
+            ModelEndpoint model = loaded.models().llm();
+            SpeechToSpeechSession session = new SpeechToSpeechSession(new SpeechToSpeechSession.Parts(line,
+                    listener -> speechToSpeech.open(model, media.format(), listener), engine,
+                    loaded.toolbox().runner(), RULES, recordingId -> prompts.load(admitted.organizationId(),
+                    recordingId, media.format())), engine.initialState(), call::ended);
+            session.connected();
+            call.live(new VoiceSessions.Handle(() -> { }, verdict -> { })); // a speech-to-speech call is not moved yet
+            return session;
+        }
+        VoiceSession session = pipeline(admitted, loaded, engine, line, call);
+        session.connected();
+        call.live(new VoiceSessions.Handle(() -> loop.execute(session::handOver),
+                verdict -> loop.execute(() -> session.carrierAmd(verdict))));
+        return session;
+    }
+
+    private VoiceSession pipeline(Admitted admitted, Loaded loaded, AgentEngine engine, CallLine line,
+            LiveCall call) {
+        ModelEndpoint stt = loaded.models().stt();
+        ModelEndpoint tts = loaded.models().tts();
+        var format = line.media().format();
+        VoiceSession.Parts parts = new VoiceSession.Parts(line,
+                new Listening(listener -> speechToText.open(stt, format, listener), detector, ACTIVITY),
+                new Answering(engine, languageModel, loaded.models().llm(), loaded.toolbox().runner(),
+                        listener -> textToSpeech.open(tts, format, listener),
+                        recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
+                new TurnTaking(RULES), voicemail(admitted.run(), loaded.models().llm(), loaded.version()));
+        return new VoiceSession(parts, engine.initialState(), call::ended,
+                new Moves(admitted.checkpoint(), call::checkpoint, call::moved));
+    }
+
+    /**
+     * The workflow's voicemail detection, on outbound calls only (an inbound caller is never a voicemail): the
+     * workflow's own model classifies, or the model the setting names with its key.
+     */
+    static Voicemail voicemail(WorkflowRun run, ModelEndpoint llm, WorkflowVersion version) {
+        VoicemailDetection detection = VoicemailDetection.of(version.configurations());
+        if (!detection.enabled() || !"outbound".equals(run.callType())) {
+            return null;
+        }
+        if (detection.useWorkflowLlm() || detection.provider() == null) {
+            return new Voicemail(detection, llm);
+        }
+        String model = detection.model() == null ? "gpt-4.1" : detection.model();
+        return new Voicemail(detection, new ModelEndpoint(ModelService.LLM, detection.provider(), model, null,
+                detection.apiKey() == null ? List.of() : List.of(detection.apiKey()),
+                Map.of("provider", detection.provider(), "model", model), false));
+    }
+}

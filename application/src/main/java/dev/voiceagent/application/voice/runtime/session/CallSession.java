@@ -1,0 +1,105 @@
+package dev.voiceagent.application.voice.runtime.session;
+
+import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * One call's session, whichever model answers (the pipeline's {@link VoiceSession}, a speech-to-speech model's
+ * {@link SpeechToSpeechSession}): what the carrier sends arrives here on the call's {@link CallLoop} (so nothing needs a
+ * lock, nothing blocks), the agent's audio goes out through the {@link Playback}, the call's events through its
+ * {@link CallLog}, its recording as it happens; a tick drives time. A session ends once, here: its streams close,
+ * its last words are recorded, its log says why, the media closes (unless the carrier is taking the call elsewhere),
+ * and {@code onEnd} gets what the call left ({@link Ended}). Subclasses decide who speaks when.
+ */
+public abstract class CallSession implements MediaInput {
+
+    static final Duration TICK = Duration.ofMillis(20);
+
+    final CallLoop loop;
+    final MediaChannel media;
+    final VoiceMetrics metrics;
+    final CallLog log;
+    final CallRecording recording;
+    final Playback playback;
+    private final Consumer<Ended> onEnd;
+    private AutoCloseable ticker;
+    Instant connectedAt;
+    /** Why the call failed (a provider), or null. */
+    String failure;
+    boolean ended;
+
+    CallSession(CallLine line, Consumer<Ended> onEnd) {
+        this.loop = line.loop();
+        this.media = line.media();
+        this.metrics = line.metrics();
+        this.onEnd = onEnd;
+        this.log = new CallLog(loop, media);
+        this.recording = new CallRecording(line.recording(), media.format().bytes(Playback.FRAME_MS),
+                Playback.silence(media.format()));
+        this.playback = new Playback(loop, media, recording);
+    }
+
+    /**
+     * The media connected: the session opens its streams (a provider the runtime cannot speak to throws here, before
+     * anything is said), starts its clock and the agent opens the call.
+     */
+    public abstract void connected();
+
+    /** Time passes: every {@link #TICK} while the call talks. */
+    abstract void tick();
+
+    final void startTicking() {
+        ticker = loop.every(TICK, this::tick);
+    }
+
+    @Override
+    public void marked(String name) {
+        if (!ended) {
+            playback.marked(name);
+        }
+    }
+
+    /** Whether the call is over (here: it may have moved to another replica). */
+    public boolean isEnded() {
+        return ended;
+    }
+
+    /** Nothing more is said or heard here: the clock stops, the playback and the session's streams close. */
+    final void stop() {
+        ended = true;
+        Timers.close(ticker);
+        playback.stop();
+        release();
+    }
+
+    /** Closes the session's own streams (the model's, the voice's, the recognizer's). */
+    abstract void release();
+
+    /** Why the call ends, given why it was asked to (a session may say otherwise: a voicemail stays one). */
+    String reason(String why) {
+        return why;
+    }
+
+    /** What the call leaves, ending now for {@code reason}. */
+    abstract Ended ended(String reason, Instant at);
+
+    /** The call ends here, once. */
+    final void end(String why) {
+        if (ended) {
+            return;
+        }
+        String reason = reason(why);
+        stop();
+        recording.flush();
+        log.ended(reason);
+        if (!Ended.TRANSFER.equals(reason)) { // closing the stream first would hang up before the carrier transferred
+            media.close(reason);
+        }
+        onEnd.accept(ended(reason, loop.now()));
+    }
+}

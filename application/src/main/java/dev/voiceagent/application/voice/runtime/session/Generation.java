@@ -1,0 +1,304 @@
+package dev.voiceagent.application.voice.runtime.session;
+
+import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ToolRunner;
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.domain.conversation.AgentEngine;
+import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.FeedbackEvent;
+import dev.voiceagent.domain.conversation.ModelReply;
+import dev.voiceagent.domain.voice.HeardText;
+import dev.voiceagent.domain.voice.SpeakableText;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * How the pipeline's answers are spoken (LiveKit's generation): the model's streamed words cut into sentences as they
+ * are written, each sentence an utterance of the voice ({@link TextToSpeech}, one warm stream per call), the engine's
+ * own words (a greeting, a tool's last words) and recordings (a transition's recorded speech) each in its place, and a
+ * short filler over a slow tool. The voice's audio reaches the answer's {@link Speech} through the call's loop. A model
+ * or voice that stops answering mid-turn is a provider that failed. On the call's loop only.
+ */
+final class Generation {
+
+    /** What the caller hears while a slow tool runs. */
+    static final String FILLER = "One moment, please.";
+    static final Duration FILLER_AFTER = Duration.ofSeconds(1);
+    /** How long the model may take to its first words, and a voice to a sentence's first audio, before they failed. */
+    static final Duration MODEL_WAIT = Duration.ofSeconds(8);
+    static final Duration VOICE_WAIT = Duration.ofSeconds(5);
+
+    private final CallLoop loop;
+    private final CallLog log;
+    private final Playback playback;
+    private final LanguageModel model;
+    private final ModelEndpoint llm;
+    private final Function<TextToSpeech.Listener, TextToSpeech.Stream> voice;
+    private final Function<String, Uni<RecordedPrompts.Prompt>> prompts;
+    private final Consumer<Answer> resume;
+    private final Consumer<String> failed;
+    private TextToSpeech.Stream tts;
+
+    /**
+     * @param resume the model's reply or a tool's result went into the answer's engine turn: the engine goes on
+     * @param failed a provider failed mid-call (the message starts with its stage)
+     */
+    Generation(CallLoop loop, CallLog log, Playback playback, Answering answering, Consumer<Answer> resume,
+            Consumer<String> failed) {
+        this.loop = loop;
+        this.log = log;
+        this.playback = playback;
+        this.model = answering.model();
+        this.llm = answering.llm();
+        this.voice = answering.voice();
+        this.prompts = answering.prompts();
+        this.resume = resume;
+        this.failed = failed;
+    }
+
+    /** Opens the call's voice (kept warm for the call); a provider the runtime cannot speak to throws here. */
+    void open() {
+        tts = voice.apply(new VoiceEvents());
+    }
+
+    /** The model's name, for the answers' time to first byte. */
+    String modelName() {
+        return llm == null ? null : llm.model();
+    }
+
+    /** Asks the model for the engine's turn: its words are spoken sentence by sentence as they are written. */
+    void ask(Answer a, Step.AskModel ask) {
+        SpeakableText chunker = new SpeakableText();
+        StringBuilder streamed = new StringBuilder();
+        a.speech.latency.asked(loop.now());
+        a.modelSilentSince = a.speech.latency.askedAt();
+        a.stream = model.stream(llm, ask.request()).subscribe().with(
+                delta -> loop.execute(() -> {
+                    if (!playing(a)) {
+                        return;
+                    }
+                    a.modelSilentSince = null;
+                    switch (delta) {
+                        case ModelDelta.Text text -> {
+                            a.speech.latency.firstText(loop.now());
+                            streamed.append(text.delta());
+                            chunker.append(text.delta()).forEach(sentence -> say(a, sentence));
+                        }
+                        case ModelDelta.Done done -> {
+                            chunker.finish().forEach(sentence -> say(a, sentence));
+                            ModelReply reply = done.reply();
+                            if (streamed.isEmpty() && reply.text() != null && !reply.text().isBlank()) {
+                                sayAll(a, reply.text()); // a provider that gave the text only at the end
+                            }
+                            a.turn.accept(reply);
+                            a.outputsSeen = a.turn.outputs().size();
+                            resume.accept(a);
+                        }
+                    }
+                }),
+                failed -> loop.execute(() -> {
+                    if (playing(a)) {
+                        this.failed.accept("language model: " + failed.getMessage());
+                    }
+                }));
+    }
+
+    /**
+     * Speaks what the engine said that the model did not stream (a greeting, a tool's last words), and plays the
+     * recordings it named (a transition's speech of type audio), each in its place.
+     */
+    void sayNewOutputs(Answer a) {
+        List<String> outputs = a.turn.outputs();
+        List<AgentEngine.Recorded> recordings = a.turn.recordings();
+        for (int i = a.outputsSeen; i <= outputs.size(); i++) {
+            while (a.recordingsSeen < recordings.size() && recordings.get(a.recordingsSeen).at() <= i) {
+                play(a, recordings.get(a.recordingsSeen++).recordingId());
+            }
+            if (i < outputs.size()) {
+                sayAll(a, outputs.get(i));
+            }
+        }
+        a.outputsSeen = outputs.size();
+    }
+
+    /**
+     * A recording in the answer's place: its audio (converted to the call's format, from the prompts' cache) when it
+     * has loaded; one that cannot be played is skipped with the reason in the log, the answer goes on.
+     */
+    private void play(Answer a, String recordingId) {
+        Speech.Segment segment = a.speech.add(a.nextSegment('r'), "", loop.now(), false);
+        prompts.apply(recordingId).subscribe().with(
+                prompt -> loop.execute(() -> {
+                    if (live(segment)) {
+                        segment.text(prompt.transcript() == null ? "" : prompt.transcript());
+                        log.add(new FeedbackEvent.BotText(segment.text(), FeedbackEvent.Said.RECORDING));
+                        played(a, segment, prompt.audio());
+                    }
+                }),
+                failure -> loop.execute(() -> {
+                    if (live(segment)) {
+                        log.add(FeedbackEvent.PipelineError.warning("the recording " + recordingId
+                                + " cannot be played: " + failure.getMessage()));
+                        segment.done();
+                        playback.pump();
+                    }
+                }));
+    }
+
+    /** A recorded greeting opens the call: its audio is the answer's first segment. */
+    void greet(Answer a, RecordedPrompts.Prompt prompt) {
+        Speech.Segment segment = a.speech.add("a" + a.id + "rec", prompt.transcript(), loop.now(), false);
+        log.add(new FeedbackEvent.BotText(prompt.transcript(), FeedbackEvent.Said.RECORDING));
+        played(a, segment, prompt.audio());
+    }
+
+    private void played(Answer a, Speech.Segment segment, byte[] audio) {
+        a.speech.latency.firstAudio(loop.now());
+        segment.audio(audio);
+        segment.done();
+        playback.pump();
+    }
+
+    /** Says a text sentence by sentence (the first is heard sooner). */
+    void sayAll(Answer a, String text) {
+        SpeakableText chunker = new SpeakableText();
+        chunker.append(text).forEach(s -> say(a, s));
+        chunker.finish().forEach(s -> say(a, s));
+    }
+
+    /** Says a line as one utterance of the voice. */
+    void say(Answer a, String sentence) {
+        Speech.Segment segment = a.speech.add(a.nextSegment('u'), sentence, loop.now(), false);
+        tts.speak(segment.id, sentence);
+    }
+
+    /**
+     * Runs a tool the engine called; its result (or its failure, as the result) goes into the turn. A tool still
+     * running after {@link #FILLER_AFTER} with nothing playing has the caller hear a short filler line.
+     */
+    void run(Answer a, Step.RunTool tool, ToolRunner tools) {
+        AutoCloseable filler = fillerAfter(a);
+        tools.run(a.turn, tool).subscribe().with(
+                done -> loop.execute(() -> {
+                    Timers.close(filler);
+                    resume.accept(a);
+                }),
+                failed -> loop.execute(() -> {
+                    Timers.close(filler);
+                    a.turn.acceptToolResult(tool.call().id(), "The tool failed: " + failed.getMessage());
+                    resume.accept(a);
+                }));
+    }
+
+    private AutoCloseable fillerAfter(Answer a) {
+        AutoCloseable[] timer = new AutoCloseable[1];
+        timer[0] = loop.every(FILLER_AFTER, () -> {
+            Timers.close(timer[0]);
+            if (playing(a) && a.speech.nothingQueued()) {
+                say(a, FILLER);
+            }
+        });
+        return timer[0];
+    }
+
+    /** The answer is cut or abandoned: the model stops writing and the voice stops speaking its sentences. */
+    void cancel(Answer a) {
+        if (a.stream != null) {
+            a.stream.cancel();
+        }
+        if (tts != null) {
+            a.speech.segments().forEach(s -> tts.cancel(s.id));
+        }
+    }
+
+    /**
+     * A provider that stopped answering mid-turn (the model's first words, a sentence's first audio) is a provider
+     * that failed: the caller hears the fallback line rather than silence until the idle rule. The failure, or null.
+     */
+    String stalled(Answer a, Instant now) {
+        if (a.modelSilentSince != null && Duration.between(a.modelSilentSince, now).compareTo(MODEL_WAIT) > 0) {
+            return "language model: no answer within " + MODEL_WAIT.toSeconds() + " s";
+        }
+        Speech.Segment head = a.speech.first(); // the others wait for it
+        if (head != null && !head.heard() && Duration.between(head.askedAt, now).compareTo(VOICE_WAIT) > 0) {
+            return "text-to-speech: no audio within " + VOICE_WAIT.toSeconds() + " s";
+        }
+        return null;
+    }
+
+    /** Characters sent to be spoken (usage). */
+    long characters() {
+        return tts == null ? 0 : tts.characters();
+    }
+
+    void close() {
+        if (tts != null) {
+            tts.close();
+        }
+    }
+
+    /** Whether the answer is still the one playing (not cut, replaced, or ended with the call). */
+    private boolean playing(Answer a) {
+        return a.speech == playback.current();
+    }
+
+    /** The segment of the speech playing, or null (a cut answer's late audio). */
+    private Speech.Segment segment(String id) {
+        Speech s = playback.current();
+        return s == null ? null : s.segment(id);
+    }
+
+    private boolean live(Speech.Segment segment) {
+        return segment(segment.id) == segment;
+    }
+
+    /** The voice's events, moved to the call's loop and routed to the answer's segments. */
+    private final class VoiceEvents implements TextToSpeech.Listener {
+
+        @Override
+        public void audio(String utterance, byte[] audio) {
+            loop.execute(() -> {
+                Speech.Segment segment = segment(utterance);
+                if (segment != null) { // else a cancelled answer's late audio
+                    playback.current().latency.firstAudio(loop.now());
+                    segment.audio(audio);
+                    playback.pump();
+                }
+            });
+        }
+
+        @Override
+        public void words(String utterance, List<HeardText.Word> words) {
+            loop.execute(() -> {
+                Speech.Segment segment = segment(utterance);
+                if (segment != null) {
+                    segment.words(words);
+                }
+            });
+        }
+
+        @Override
+        public void done(String utterance) {
+            loop.execute(() -> {
+                Speech.Segment segment = segment(utterance);
+                if (segment != null) {
+                    segment.done();
+                    playback.pump();
+                }
+            });
+        }
+
+        @Override
+        public void failed(String message) {
+            loop.execute(() -> Generation.this.failed.accept("text-to-speech: " + message));
+        }
+    }
+}

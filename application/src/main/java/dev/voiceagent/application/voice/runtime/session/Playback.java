@@ -1,0 +1,127 @@
+package dev.voiceagent.application.voice.runtime.session;
+
+import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
+import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.voice.Playout;
+import java.time.Instant;
+import java.util.function.BiConsumer;
+
+/**
+ * The agent's audio played to the caller, one {@link Speech} at a time, for the pipeline and the speech-to-speech
+ * session alike: frames go to the carrier no further ahead of the caller's ear than the {@link Playout} allows, with
+ * its marks (every half second and at each segment's end); the carrier's echoed marks say what was heard. A barge-in
+ * {@link #cut}s the speech, clearing the carrier's queue, and says how much of it was heard. On the call's loop only.
+ */
+final class Playback {
+
+    static final int FRAME_MS = 20;
+
+    private final CallLoop loop;
+    private final MediaChannel media;
+    private final CallRecording recording;
+    private final Playout playout = Playout.standard();
+    private final int frameBytes;
+    private final byte silence;
+    private BiConsumer<Speech, Instant> speaking;
+    private BiConsumer<Speech, Instant> played;
+    private Speech current;
+
+    Playback(CallLoop loop, MediaChannel media, CallRecording recording) {
+        this.loop = loop;
+        this.media = media;
+        this.recording = recording;
+        this.frameBytes = media.format().bytes(FRAME_MS);
+        this.silence = silence(media.format());
+    }
+
+    /** The byte of silence in a format (μ-law's 0xFF, PCM's 0). */
+    static byte silence(AudioFormat format) {
+        return format.encoding() == AudioFormat.Encoding.MULAW ? (byte) 0xFF : 0;
+    }
+
+    /**
+     * What the session hears of its speeches.
+     *
+     * @param started a speech's first frame went to the carrier (the session may cut it, or end the call, meanwhile)
+     * @param over all of a speech was played, its last mark came back; it is no longer the current one
+     */
+    void listen(BiConsumer<Speech, Instant> started, BiConsumer<Speech, Instant> over) {
+        this.speaking = started;
+        this.played = over;
+    }
+
+    /** A new speech, played once it is made current ({@link #play}). */
+    Speech speech() {
+        return new Speech(frameBytes, FRAME_MS, silence);
+    }
+
+    /** From now on {@code speech} is what plays (what played before is over or was cut). */
+    void play(Speech speech) {
+        current = speech;
+    }
+
+    /** The speech playing, or null between answers. */
+    Speech current() {
+        return current;
+    }
+
+    /** Sends what the current speech may send now; tells the listener when it started and when it played out. */
+    void pump() {
+        Speech s = current;
+        if (s == null) {
+            return;
+        }
+        s.frame();
+        Instant now = loop.now();
+        for (byte[] next = s.peek(); next != null; next = s.peek()) {
+            if (next == Speech.SEGMENT_END) {
+                s.poll();
+                playout.sentenceEnd().ifPresent(media::mark);
+                continue;
+            }
+            if (playout.roomMs(now) < FRAME_MS) {
+                break;
+            }
+            s.poll();
+            media.play(next);
+            recording.agent(next);
+            playout.sent(FRAME_MS, now).ifPresent(media::mark);
+            if (!s.speaking()) {
+                s.startedSpeaking();
+                speaking.accept(s, now);
+                if (current != s) {
+                    return; // cut, or the call ended, as it started
+                }
+            }
+        }
+        if (s.drained() && playout.allPlayed()) {
+            playout.clear(now);
+            current = null;
+            played.accept(s, now);
+        }
+    }
+
+    /** The carrier played the audio up to this mark. */
+    void marked(String name) {
+        if (playout.marked(name, loop.now())) {
+            pump();
+        }
+    }
+
+    /**
+     * The caller spoke over the agent (or the call must stop talking at once): the carrier drops what it holds, the
+     * current speech is over, and this says how much of it the caller heard, in milliseconds of its audio.
+     */
+    long cut() {
+        current = null;
+        media.clear();
+        recording.cleared();
+        return playout.clear(loop.now());
+    }
+
+    /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
+    void stop() {
+        current = null;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.voiceagent.application.voice.runtime.session;
+
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.domain.conversation.FeedbackEvent;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * An answer's latency, measured where it is spent: when the model was last asked, its first words, the voice's first
+ * audio; reported when the answer's first audio goes to the caller, that long after the caller stopped speaking (the
+ * voice-to-voice latency, the figure a caller feels), with each stage's time to first byte. On the call's loop only.
+ */
+final class TurnLatency {
+
+    private Instant askedAt;
+    private Instant firstTextAt;
+    private Instant firstAudioAt;
+
+    /** The model was asked (again, after a tool: the stages count from the last request). */
+    void asked(Instant at) {
+        askedAt = at;
+    }
+
+    Instant askedAt() {
+        return askedAt;
+    }
+
+    void firstText(Instant at) {
+        if (firstTextAt == null) {
+            firstTextAt = at;
+        }
+    }
+
+    void firstAudio(Instant at) {
+        if (firstAudioAt == null) {
+            firstAudioAt = at;
+        }
+    }
+
+    /**
+     * The pipeline's answer started playing at {@code now}, {@code callerStopped} being when voice activity heard the
+     * caller stop: the voice-to-voice latency with its stages, and each stage's time to first byte.
+     */
+    void report(Instant callerStopped, Instant now, String model, CallLog log, VoiceMetrics metrics) {
+        Duration total = Duration.between(callerStopped, now);
+        metrics.answered(total);
+        Instant textOrAsked = firstTextAt == null ? askedAt : firstTextAt;
+        log.add(FeedbackEvent.LatencyMeasured.pipeline(total,
+                firstTextAt == null || askedAt == null ? null : Duration.between(askedAt, firstTextAt),
+                firstAudioAt == null || askedAt == null ? null : Duration.between(textOrAsked, firstAudioAt)));
+        if (askedAt != null && firstTextAt != null) {
+            log.add(new FeedbackEvent.TimeToFirstByte(Duration.between(askedAt, firstTextAt), FeedbackEvent.Stage.LLM,
+                    model));
+        }
+        if (firstAudioAt != null && textOrAsked != null) {
+            log.add(new FeedbackEvent.TimeToFirstByte(Duration.between(textOrAsked, firstAudioAt),
+                    FeedbackEvent.Stage.TTS, null));
+        }
+    }
+
+    /** A speech-to-speech model's answer started playing: one figure, the model's stages being its own. */
+    static void reportSpeechToSpeech(Instant callerStopped, Instant now, CallLog log, VoiceMetrics metrics) {
+        Duration total = Duration.between(callerStopped, now);
+        metrics.answered(total);
+        log.add(FeedbackEvent.LatencyMeasured.speechToSpeech(total));
+    }
+}
