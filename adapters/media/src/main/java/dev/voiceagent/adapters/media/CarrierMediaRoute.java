@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.media;
 
+import dev.voiceagent.adapters.media.carrier.CarrierDialects;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
@@ -72,7 +73,8 @@ public class CarrierMediaRoute {
     private void upgrade(RoutingContext rc, Admitted admitted) {
         rc.request().toWebSocket().onSuccess(socket -> {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
-            new CarrierMediaSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+            new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext())
+                    .listen();
         }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",
                 admitted.runId(), failure.toString()));
     }
