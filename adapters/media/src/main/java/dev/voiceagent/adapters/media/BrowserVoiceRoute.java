@@ -3,11 +3,7 @@ package dev.voiceagent.adapters.media;
 import dev.voiceagent.adapters.media.webrtc.SignalingSocket;
 import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.auth.Credentials;
-import dev.voiceagent.application.shared.AuthenticationException;
-import dev.voiceagent.application.shared.ConflictException;
-import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.PaymentRequiredException;
-import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitBrowserMediaUseCase;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.MediaUnavailable;
@@ -18,7 +14,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,8 +45,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * </ul>
  * The socket is upgraded only once the caller is known and the run claimed for this replica: no credentials 401, a
  * run not the organization's 404, not a browser run or already connected or completed 409, no credits left 402,
- * another page 403 (the signaling routes say completed, connected and no credits on the socket instead, as the
- * reference does).
+ * another page 403 ({@link MediaRefusal}, as on the carriers' route; the signaling routes say completed, connected
+ * and no credits on the socket instead, as the reference does).
  */
 @ApplicationScoped
 public class BrowserVoiceRoute {
@@ -176,7 +171,7 @@ public class BrowserVoiceRoute {
             workflow = Long.parseLong(rc.pathParam("workflow"));
             run = Long.parseLong(rc.pathParam("run"));
         } catch (NumberFormatException e) {
-            refuse(rc, 404, "Workflow run not found");
+            new MediaRefusal(404, "Workflow run not found").send(rc);
             return;
         }
         Credentials credentials = credentials(rc.request());
@@ -203,7 +198,7 @@ public class BrowserVoiceRoute {
     private void admitThen(RoutingContext rc, Opening opening, Supplier<Uni<Admitted>> admission) {
         HttpServerRequest request = rc.request();
         if (!"websocket".equals(String.valueOf(request.getHeader("Upgrade")).toLowerCase(Locale.ROOT))) {
-            refuse(rc, 400, "This address takes a WebSocket");
+            new MediaRefusal(400, "This address takes a WebSocket").send(rc);
             return;
         }
         request.pause();
@@ -227,20 +222,7 @@ public class BrowserVoiceRoute {
                         return;
                     }
                     request.resume();
-                    int status = failure instanceof AuthenticationException ? 401
-                            : failure instanceof PaymentRequiredException ? 402
-                            : failure instanceof ForbiddenException ? 403
-                            : failure instanceof ResourceNotFoundException ? 404
-                            : failure instanceof ConflictException ? 409 : 503;
-                    if (status == 503) {
-                        LOG.log(System.Logger.Level.WARNING, "browser media refused: {0}", failure.toString());
-                    }
-                    refuse(rc, status, status == 503 ? "The media could not be connected" : failure.getMessage());
+                    MediaRefusal.of(failure, "browser media").send(rc);
                 }));
-    }
-
-    private static void refuse(RoutingContext rc, int status, String detail) {
-        rc.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                .end(new JsonObject().put("detail", detail).encode());
     }
 }

@@ -1,8 +1,6 @@
 package dev.voiceagent.adapters.media;
 
-import dev.voiceagent.application.shared.ConflictException;
-import dev.voiceagent.application.shared.ForbiddenException;
-import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.adapters.media.carrier.CarrierDialects;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.AdmitCallMediaUseCase;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
@@ -19,8 +17,8 @@ import java.util.Locale;
  * The carriers' media route, the reference's address: GET /api/v1/telephony/ws/{workflow_id}/{organization_id}/
  * {run_id}/{token}, upgraded to a WebSocket only after the token's signature is checked and the run is claimed for
  * this replica (a wrong token 403, an unknown run or another organization's 404, a completed run or a second socket
- * 409, each logged without the token). The socket then speaks the carrier's media protocol, Twilio Media Streams or
- * Telnyx media streaming ({@link CarrierMediaSocket}).
+ * 409, each logged without the token; {@link MediaRefusal}, as on the browsers' routes). The socket then speaks the
+ * media protocol of the carrier whose start message it receives ({@link CarrierMediaSocket}).
  */
 @ApplicationScoped
 public class CarrierMediaRoute {
@@ -52,11 +50,12 @@ public class CarrierMediaRoute {
             organization = Long.parseLong(rc.pathParam("organization"));
             run = Long.parseLong(rc.pathParam("run"));
         } catch (NumberFormatException e) {
-            refuse(rc, 404, "Workflow run not found", "malformed ids");
+            refuse(rc, new MediaRefusal(404, "Workflow run not found"), "malformed ids");
             return;
         }
         if (!"websocket".equals(String.valueOf(request.getHeader("Upgrade")).toLowerCase(Locale.ROOT))) {
-            refuse(rc, 400, "This address takes a WebSocket", "not a WebSocket upgrade for run " + run);
+            refuse(rc, new MediaRefusal(400, "This address takes a WebSocket"),
+                    "not a WebSocket upgrade for run " + run);
             return;
         }
         request.pause();
@@ -65,31 +64,22 @@ public class CarrierMediaRoute {
                 admitted -> context.runOnContext(v -> upgrade(rc, admitted)),
                 failure -> context.runOnContext(v -> {
                     request.resume();
-                    refused(rc, run, failure);
+                    refuse(rc, MediaRefusal.of(failure, "media of run " + run), "run " + run + ": "
+                            + failure.getMessage());
                 }));
     }
 
     private void upgrade(RoutingContext rc, Admitted admitted) {
         rc.request().toWebSocket().onSuccess(socket -> {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
-            new CarrierMediaSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+            new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext())
+                    .listen();
         }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",
                 admitted.runId(), failure.toString()));
     }
 
-    private static void refused(RoutingContext rc, long run, Throwable failure) {
-        int status = failure instanceof ForbiddenException ? 403 : failure instanceof ResourceNotFoundException ? 404
-                : failure instanceof ConflictException ? 409 : 503;
-        String detail = status == 503 ? "The media could not be connected" : failure.getMessage();
-        refuse(rc, status, detail, "run " + run + ": " + failure.getMessage());
-        if (status == 503) {
-            LOG.log(System.Logger.Level.WARNING, "media of run {0} refused: {1}", run, failure.toString());
-        }
-    }
-
-    private static void refuse(RoutingContext rc, int status, String detail, String why) {
-        LOG.log(System.Logger.Level.INFO, "media socket refused ({0}): {1}", status, why);
-        rc.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                .end("{\"detail\":\"" + detail.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
+    private static void refuse(RoutingContext rc, MediaRefusal refusal, String why) {
+        LOG.log(System.Logger.Level.INFO, "media socket refused ({0}): {1}", refusal.status(), why);
+        refusal.send(rc);
     }
 }

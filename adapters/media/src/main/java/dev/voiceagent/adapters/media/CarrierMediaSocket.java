@@ -1,56 +1,45 @@
 package dev.voiceagent.adapters.media;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import dev.voiceagent.adapters.media.carrier.CarrierDialect;
+import dev.voiceagent.adapters.media.carrier.CarrierDialects;
+import dev.voiceagent.adapters.media.carrier.CarrierEvent;
+import dev.voiceagent.adapters.media.carrier.CarrierFrame;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
-import dev.voiceagent.domain.audio.G711;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import java.io.IOException;
-import java.util.Base64;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * One call's media socket, in the carrier's dialect of the same JSON shape, chosen by the start message's stream id:
- * <ul>
- * <li>Twilio Media Streams, bidirectional {@code <Connect><Stream>}: in, connected / start (streamSid,
- * customParameters) / media (base64 μ-law 8 kHz) / dtmf / mark / stop; out, media / mark / clear, each with the
- * streamSid, as text frames only (Twilio drops binary ones).</li>
- * <li>Telnyx media streaming, bidirectional RTP mode: in, connected / start (stream_id, call_control_id,
- * media_format) / media (base64 RTP payloads of the inbound track, PCMU or PCMA; A-law is turned into μ-law here) /
- * dtmf / mark / error / stop; out, media / mark / clear without ids (the socket is the stream). Telnyx does not
- * promise order: a media frame whose sequence number is not past the last one played in is dropped.</li>
- * </ul>
- * The socket's event loop is the call's {@link CallLoop} ({@link VertxCallLoop}): the session and every callback run on it. Parsed with
- * Jackson's streaming parser, one pass per frame.
+ * One call's media socket, in the dialect of the carrier whose start message it receives ({@link CarrierDialect}: a
+ * fresh dialect of each carrier of {@link CarrierDialects} is offered the first messages, and the one that knows the
+ * start speaks the call). The socket knows no carrier: it hands each message to the dialect, tells the session what
+ * the event says, and sends the frames the dialect writes for the session's audio, marks and clear. A socket that
+ * closes before the carrier said the media stopped is a loss ({@link MediaInput#lost()}), not a hang-up.
+ * <p>
+ * The socket's event loop is the call's {@link CallLoop} ({@link VertxCallLoop}): the session and every callback run
+ * on it.
  */
 final class CarrierMediaSocket implements MediaChannel {
 
     private static final System.Logger LOG = System.getLogger(CarrierMediaSocket.class.getName());
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final Base64.Decoder DECODE = Base64.getDecoder();
-    private static final Base64.Encoder ENCODE = Base64.getEncoder();
-
-    /** The carriers whose media protocol this socket speaks. */
-    enum Dialect {
-        TWILIO, TELNYX
-    }
 
     private final ServerWebSocket socket;
     private final Admitted admitted;
     private final StartVoiceSessionUseCase start;
     private final Context context;
     private final CallLoop loop;
-    private Dialect dialect;
-    private String streamSid;
-    private boolean alaw;
-    private long lastSequence = -1;
+    /** A fresh dialect of each carrier, until one of them knows the start. */
+    private List<CarrierDialect> candidates;
+    private CarrierDialect dialect;
     private long dropped;
     private MediaInput session;
     private boolean starting;
@@ -59,17 +48,20 @@ final class CarrierMediaSocket implements MediaChannel {
     private boolean stopSaid;
     private boolean resumable;
 
-    CarrierMediaSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start, Vertx vertx,
-            Context context) {
+    /** @param dialects the carriers this socket may speak, as {@link CarrierDialects#ALL} */
+    CarrierMediaSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start,
+            List<Supplier<CarrierDialect>> dialects, Vertx vertx, Context context) {
         this.socket = socket;
         this.admitted = admitted;
         this.start = start;
         this.context = context;
         this.loop = new VertxCallLoop(vertx, context);
+        this.candidates = dialects.stream().map(Supplier::get).toList();
     }
 
     void listen() {
-        socket.textMessageHandler(this::frame);
+        socket.textMessageHandler(this::text);
+        socket.binaryMessageHandler(this::binary);
         socket.closeHandler(v -> {
             closed = true;
             if (dropped > 0) {
@@ -88,173 +80,94 @@ final class CarrierMediaSocket implements MediaChannel {
                 admitted.runId(), e.toString()));
     }
 
-    /** One message, read in one pass; the payload stays base64 until it is needed. */
-    private void frame(String text) {
-        Message m = new Message();
-        try (JsonParser p = JSON.createParser(text)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
+    /** One message as a dialect reads it (a text or a binary one). */
+    private interface Message {
+        CarrierEvent readBy(CarrierDialect dialect) throws IOException;
+    }
+
+    private void text(String text) {
+        receive(dialect -> dialect.read(text));
+    }
+
+    private void binary(Buffer data) {
+        byte[] bytes = data.getBytes();
+        receive(dialect -> dialect.read(bytes));
+    }
+
+    /** Read once by the call's dialect; before the start, offered to each carrier's until one knows it. */
+    private void receive(Message message) {
+        if (dialect != null) {
+            CarrierEvent event;
+            try {
+                event = message.readBy(dialect);
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.log(System.Logger.Level.DEBUG, "unreadable media message on run {0}", admitted.runId());
                 return;
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (field) {
-                    case "event" -> m.event = p.getText();
-                    case "streamSid" -> m.twilioSid = p.getText();
-                    case "stream_id" -> m.telnyxId = p.getText();
-                    case "sequenceNumber", "sequence_number" -> m.sequence = number(p.getText());
-                    case "start", "media", "dtmf", "mark", "payload" -> {
-                        if (value == JsonToken.START_OBJECT) {
-                            inner(p, m);
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                    default -> p.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "unreadable media message on run {0}", admitted.runId());
+            handle(event);
             return;
         }
-        if (m.event == null) {
-            return;
+        for (CarrierDialect candidate : candidates) {
+            CarrierEvent event;
+            try {
+                event = message.readBy(candidate);
+            } catch (IOException | IllegalArgumentException e) {
+                continue; // not this carrier's message
+            }
+            if (event instanceof CarrierEvent.Start || event instanceof CarrierEvent.Refused) {
+                dialect = candidate; // the call speaks the dialect that knows its start
+                candidates = List.of();
+                LOG.log(System.Logger.Level.DEBUG, "media of run {0} speaks {1}", admitted.runId(),
+                        candidate.carrier());
+                handle(event);
+                return;
+            }
         }
-        switch (m.event) {
-            case "start" -> started(m);
-            case "media" -> media(m);
-            case "dtmf" -> {
-                if (session != null && m.digit != null) {
-                    session.dtmf(m.digit);
+    }
+
+    private void handle(CarrierEvent event) {
+        switch (event) {
+            case CarrierEvent.Start s -> started(s);
+            case CarrierEvent.Refused r -> {
+                LOG.log(System.Logger.Level.WARNING, "media of run {0} refused: {1}", admitted.runId(), r.why());
+                close(r.reason());
+            }
+            case CarrierEvent.Audio a -> {
+                if (session != null) {
+                    session.audio(a.frame());
                 }
             }
-            case "mark" -> {
-                if (session != null && m.mark != null) {
-                    session.marked(m.mark);
+            case CarrierEvent.Dtmf d -> {
+                if (session != null) {
+                    session.dtmf(d.digit());
                 }
             }
-            case "stop" -> {
+            case CarrierEvent.Marked m -> {
+                if (session != null) {
+                    session.marked(m.name());
+                }
+            }
+            case CarrierEvent.Stopped s -> {
                 stopSaid = true;
                 if (session != null) {
                     session.stopped();
                 }
             }
-            case "error" -> LOG.log(System.Logger.Level.WARNING, "the carrier reported a media error on run {0}: {1}",
-                    admitted.runId(), m.detail);
-            default -> {
-                // connected, and whatever the carriers add later
+            case CarrierEvent.Failed f -> LOG.log(System.Logger.Level.WARNING,
+                    "the carrier reported a media error on run {0}: {1}", admitted.runId(), f.detail());
+            case CarrierEvent.Dropped d -> dropped++;
+            case CarrierEvent.Ignored i -> {
+                // connected, the agent's own track, and whatever the carriers add later
             }
         }
     }
 
-    /** The fields of start / media / dtmf / mark / error objects this socket reads (one level, plus media_format). */
-    private static void inner(JsonParser p, Message m) throws IOException {
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken value = p.nextToken();
-            switch (name) {
-                case "payload" -> m.payload = p.getText();
-                case "digit" -> m.digit = p.getText();
-                case "name" -> m.mark = p.getText();
-                case "track" -> m.track = p.getText();
-                case "streamSid" -> m.twilioSid = m.twilioSid == null ? p.getText() : m.twilioSid;
-                case "detail", "title" -> m.detail = m.detail == null ? p.getText() : m.detail;
-                case "customParameters" -> {
-                    if (value != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String parameter = p.currentName();
-                        p.nextToken();
-                        if ("resumable".equals(parameter)) {
-                            m.resumable = "true".equals(p.getText());
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                }
-                case "media_format" -> {
-                    if (value != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String format = p.currentName();
-                        p.nextToken();
-                        if ("encoding".equals(format)) {
-                            m.encoding = p.getText();
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                }
-                default -> p.skipChildren();
-            }
-        }
-    }
-
-    private static long number(String text) {
-        try {
-            return text == null ? -1 : Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /** What one message said (the fields this socket reads). */
-    private static final class Message {
-        String event;
-        String twilioSid;
-        String telnyxId;
-        long sequence = -1;
-        String payload;
-        String digit;
-        String mark;
-        String track;
-        String encoding;
-        String detail;
-        boolean resumable;
-    }
-
-    private void media(Message m) {
-        if (session == null || m.payload == null || m.track != null && !"inbound".equals(m.track)) {
-            return; // the agent's own track (both_tracks) is never heard back
-        }
-        if (m.sequence >= 0) {
-            if (m.sequence <= lastSequence) {
-                dropped++;
-                return;
-            }
-            lastSequence = m.sequence;
-        }
-        byte[] audio = DECODE.decode(m.payload);
-        session.audio(alaw ? G711.alawToMulaw(audio) : audio);
-    }
-
-    private void started(Message m) {
+    private void started(CarrierEvent.Start event) {
         if (starting) {
             return;
         }
-        if (m.twilioSid != null) {
-            dialect = Dialect.TWILIO;
-            streamSid = m.twilioSid;
-            resumable = m.resumable; // the TwiML redirects Twilio back to us when this stream ends
-        } else if (m.telnyxId != null) {
-            dialect = Dialect.TELNYX;
-            streamSid = m.telnyxId;
-            String encoding = m.encoding == null ? "PCMU" : m.encoding.toUpperCase(java.util.Locale.ROOT);
-            if (!"PCMU".equals(encoding) && !"PCMA".equals(encoding)) {
-                LOG.log(System.Logger.Level.WARNING, "media of run {0} refused: Telnyx streams {1}, not PCMU or PCMA",
-                        admitted.runId(), encoding);
-                close("unsupported_media_encoding");
-                return;
-            }
-            alaw = "PCMA".equals(encoding);
-        } else {
-            return;
-        }
         starting = true;
+        resumable = event.resumable(); // the carrier streams the call again when this stream ends without it
         start.start(admitted, this, loop).subscribe().with(
                 s -> context.runOnContext(v -> {
                     session = s;
@@ -269,37 +182,34 @@ final class CarrierMediaSocket implements MediaChannel {
                 failure -> context.runOnContext(v -> close("pipeline_error")));
     }
 
-    // ---- MediaChannel ----
+    // ---- MediaChannel (the session's, once the dialect is known) ----
 
     @Override
     public AudioFormat format() {
-        return AudioFormat.MULAW_8K;
+        return dialect.format();
     }
 
     @Override
     public void play(byte[] frame) {
-        String payload = ENCODE.encodeToString(frame);
-        send(dialect == Dialect.TWILIO
-                ? "{\"event\":\"media\",\"streamSid\":\"" + streamSid + "\",\"media\":{\"payload\":\"" + payload + "\"}}"
-                : "{\"event\":\"media\",\"media\":{\"payload\":\"" + payload + "\"}}");
+        send(dialect.media(frame));
     }
 
     @Override
     public void mark(String name) {
-        send(dialect == Dialect.TWILIO
-                ? "{\"event\":\"mark\",\"streamSid\":\"" + streamSid + "\",\"mark\":{\"name\":\"" + name + "\"}}"
-                : "{\"event\":\"mark\",\"mark\":{\"name\":\"" + name + "\"}}");
+        send(dialect.mark(name));
     }
 
     @Override
     public void clear() {
-        send(dialect == Dialect.TWILIO ? "{\"event\":\"clear\",\"streamSid\":\"" + streamSid + "\"}"
-                : "{\"event\":\"clear\"}");
+        send(dialect.clear());
     }
 
     @Override
     public void close(String reason) {
         if (!closed) {
+            if (dialect != null) {
+                dialect.hangUp().ifPresent(this::send);
+            }
             closed = true;
             stopSaid = true;
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} closed: {1}", admitted.runId(), reason);
@@ -307,9 +217,13 @@ final class CarrierMediaSocket implements MediaChannel {
         }
     }
 
-    private void send(String text) {
-        if (!closed) {
-            socket.writeTextMessage(text);
+    private void send(CarrierFrame frame) {
+        if (closed) {
+            return;
+        }
+        switch (frame) {
+            case CarrierFrame.Text text -> socket.writeTextMessage(text.text());
+            case CarrierFrame.Binary binary -> socket.writeBinaryMessage(Buffer.buffer(binary.bytes()));
         }
     }
 

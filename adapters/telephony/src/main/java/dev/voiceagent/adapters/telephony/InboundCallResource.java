@@ -1,10 +1,15 @@
 package dev.voiceagent.adapters.telephony;
 
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
+
 import dev.voiceagent.adapters.telephony.simulator.SimulatorCallGateway;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxCallGateway;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxEvents;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
+import dev.voiceagent.adapters.telephony.twilio.TwilioStreams;
+import dev.voiceagent.adapters.telephony.twilio.Twiml;
 import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.FindCallRunUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase;
@@ -123,18 +128,12 @@ public class InboundCallResource {
     }
 
     static String twiml(Answer answer, String callbackBase) {
-        String xml = switch (answer) {
-            case Answer.Stream s -> dev.voiceagent.adapters.telephony.twilio.TwilioStreams.connect(s.streamUrl(),
-                    s.runId(), callbackBase);
-            case Answer.Reject r -> "busy".equals(r.reason()) ? "<Response><Reject reason=\"busy\"/></Response>"
-                    : "<Response><Reject/></Response>";
+        Twiml twiml = switch (answer) {
+            case Answer.Stream s -> TwilioStreams.connect(s.streamUrl(), s.runId(), callbackBase);
+            case Answer.Reject r -> response("busy".equals(r.reason())
+                    ? element("Reject").attribute("reason", "busy") : element("Reject"));
         };
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + xml;
-    }
-
-    /** An XML attribute value. */
-    public static String escape(String value) {
-        return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
+        return twiml.document();
     }
 
     // --- Telnyx -------------------------------------------------------------------------------------------

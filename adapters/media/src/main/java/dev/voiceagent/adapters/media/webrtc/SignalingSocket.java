@@ -7,12 +7,14 @@ import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.MediaU
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.voice.TurnTaking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +41,7 @@ public final class SignalingSocket implements WebRtcPeer.Events {
     private static final System.Logger LOG = System.getLogger(SignalingSocket.class.getName());
     static final int CONNECT_SECONDS = 30;
     /** The disposition of a call whose browser left before its session started (the sessions' own for a hang-up). */
-    static final String HUNG_UP = dev.voiceagent.domain.voice.TurnTaking.USER_HANGUP;
+    static final String HUNG_UP = TurnTaking.USER_HANGUP;
 
     /** Where browsers reach this replica's WebRTC peers. */
     public static final class Settings {
@@ -68,6 +70,7 @@ public final class SignalingSocket implements WebRtcPeer.Events {
     private final Vertx vertx;
     private final Context context;
     private final WebRtcPeer peer;
+    private final Duration connectTimeout;
     private boolean offered;
     /** The session was asked for: from then on it (or its refusal) ends the run. */
     private boolean starting;
@@ -82,6 +85,13 @@ public final class SignalingSocket implements WebRtcPeer.Events {
      */
     public SignalingSocket(ServerWebSocket socket, Admitted admitted, AdmitBrowserMediaUseCase contextVariables,
             StartVoiceSessionUseCase start, Vertx vertx, Context context, Settings settings) {
+        this(socket, admitted, contextVariables, start, vertx, context, settings, Duration.ofSeconds(CONNECT_SECONDS));
+    }
+
+    /** @param connectTimeout how long the peer has to connect from the socket's open */
+    SignalingSocket(ServerWebSocket socket, Admitted admitted, AdmitBrowserMediaUseCase contextVariables,
+            StartVoiceSessionUseCase start, Vertx vertx, Context context, Settings settings, Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
         this.socket = socket;
         this.admitted = admitted;
         this.contextVariables = contextVariables;
@@ -125,7 +135,7 @@ public final class SignalingSocket implements WebRtcPeer.Events {
         });
         socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "signaling of run {0}: {1}",
                 admitted.runId(), e.toString()));
-        vertx.setTimer(CONNECT_SECONDS * 1000L, t -> {
+        vertx.setTimer(connectTimeout.toMillis(), t -> {
             if (!connected) {
                 ended("webrtc_connection_failed");
             }

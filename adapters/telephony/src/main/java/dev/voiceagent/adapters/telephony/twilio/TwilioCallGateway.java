@@ -1,11 +1,14 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
+
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.VoiceRuntime;
-import dev.voiceagent.adapters.telephony.InboundCallResource;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
+import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -62,7 +65,7 @@ public class TwilioCallGateway implements CallGateway {
         form.add("From", call.from());
         String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
                 .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null));
-        form.add("Twiml", TwilioStreams.connect(stream, call.runId(), callbackBaseUrl));
+        form.add("Twiml", TwilioStreams.connect(stream, call.runId(), callbackBaseUrl).xml());
         form.add("StatusCallback", statusCallbackUrl(call.runId()));
         form.add("StatusCallbackMethod", "POST");
         for (String event : new String[] {"initiated", "ringing", "answered", "completed"}) {
@@ -96,19 +99,23 @@ public class TwilioCallGateway implements CallGateway {
      */
     @Override
     public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
-            dev.voiceagent.application.call.Transfer transfer) {
+            Transfer transfer) {
         var twilio = (ProviderConfiguration.Twilio) configuration;
-        String to = transfer.destination().strip();
-        String whisper = transfer.whispers() ? " url=\"" + InboundCallResource.escape(TwilioWhisper.url(callbackBaseUrl,
-                transfer)) + "\"" : "";
-        String noun = to.regionMatches(true, 0, "sip:", 0, 4)
-                ? "<Sip" + whisper + ">" + InboundCallResource.escape(to) + "</Sip>"
-                : "<Number" + whisper + ">" + InboundCallResource.escape(to) + "</Number>";
         MultivaluedMap<String, String> form = new MultivaluedHashMap<>();
-        form.add("Twiml", "<Response><Dial timeout=\"" + transfer.timeoutSeconds()
-                + "\" answerOnBridge=\"true\">" + noun + "</Dial></Response>");
+        form.add("Twiml", dial(transfer, callbackBaseUrl).xml());
         return api.update(twilio.accountSid(), providerCallId, basic(twilio), form).replaceWithVoid()
                 .onFailure().transform(TwilioCallGateway::refused);
+    }
+
+    /** The {@code <Dial>} of a transfer: its number, or its SIP address, whose whisper (if any) is the noun's url. */
+    static Twiml dial(Transfer transfer, String callbackBaseUrl) {
+        String to = transfer.destination().strip();
+        Twiml noun = element(to.regionMatches(true, 0, "sip:", 0, 4) ? "Sip" : "Number");
+        if (transfer.whispers()) {
+            noun.attribute("url", TwilioWhisper.url(callbackBaseUrl, transfer));
+        }
+        return response(element("Dial").attribute("timeout", transfer.timeoutSeconds())
+                .attribute("answerOnBridge", true).with(noun.text(to)));
     }
 
     @Override

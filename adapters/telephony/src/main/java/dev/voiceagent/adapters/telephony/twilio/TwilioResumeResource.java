@@ -30,7 +30,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @PermitAll
 public class TwilioResumeResource {
 
-    static final String HANG_UP = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response><Hangup/></Response>";
+    static final String HANG_UP = Twiml.response(Twiml.element("Hangup")).document();
 
     private final AuthenticateCallReportUseCase authenticator;
     private final ResumeCallStreamUseCase resume;
@@ -53,7 +53,7 @@ public class TwilioResumeResource {
                 && TwilioSignature.valid(twilio.authToken(), url, params, signature);
         return authenticator.authenticate(runId, Provider.TWILIO, signed)
                 .chain(() -> resume.resume(runId))
-                .map(stream -> Response.ok(stream.map(s -> "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
-                        + TwilioStreams.connect(s, runId, callbackBase)).orElse(HANG_UP)).type("text/xml").build());
+                .map(stream -> Response.ok(stream.map(s -> TwilioStreams.connect(s, runId, callbackBase).document())
+                        .orElse(HANG_UP)).type("text/xml").build());
     }
 }

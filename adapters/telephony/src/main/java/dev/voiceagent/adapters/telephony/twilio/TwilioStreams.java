@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
-import dev.voiceagent.adapters.telephony.InboundCallResource;
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 /**
  * The TwiML that streams a call to the voice runtime: {@code <Connect><Stream>} to the run's signed media address
@@ -18,10 +19,12 @@ public final class TwilioStreams {
         return "/api/v1/telephony/twilio/resume/" + runId;
     }
 
-    public static String connect(String streamUrl, long runId, String callbackBase) {
-        return "<Response><Connect><Stream url=\"" + InboundCallResource.escape(streamUrl) + "\"><Parameter"
-                + " name=\"workflow_run_id\" value=\"" + runId + "\"/><Parameter name=\"resumable\" value=\"true\"/>"
-                + "</Stream></Connect><Redirect method=\"POST\">" + InboundCallResource.escape(callbackBase
-                + resumePath(runId)) + "</Redirect></Response>";
+    /** The call streamed to {@code streamUrl}, then redirected back here when the stream ends. */
+    public static Twiml connect(String streamUrl, long runId, String callbackBase) {
+        return response(
+                element("Connect").with(element("Stream").attribute("url", streamUrl).with(
+                        element("Parameter").attribute("name", "workflow_run_id").attribute("value", runId),
+                        element("Parameter").attribute("name", "resumable").attribute("value", true))),
+                element("Redirect").attribute("method", "POST").text(callbackBase + resumePath(runId)));
     }
 }

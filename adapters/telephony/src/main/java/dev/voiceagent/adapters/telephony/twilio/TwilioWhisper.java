@@ -1,8 +1,10 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
+import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
+
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.adapters.telephony.FormBody;
-import dev.voiceagent.adapters.telephony.InboundCallResource;
 import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
 import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.application.call.Transfer;
@@ -67,15 +69,19 @@ public class TwilioWhisper {
         String url = url(callbackBase, transfer); // the address Twilio was given, which its signature covers
         SignatureCheck signed = configuration -> configuration instanceof ProviderConfiguration.Twilio twilio
                 && TwilioSignature.valid(twilio.authToken(), url, params, signature);
-        return authenticator.authenticate(runId, Provider.TWILIO, signed).map(ok -> {
-            StringBuilder twiml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response>");
-            if (play != null && !play.isBlank()) {
-                twiml.append("<Play>").append(InboundCallResource.escape(play)).append("</Play>");
-            }
-            if (say != null && !say.isBlank()) {
-                twiml.append("<Say>").append(InboundCallResource.escape(say)).append("</Say>");
-            }
-            return Response.ok(twiml.append("</Response>").toString()).type("text/xml").build();
-        });
+        return authenticator.authenticate(runId, Provider.TWILIO, signed)
+                .map(ok -> Response.ok(twiml(play, say).document()).type("text/xml").build());
+    }
+
+    /** What the person called hears before the caller is put through: the recording, then the line. */
+    static Twiml twiml(String play, String say) {
+        Twiml whisper = response();
+        if (play != null && !play.isBlank()) {
+            whisper.with(element("Play").text(play));
+        }
+        if (say != null && !say.isBlank()) {
+            whisper.with(element("Say").text(say));
+        }
+        return whisper;
     }
 }
