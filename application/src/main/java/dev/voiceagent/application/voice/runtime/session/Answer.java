@@ -73,6 +73,17 @@ final class Answer {
     }
 
     /**
+     * The call failed while this answer was under way, {@code heard} of it played: the conversation keeps the caller's
+     * words and what was heard (an answer already in the conversation keeps only what was heard of it).
+     */
+    ConversationState keptOnFailure(ConversationState conversation, String heard) {
+        if (turn == null) { // a line of the session's own; the callee's first turn awaiting its voicemail verdict
+            return userText == null ? conversation : conversation.cutShort(userText, null);
+        }
+        return finished ? conversation.interrupted(heard) : conversation.cutShort(userText, heard);
+    }
+
+    /**
      * Whether the caller may cut in: as the node allows; an idle prompt may be answered over, the fallback line of a
      * call that failed and a voicemail's message may not.
      */

@@ -228,7 +228,7 @@ final class Generation {
             return "language model: no answer within " + MODEL_WAIT.toSeconds() + " s";
         }
         Speech.Segment head = a.speech.first(); // the others wait for it
-        if (head != null && !head.heard() && Duration.between(head.askedAt, now).compareTo(VOICE_WAIT) > 0) {
+        if (head != null && !head.heard() && Duration.between(head.askedAt(), now).compareTo(VOICE_WAIT) > 0) {
             return "text-to-speech: no audio within " + VOICE_WAIT.toSeconds() + " s";
         }
         return null;
@@ -292,6 +292,16 @@ final class Generation {
                 if (segment != null) {
                     segment.done();
                     playback.pump();
+                }
+            });
+        }
+
+        @Override
+        public void restart(String utterance) {
+            loop.execute(() -> {
+                Speech.Segment segment = segment(utterance);
+                if (segment != null) {
+                    playback.current().restart(segment, loop.now());
                 }
             });
         }

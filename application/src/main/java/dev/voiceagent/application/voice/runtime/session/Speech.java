@@ -5,6 +5,7 @@ import dev.voiceagent.domain.voice.HeardText;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 
@@ -22,21 +23,28 @@ final class Speech {
     /** One sentence, recording or response of the answer. */
     static final class Segment {
         final String id;
-        final Instant askedAt;
         private final StringBuilder text;
         /** Its words spread over its audio when the provider gives none (a speech-to-speech model's transcript). */
         private final boolean estimateWords;
         private final Deque<byte[]> audio = new ArrayDeque<>();
         private final List<HeardText.Word> words = new ArrayList<>();
+        private Instant askedAt;
         private boolean heard;
         private boolean done;
         private long startMs = -1;
+        /** Bytes of its audio, from its start, that went to the carrier before it was restarted: not played twice. */
+        private long skip;
 
         Segment(String id, String text, Instant askedAt, boolean estimateWords) {
             this.id = id;
             this.text = new StringBuilder(text);
             this.askedAt = askedAt;
             this.estimateWords = estimateWords;
+        }
+
+        /** When its audio was asked for (again, after a restart). */
+        Instant askedAt() {
+            return askedAt;
         }
 
         String text() {
@@ -54,10 +62,15 @@ final class Speech {
             text.append(delta);
         }
 
-        /** Audio of the segment, in order. */
+        /** Audio of the segment, in order (after a restart, what was already played of it is dropped). */
         void audio(byte[] bytes) {
             heard = true;
-            audio.addLast(bytes);
+            if (skip >= bytes.length) {
+                skip -= bytes.length;
+                return;
+            }
+            audio.addLast(skip == 0 ? bytes : Arrays.copyOfRange(bytes, (int) skip, bytes.length));
+            skip = 0;
         }
 
         /** Where the segment's words fall on its audio, when the voice says so. */
@@ -92,6 +105,7 @@ final class Speech {
     /** Its latency, measured where it is spent. */
     final TurnLatency latency = new TurnLatency();
     private final Framer framer;
+    private final int frameBytes;
     private final int frameMs;
     private final byte silence;
     private final Deque<Segment> segments = new ArrayDeque<>();
@@ -104,6 +118,7 @@ final class Speech {
 
     Speech(int frameBytes, int frameMs, byte silence) {
         this.framer = new Framer(frameBytes);
+        this.frameBytes = frameBytes;
         this.frameMs = frameMs;
         this.silence = silence;
     }
@@ -198,6 +213,41 @@ final class Speech {
         }
         out.addLast(frame);
         queuedMs += frameMs;
+    }
+
+    /**
+     * The segment's audio comes again from its start (its voice reconnected, or retried a request that failed part
+     * way): what of it was framed but not yet sent is dropped, and as much of the new audio as was already sent to the
+     * carrier is skipped, so the caller hears the sentence go on rather than start again.
+     */
+    void restart(Segment s, Instant now) {
+        s.askedAt = now;
+        s.heard = false;
+        s.done = false;
+        s.words.clear();
+        s.audio.clear();
+        s.skip = 0;
+        if (s != segments.peekFirst()) {
+            return; // nothing of it was framed yet
+        }
+        framer.flush(silence); // its partial frame: not sent
+        if (!s.started()) {
+            return;
+        }
+        long framedMs = queuedMs - s.startMs;
+        long unsentMs = 0;
+        while (!out.isEmpty() && out.peekLast() != SEGMENT_END) { // the head's frames are the last ones queued
+            out.pollLast();
+            unsentMs += frameMs;
+        }
+        queuedMs -= unsentMs;
+        framer.flush(silence);
+        long sentMs = framedMs - unsentMs;
+        if (sentMs <= 0) {
+            s.startMs = -1;
+        } else {
+            s.skip = sentMs * frameBytes / frameMs;
+        }
     }
 
     /** The next frame (or {@link #SEGMENT_END}) to send, without taking it; null when none waits. */

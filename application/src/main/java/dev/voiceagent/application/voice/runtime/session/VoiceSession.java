@@ -407,14 +407,18 @@ public final class VoiceSession extends CallSession {
         metrics.providerFailed(message.startsWith("text-to-speech") ? "tts"
                 : message.startsWith("speech-to-text") ? "stt" : "llm");
         log.add(FeedbackEvent.PipelineError.fatal(message)); // the call ends: at once without a voice, else after a line
+        Answer a = answer;
+        if (a != null) {
+            generation.cancel(a);
+        }
+        long heardMs = playback.cut();
+        if (a != null) { // the transcript keeps what the caller said and heard up to here
+            conversation = a.keptOnFailure(conversation, a.speech.heard(heardMs));
+        }
         if (message.startsWith("text-to-speech")) {
             end(Ended.PIPELINE_ERROR);
             return;
         }
-        if (answer != null) {
-            generation.cancel(answer);
-        }
-        playback.cut();
         say(FALLBACK_LINE);
     }
 
@@ -476,8 +480,9 @@ public final class VoiceSession extends CallSession {
             log.add(new FeedbackEvent.BotStoppedSpeaking(false));
             unmute();
         }
-        if (failure != null) {
-            end(Ended.PIPELINE_ERROR); // the fallback line was heard
+        if (failure != null) { // the fallback line was heard
+            conversation = conversation.cutShort(null, FALLBACK_LINE);
+            end(Ended.PIPELINE_ERROR);
         } else if (screen.detected()) {
             end(VoicemailDetection.DISPOSITION); // the message was left
         } else {

@@ -214,6 +214,8 @@ class VoiceSessionTest {
         final List<String> cancelled = new ArrayList<>();
         long characters;
         boolean mute;
+        /** A sentence whose connection drops half way once: it is spoken again from its start, with a restart. */
+        String dropsOnce;
 
         @Override
         public void speak(String utterance, String text) {
@@ -223,6 +225,21 @@ class VoiceSessionTest {
                 return;
             }
             int ms = 60 * text.split("\\s+").length;
+            if (text.equals(dropsOnce)) {
+                dropsOnce = null;
+                for (int at = 0; at < ms / 2; at += 40) { // half of its audio, then the drop
+                    int length = Math.min(40, ms - at) * 8;
+                    loop.at(Duration.ofMillis(100 + at / 4), () -> listener.audio(utterance, new byte[length]));
+                }
+                loop.at(Duration.ofMillis(100 + ms / 8 + 1), () -> {
+                    listener.restart(utterance);
+                    for (int at = 0; at < ms; at += 40) {
+                        listener.audio(utterance, new byte[Math.min(40, ms - at) * 8]);
+                    }
+                    listener.done(utterance);
+                });
+                return;
+            }
             for (int at = 0; at < ms; at += 40) {
                 int length = Math.min(40, ms - at) * 8;
                 loop.at(Duration.ofMillis(100 + at / 4), () -> {
@@ -649,6 +666,21 @@ class VoiceSessionTest {
     }
 
     @Test
+    void aSentenceTheVoiceSpeaksAgainAfterItsConnectionDroppedIsHeardOnceWithNothingRepeated() {
+        voice.dropsOnce = "Hello, this is Acme calling about your order.";
+        start(definition("Hello, this is Acme calling about your order. It ships today.", true));
+        callerSilent(2_000);
+        // 8 + 3 words of 60 ms: 480 + 180 ms of audio, 24 + 9 frames, each one played once
+        assertThat(carrier.frames).isEqualTo(33);
+        assertThat(carrier.clears).isZero();
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello, this is Acme calling about your order. It ships today.");
+    }
+
+    @Test
     void aBargeInClearsTheCarrierAndTheConversationKeepsOnlyTheSentencesHeard() {
         start(definition("Hello, this is Acme calling about your order. It ships today. Anything else I can do"
                 + " for you today?", true));
@@ -772,6 +804,9 @@ class VoiceSessionTest {
         assertThat(voice.spoken).endsWith(VoiceSession.FALLBACK_LINE);
         assertThat(ended.failure()).contains("language model: no answer within 8 s");
         assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
+        // the transcript has everything both sides said: the caller's unanswered words, the fallback line heard
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello.", "Are you there?", VoiceSession.FALLBACK_LINE);
     }
 
     @Test

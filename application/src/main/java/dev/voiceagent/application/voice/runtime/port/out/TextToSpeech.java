@@ -27,6 +27,13 @@ public interface TextToSpeech {
         default void words(String utterance, List<HeardText.Word> words) {
         }
 
+        /**
+         * The utterance's audio comes again from its start (the provider's connection dropped mid-sentence, or its
+         * request failed part way, and the sentence is spoken again): what came of it before is to be forgotten.
+         */
+        default void restart(String utterance) {
+        }
+
         /** The connection failed or the provider refused; nothing more comes. */
         void failed(String message);
     }
