@@ -89,8 +89,20 @@ final class BrowserVoiceSocket implements MediaChannel {
                 session.stopped();
             }
         });
-        socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "browser media of run {0}: {1}",
-                admitted.runId(), e.toString()));
+        socket.exceptionHandler(e -> {
+            String exceeded = MediaLimits.exceeded(e);
+            if (exceeded == null || closed) {
+                LOG.log(System.Logger.Level.DEBUG, "browser media of run {0}: {1}", admitted.runId(), e.toString());
+                return;
+            }
+            LOG.log(System.Logger.Level.WARNING, "browser media of run {0}: {1}", admitted.runId(), exceeded);
+            MediaInput broken = session;
+            closed = true;
+            socket.close((short) 1009, exceeded.startsWith("message") ? "message too big" : "frame too big");
+            if (broken != null) {
+                broken.broken("the media socket was closed: " + exceeded);
+            }
+        });
         send(new JsonObject().put("type", "ready").put("payload", new JsonObject().put("run_id", admitted.runId())
                 .put("encoding", "pcm_s16le").put("sample_rate", FORMAT.sampleRate()).put("channels", 1)
                 .put("frame_ms", FRAME_MS)).encode());

@@ -6,6 +6,8 @@ import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitt
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -29,11 +31,18 @@ public class CarrierMediaRoute {
     private final AdmitCallMediaUseCase admit;
     private final StartVoiceSessionUseCase start;
     private final Vertx vertx;
+    private final Duration startTimeout;
 
-    public CarrierMediaRoute(AdmitCallMediaUseCase admit, StartVoiceSessionUseCase start, Vertx vertx) {
+    /**
+     * @param startTimeout how long an upgraded socket may go without the carrier's start message before it is closed
+     *        and its run ended (system_connect_error)
+     */
+    public CarrierMediaRoute(AdmitCallMediaUseCase admit, StartVoiceSessionUseCase start, Vertx vertx,
+            @ConfigProperty(name = "voiceagent.media.start-timeout", defaultValue = "PT10S") Duration startTimeout) {
         this.admit = admit;
         this.start = start;
         this.vertx = vertx;
+        this.startTimeout = startTimeout;
     }
 
     void routes(@Observes Router router) {
@@ -72,7 +81,8 @@ public class CarrierMediaRoute {
     private void upgrade(RoutingContext rc, Admitted admitted) {
         rc.request().toWebSocket().onSuccess(socket -> {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
-            new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext())
+            new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext(),
+                    startTimeout.toMillis())
                     .listen();
         }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",
                 admitted.runId(), failure.toString()));

@@ -31,16 +31,27 @@ import java.util.function.Supplier;
 final class CarrierMediaSocket implements MediaChannel {
 
     private static final System.Logger LOG = System.getLogger(CarrierMediaSocket.class.getName());
+    /** The disposition of a call whose media never started (the reference's system_connect_error). */
+    static final String NOT_STARTED = "system_connect_error";
+    static final String BROKEN = "pipeline_error";
 
     private final ServerWebSocket socket;
     private final Admitted admitted;
     private final StartVoiceSessionUseCase start;
     private final Context context;
+    private final Vertx vertx;
     private final CallLoop loop;
     /** A fresh dialect of each carrier, until one of them knows the start. */
     private List<CarrierDialect> candidates;
     private CarrierDialect dialect;
     private long dropped;
+    /** Messages that could not be read (not the carrier's JSON, a payload that is not base64): told once per call. */
+    private long unreadable;
+    /** Why the transport broke the socket (a frame too large), or null. */
+    private String broken;
+    private long startTimer;
+    /** How long the socket may go without its start message before it is closed and its run ended. */
+    private final long startTimeoutMs;
     private MediaInput session;
     private boolean starting;
     private boolean closed;
@@ -50,11 +61,13 @@ final class CarrierMediaSocket implements MediaChannel {
 
     /** @param dialects the carriers this socket may speak, as {@link CarrierDialects#ALL} */
     CarrierMediaSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start,
-            List<Supplier<CarrierDialect>> dialects, Vertx vertx, Context context) {
+            List<Supplier<CarrierDialect>> dialects, Vertx vertx, Context context, long startTimeoutMs) {
         this.socket = socket;
         this.admitted = admitted;
         this.start = start;
         this.context = context;
+        this.vertx = vertx;
+        this.startTimeoutMs = startTimeoutMs;
         this.loop = new VertxCallLoop(vertx, context);
         this.candidates = dialects.stream().map(Supplier::get).toList();
     }
@@ -62,22 +75,71 @@ final class CarrierMediaSocket implements MediaChannel {
     void listen() {
         socket.textMessageHandler(this::text);
         socket.binaryMessageHandler(this::binary);
-        socket.closeHandler(v -> {
-            closed = true;
-            if (dropped > 0) {
-                LOG.log(System.Logger.Level.DEBUG, "media of run {0}: {1} frames out of order dropped",
-                        admitted.runId(), dropped);
-            }
-            if (session != null) {
-                if (stopSaid) {
-                    session.stopped();
-                } else {
-                    session.lost();
-                }
+        socket.closeHandler(v -> closed());
+        socket.exceptionHandler(this::failed);
+        startTimer = vertx.setTimer(startTimeoutMs, t -> {
+            if (!starting && !closed) {
+                LOG.log(System.Logger.Level.WARNING, "media of run {0} never started: closed after {1} s",
+                        admitted.runId(), startTimeoutMs / 1000.0);
+                close(NOT_STARTED);
+                endUnstarted(NOT_STARTED);
             }
         });
-        socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "media socket of run {0}: {1}",
-                admitted.runId(), e.toString()));
+    }
+
+    /**
+     * The transport refused what the carrier sent ({@link MediaLimits}): the socket is closed with 1009 and the call is
+     * broken. Other failures (a reset connection) only end the socket, which its close says.
+     */
+    private void failed(Throwable e) {
+        String exceeded = MediaLimits.exceeded(e);
+        if (exceeded == null) {
+            LOG.log(System.Logger.Level.DEBUG, "media socket of run {0}: {1}", admitted.runId(), e.toString());
+            return;
+        }
+        if (broken == null) {
+            broken = "the media socket was closed: " + exceeded;
+            LOG.log(System.Logger.Level.WARNING, "media of run {0}: {1}", admitted.runId(), exceeded);
+        }
+        if (!closed) {
+            closed = true;
+            stopSaid = true;
+            socket.close((short) 1009, exceeded.startsWith("message") ? "message too big" : "frame too big");
+        }
+    }
+
+    private void closed() {
+        closed = true;
+        vertx.cancelTimer(startTimer);
+        if (dropped > 0 || unreadable > 0) {
+            LOG.log(System.Logger.Level.DEBUG, "media of run {0}: {1} frames out of order dropped, {2} messages"
+                    + " unreadable", admitted.runId(), dropped, unreadable);
+        }
+        if (session != null) {
+            if (broken != null) {
+                session.broken(broken);
+            } else if (stopSaid) {
+                session.stopped();
+            } else {
+                session.lost();
+            }
+        } else if (broken != null && !starting) {
+            endUnstarted(BROKEN);
+        }
+    }
+
+    /** The run of a call whose session never started ends here, with that disposition. */
+    private void endUnstarted(String reason) {
+        start.endUnstarted(admitted, reason).subscribe().with(ok -> { }, f -> LOG.log(System.Logger.Level.WARNING,
+                "run {0} not ended: {1}", admitted.runId(), f.toString()));
+    }
+
+    /** A message that cannot be read: told once per call, counted after. */
+    private void unreadable(Exception e) {
+        if (unreadable++ == 0) {
+            LOG.log(System.Logger.Level.WARNING, "media of run {0}: an unreadable message ({1}); later ones are"
+                    + " counted", admitted.runId(), e.getMessage());
+        }
     }
 
     /** One message as a dialect reads it (a text or a binary one). */
@@ -101,7 +163,7 @@ final class CarrierMediaSocket implements MediaChannel {
             try {
                 event = message.readBy(dialect);
             } catch (IOException | IllegalArgumentException e) {
-                LOG.log(System.Logger.Level.DEBUG, "unreadable media message on run {0}", admitted.runId());
+                unreadable(e);
                 return;
             }
             handle(event);

@@ -12,6 +12,7 @@ import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocketClientOptions;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -54,8 +55,75 @@ class CarrierMediaSocketTest {
     }
 
     private void connect(List<Supplier<CarrierDialect>> dialects) throws Exception {
+        connect(dialects, 10_000);
+    }
+
+    private void connect(List<Supplier<CarrierDialect>> dialects, long startTimeoutMs) throws Exception {
         carrier = LocalWebSocket.open(vertx, socket -> new CarrierMediaSocket(socket, ADMITTED, start, dialects, vertx,
-                Vertx.currentContext()).listen());
+                Vertx.currentContext(), startTimeoutMs).listen());
+    }
+
+    @Test
+    void aSocketThatNeverSaysStartIsClosedAndItsRunEndedAsNotConnected() throws Exception {
+        connect(CarrierDialects.ALL, 300);
+        carrier.send("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
+
+        assertThat(carrier.closeSeen()).isEqualTo("1000 system_connect_error");
+        assertThat(start.unstarted).containsExactly("system_connect_error");
+        assertThat(start.media).as("no session was started").isNotDone();
+    }
+
+    @Test
+    void aFrameLargerThanTheTransportTakesClosesTheSocketWith1009AndBreaksTheCall() throws Exception {
+        carrier = LocalWebSocket.open(vertx, socket -> new CarrierMediaSocket(socket, ADMITTED, start,
+                CarrierDialects.ALL, vertx, Vertx.currentContext(), 10_000).listen(),
+                new WebSocketClientOptions().setMaxFrameSize(32 * 1024 * 1024)); // frames of any size
+        carrier.send(twilioStart(false));
+        start.awaitSession();
+        carrier.send(twilioMedia("inbound", tone(1)));
+        assertThat(start.session.nextAudio()).containsExactly(tone(1));
+
+        // one frame over the transport's 64 KB (a 16 MB one is refused the same way, though the client may not get the
+        // close frame while its own write is still under way)
+        carrier.send("{\"event\":\"media\",\"media\":{\"payload\":\"" + "A".repeat(100 * 1024) + "\"}}");
+
+        assertThat(carrier.closeSeen()).startsWith("1009");
+        assertThat(start.session.next()).startsWith("broken the media socket was closed");
+    }
+
+    @Test
+    void aMessageOfFramesLargerThanTheTransportTakesIsClosedWith1009AndBreaksTheCall() throws Exception {
+        connect(CarrierDialects.ALL);
+        carrier.send(twilioStart(false));
+        start.awaitSession();
+
+        carrier.send("{\"event\":\"media\",\"media\":{\"payload\":\"" + "A".repeat(4 * 1024 * 1024) + "\"}}");
+
+        assertThat(carrier.closeSeen()).isEqualTo("1009 message too big");
+        assertThat(start.session.next()).startsWith("broken the media socket was closed");
+    }
+
+    @Test
+    void aFrameTooLargeBeforeTheStartEndsTheRunUnstarted() throws Exception {
+        carrier = LocalWebSocket.open(vertx, socket -> new CarrierMediaSocket(socket, ADMITTED, start,
+                CarrierDialects.ALL, vertx, Vertx.currentContext(), 10_000).listen(),
+                new WebSocketClientOptions().setMaxFrameSize(32 * 1024 * 1024));
+        carrier.send("A".repeat(100 * 1024));
+
+        assertThat(carrier.closeSeen()).startsWith("1009");
+        assertThat(start.unstarted).containsExactly("pipeline_error");
+    }
+
+    @Test
+    void payloadsThatAreNotBase64AreSkippedAndTheCallStillHearsTheCaller() throws Exception {
+        connect(CarrierDialects.ALL);
+        carrier.send(twilioStart(false));
+        start.awaitSession();
+        for (int i = 0; i < 50; i++) {
+            carrier.send(twilioMedia("inbound", tone(1)).replace(base64(tone(1)), "not base64 !!"));
+        }
+        carrier.send(twilioMedia("inbound", tone(2)));
+        assertThat(start.session.nextAudio()).containsExactly(tone(2));
     }
 
     private static String base64(byte[] audio) {

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,11 +38,17 @@ public final class LocalWebSocket implements AutoCloseable {
 
     /** A server on a free port whose upgraded sockets go to {@code opened}, and a client connected to it. */
     public static LocalWebSocket open(Vertx vertx, Consumer<ServerWebSocket> opened) throws Exception {
+        return open(vertx, opened, new WebSocketClientOptions());
+    }
+
+    /** As {@link #open(Vertx, Consumer)}, with the client's own options (a client that sends frames of any size). */
+    public static LocalWebSocket open(Vertx vertx, Consumer<ServerWebSocket> opened, WebSocketClientOptions client)
+            throws Exception {
         HttpServer server = vertx.createHttpServer().requestHandler(request -> request.toWebSocket()
                 .onSuccess(opened::accept));
         int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .actualPort();
-        LocalWebSocket local = new LocalWebSocket(server, vertx.createWebSocketClient());
+        LocalWebSocket local = new LocalWebSocket(server, vertx.createWebSocketClient(client));
         // the handlers are set as the socket opens, on its loop: what the server says at once is not lost
         local.client = local.connector.connect(port, "127.0.0.1", "/media").map(local::listen).toCompletionStage()
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -19,6 +19,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +63,7 @@ class MediaRefusalTest {
         };
         AuthenticateUseCase authenticate = credentials -> Uni.createFrom().failure(failure);
         Router router = Router.router(vertx);
-        new CarrierMediaRoute(carriers, new ScriptedStart(), vertx).routes(router);
+        new CarrierMediaRoute(carriers, new ScriptedStart(), vertx, Duration.ofSeconds(10)).routes(router);
         new BrowserVoiceRoute(authenticate, browsers, new ScriptedStart(), vertx, Optional.of(List.of("127.0.0.1")),
                 Optional.empty()).routes(router);
         HttpServer server = vertx.createHttpServer().requestHandler(router);

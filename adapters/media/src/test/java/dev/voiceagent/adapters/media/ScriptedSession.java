@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ScriptedSession implements MediaInput {
 
-    /** "dtmf 5", "marked s1", "stopped", "lost", in the order they came. */
+    /** "dtmf 5", "marked s1", "stopped", "lost", "broken why", in the order they came. */
     public final BlockingQueue<String> events = new LinkedBlockingQueue<>();
     public final BlockingQueue<byte[]> audio = new LinkedBlockingQueue<>();
     /** The calls that did not come on an event loop (none, ever). */
@@ -46,6 +46,11 @@ public final class ScriptedSession implements MediaInput {
     @Override
     public void lost() {
         record("lost");
+    }
+
+    @Override
+    public void broken(String why) {
+        record("broken " + why);
     }
 
     private void record(String event) {

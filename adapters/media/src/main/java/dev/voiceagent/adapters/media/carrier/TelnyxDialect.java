@@ -19,7 +19,8 @@ import java.util.Locale;
  * <li>in: connected, then start (stream_id, media_format: the caller's encoding, PCMU or PCMA; anything else is
  * refused), media (base64 RTP payloads of the inbound track; A-law is turned into μ-law here), dtmf, mark, error,
  * stop. Telnyx does not promise order: a media frame whose sequence number is not past the last one read in is
- * dropped (its time has passed).</li>
+ * dropped (its time has passed), unless it is so far off that the count restarted. Messages of another stream id are
+ * ignored.</li>
  * <li>out: media, mark and clear without ids (the socket is the stream). Hanging up is Call Control's
  * {@code actions/hangup} (the gateway's), not a message.</li>
  * </ul>
@@ -29,7 +30,15 @@ public final class TelnyxDialect implements CarrierDialect {
     private static final String MEDIA_PREFIX = "{\"event\":\"media\",\"media\":{\"payload\":\"";
     private static final CarrierFrame CLEAR = new CarrierFrame.Text("{\"event\":\"clear\"}");
 
+    /**
+     * How far behind the last frame read in a frame may come and still be taken for a late one (dropped): 20 s of
+     * frames. A sequence number further off is a restarted count (or a forged one) and starts the count anew, so one
+     * frame numbered 2^63 - 1 cannot deafen the call.
+     */
+    static final long LATE_WINDOW = 1_000;
+
     private boolean started;
+    private String streamId;
     private boolean alaw;
     private long lastSequence = -1;
 
@@ -52,6 +61,9 @@ public final class TelnyxDialect implements CarrierDialect {
         if (!started) {
             return "start".equals(m.event) && m.streamId != null ? start(m) : CarrierEvent.IGNORED;
         }
+        if (m.streamId != null && !m.streamId.equals(streamId)) {
+            return CarrierEvent.IGNORED; // another stream's message: never heard as this caller
+        }
         return switch (m.event) {
             case "media" -> media(m);
             case "dtmf" -> m.digit == null ? CarrierEvent.IGNORED : new CarrierEvent.Dtmf(m.digit);
@@ -64,6 +76,7 @@ public final class TelnyxDialect implements CarrierDialect {
 
     private CarrierEvent start(Message m) {
         started = true;
+        streamId = m.streamId;
         String encoding = m.encoding == null ? "PCMU" : m.encoding.toUpperCase(Locale.ROOT);
         if (!"PCMU".equals(encoding) && !"PCMA".equals(encoding)) {
             return new CarrierEvent.Refused("unsupported_media_encoding", "Telnyx streams " + encoding
@@ -78,7 +91,7 @@ public final class TelnyxDialect implements CarrierDialect {
             return CarrierEvent.IGNORED; // the agent's own track (both_tracks) is never heard back
         }
         if (m.sequence >= 0) {
-            if (m.sequence <= lastSequence) {
+            if (m.sequence <= lastSequence && lastSequence - m.sequence < LATE_WINDOW) {
                 return CarrierEvent.DROPPED;
             }
             lastSequence = m.sequence;

@@ -46,6 +46,9 @@ public final class TwilioDialect implements CarrierDialect {
         if (streamSid == null) {
             return "start".equals(m.event) && m.streamSid != null ? start(m) : CarrierEvent.IGNORED;
         }
+        if (m.streamSid != null && !streamSid.equals(m.streamSid)) {
+            return CarrierEvent.IGNORED; // another stream's message: never heard as this caller
+        }
         return switch (m.event) {
             case "media" -> m.payload == null || m.track != null && !"inbound".equals(m.track) ? CarrierEvent.IGNORED
                     : new CarrierEvent.Audio(DECODE.decode(m.payload));

@@ -44,10 +44,24 @@ class TelnyxDialectTest {
 
     @Test
     void aStartWithoutItsFormatIsMulaw() throws IOException {
-        assertThat(dialect.read("{\"event\":\"start\",\"stream_id\":\"s1\",\"start\":{}}"))
-                .isEqualTo(new CarrierEvent.Start("s1", "PCMU", false));
+        assertThat(dialect.read("{\"event\":\"start\",\"stream_id\":\"" + STREAM_ID + "\",\"start\":{}}"))
+                .isEqualTo(new CarrierEvent.Start(STREAM_ID, "PCMU", false));
         assertThat(dialect.read(media(2, "inbound", ALAW))).isInstanceOfSatisfying(CarrierEvent.Audio.class,
                 audio -> assertThat(audio.frame()).as("μ-law passed through").containsExactly(ALAW));
+    }
+
+    @Test
+    void aForgedHugeSequenceNumberDoesNotDeafenTheCallAndAnotherStreamIsNotHeard() throws IOException {
+        dialect.read(start("PCMU"));
+        assertThat(dialect.read(media(1, "inbound", ALAW))).isInstanceOf(CarrierEvent.Audio.class);
+        assertThat(dialect.read(media(Long.MAX_VALUE, "inbound", ALAW))).isInstanceOf(CarrierEvent.Audio.class);
+        // the count starts anew from the next real frame rather than dropping every later one
+        assertThat(dialect.read(media(2, "inbound", ALAW))).isInstanceOf(CarrierEvent.Audio.class);
+        assertThat(dialect.read(media(3, "inbound", ALAW))).isInstanceOf(CarrierEvent.Audio.class);
+        assertThat(dialect.read(media(2, "inbound", ALAW))).as("late").isEqualTo(CarrierEvent.DROPPED);
+        assertThat(dialect.read(media(4, "inbound", ALAW).replace(STREAM_ID, "another-stream")))
+                .isEqualTo(CarrierEvent.IGNORED);
+        assertThat(dialect.read(media(4, "inbound", ALAW))).isInstanceOf(CarrierEvent.Audio.class);
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 class TwilioDialectTest {
 
     static final String CONNECTED = "{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}";
+    static final String SID = "MZ18ad3ab5a668481ce02b83e7395059f0";
     static final String START = "{\"event\":\"start\",\"sequenceNumber\":\"1\",\"start\":{\"accountSid\":\"AC1\","
             + "\"streamSid\":\"MZ18ad3ab5a668481ce02b83e7395059f0\",\"callSid\":\"CA1\",\"tracks\":[\"inbound\"],"
             + "\"mediaFormat\":{\"encoding\":\"audio/x-mulaw\",\"sampleRate\":8000,\"channels\":1},"
@@ -59,16 +60,26 @@ class TwilioDialectTest {
     }
 
     @Test
+    void anotherStreamsMessagesAreNotThisCallersEvenItsStop() throws IOException {
+        dialect.read(START);
+
+        String other = media("inbound", AUDIO).replace(SID, "MZ0ther");
+        assertThat(dialect.read(other)).isEqualTo(CarrierEvent.IGNORED);
+        assertThat(dialect.read("{\"event\":\"stop\",\"streamSid\":\"MZ0ther\"}")).isEqualTo(CarrierEvent.IGNORED);
+        assertThat(dialect.read(media("inbound", AUDIO))).isInstanceOf(CarrierEvent.Audio.class);
+    }
+
+    @Test
     void dtmfMarksAndStopAreRead() throws IOException {
         dialect.read(START);
 
-        assertThat(dialect.read("{\"event\":\"dtmf\",\"streamSid\":\"MZ1\",\"sequenceNumber\":\"5\",\"dtmf\":{"
+        assertThat(dialect.read("{\"event\":\"dtmf\",\"streamSid\":\"" + SID + "\",\"sequenceNumber\":\"5\",\"dtmf\":{"
                 + "\"track\":\"inbound_track\",\"digit\":\"7\"}}")).isEqualTo(new CarrierEvent.Dtmf("7"));
-        assertThat(dialect.read("{\"event\":\"mark\",\"sequenceNumber\":\"6\",\"streamSid\":\"MZ1\",\"mark\":{"
+        assertThat(dialect.read("{\"event\":\"mark\",\"sequenceNumber\":\"6\",\"streamSid\":\"" + SID + "\",\"mark\":{"
                 + "\"name\":\"s1-3\"}}")).isEqualTo(new CarrierEvent.Marked("s1-3"));
         assertThat(dialect.read("{\"event\":\"mark\",\"mark\":{}}")).isEqualTo(CarrierEvent.IGNORED);
         assertThat(dialect.read(START)).as("a second start").isEqualTo(CarrierEvent.IGNORED);
-        assertThat(dialect.read("{\"event\":\"stop\",\"sequenceNumber\":\"7\",\"streamSid\":\"MZ1\",\"stop\":{"
+        assertThat(dialect.read("{\"event\":\"stop\",\"sequenceNumber\":\"7\",\"streamSid\":\"" + SID + "\",\"stop\":{"
                 + "\"accountSid\":\"AC1\",\"callSid\":\"CA1\"}}")).isEqualTo(CarrierEvent.STOPPED);
     }
 

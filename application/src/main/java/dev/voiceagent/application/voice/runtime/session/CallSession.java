@@ -4,6 +4,7 @@ import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import dev.voiceagent.domain.conversation.FeedbackEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Consumer;
@@ -61,6 +62,16 @@ public abstract class CallSession implements MediaInput {
     public void marked(String name) {
         if (!ended) {
             playback.marked(name);
+        }
+    }
+
+    @Override
+    public void broken(String why) {
+        if (!ended) {
+            failure = why;
+            metrics.providerFailed("media");
+            log.add(FeedbackEvent.PipelineError.fatal(why));
+            end(Ended.PIPELINE_ERROR);
         }
     }
 

@@ -27,4 +27,12 @@ public interface MediaInput {
     default void lost() {
         stopped();
     }
+
+    /**
+     * The media broke beyond repair (the transport refused what the other end sent, e.g. a frame too large): the call
+     * ends at once with a pipeline error, {@code why} on the run.
+     */
+    default void broken(String why) {
+        stopped();
+    }
 }
