@@ -12,6 +12,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -72,6 +73,25 @@ public class GuardedHttp {
     public static class Refused extends Unreachable {
         Refused(String message) {
             super(message);
+        }
+    }
+
+    /** The provider did not answer (or connect) within the time limit. */
+    public static class TimedOut extends Unreachable {
+        TimedOut(String message) {
+            super(message);
+        }
+    }
+
+    /** A WebSocket's upgrade was refused: the provider's status and its Retry-After, if any. */
+    public static class SocketRefused extends Unreachable {
+        public final int status;
+        public final String retryAfter;
+
+        SocketRefused(String message, int status, String retryAfter) {
+            super(message);
+            this.status = status;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -176,8 +196,11 @@ public class GuardedHttp {
             options.setServer(SocketAddress.inetSocketAddress(target.port(), address.getHostAddress()));
             headers.forEach(options::addHeader);
             return sockets.connect(options);
-        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
-                : new Unreachable("Could not reach " + target.host() + ": " + describe(failure))));
+        }).recover(failure -> Future.failedFuture(failure instanceof UpgradeRejectedException rejected
+                ? new SocketRefused("Could not reach " + target.host() + ": " + describe(failure),
+                        rejected.getStatus(), rejected.getHeaders() == null ? null
+                                : rejected.getHeaders().get("Retry-After"))
+                : unreachable(target.host(), failure)));
     }
 
     /**
@@ -252,15 +275,17 @@ public class GuardedHttp {
         });
     }
 
-    /** A streamed answer's refusal: its status and the start of its body. */
+    /** A streamed answer's refusal: its status, the start of its body and its Retry-After, if any. */
     public static class StreamRefused extends RuntimeException {
         public final int status;
         public final String body;
+        public final String retryAfter;
 
-        StreamRefused(int status, String body) {
+        StreamRefused(int status, String body, String retryAfter) {
             super("answered " + status, null, false, false);
             this.status = status;
             this.body = body;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -305,7 +330,8 @@ public class GuardedHttp {
             }).onSuccess(response -> {
                 if (response.statusCode() / 100 != 2) {
                     response.body().onComplete(body -> emitter.fail(new StreamRefused(response.statusCode(),
-                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "")));
+                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "",
+                            response.getHeader("Retry-After"))));
                     return;
                 }
                 response.handler(emitter::emit);
@@ -320,8 +346,7 @@ public class GuardedHttp {
                 });
             }).onFailure(failure -> {
                 if (!emitter.isCancelled()) { // a stream cancelled before its answer came is reset by us
-                    emitter.fail(failure instanceof Unreachable ? failure
-                            : new Unreachable("Could not reach " + host + ": " + describe(failure)));
+                    emitter.fail(failure instanceof Unreachable ? failure : unreachable(host, failure));
                 }
             });
         });
@@ -361,7 +386,14 @@ public class GuardedHttp {
                         return read(response, started);
                     });
         }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
-                : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+                : unreachable(host, failure)));
+    }
+
+    /** A failure to reach {@code host}: a {@link TimedOut} when the time limit ran out. */
+    private static Unreachable unreachable(String host, Throwable failure) {
+        String said = describe(failure);
+        String message = "Could not reach " + host + ": " + said;
+        return "timed out".equals(said) ? new TimedOut(message) : new Unreachable(message);
     }
 
     /** A redirect to another origin does not carry the request's credentials (only Accept and User-Agent go on). */
