@@ -58,7 +58,8 @@ class CartesiaStreamTest {
         String base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "2025-04-16"),
-                vertx, Duration.ofMillis(800));
+                vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
+                Duration.ofSeconds(1));
     }
 
     @AfterAll
