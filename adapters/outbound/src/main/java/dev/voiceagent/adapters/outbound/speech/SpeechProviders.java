@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * another is refused when saved): Deepgram live and OpenAI realtime transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps. A listener outlives a provider's hiccup within the installation's budget
+ * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
  * or failed connection is tried again with backoff; only a spent budget fails the stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
  */
@@ -124,7 +124,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         CartesiaStream.Voice voice = new CartesiaStream.Voice(setting(endpoint, "model", endpoint.model(),
                 "sonic-3.5"), setting(endpoint, "voice", null, "3faa81ae-d3d8-4ab1-9e44-e50e46d33c30"),
                 setting(endpoint, "language", null, "en"), number(endpoint, "speed"), number(endpoint, "volume"));
-        return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), format, voice, listener);
+        return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format, voice,
+                listener);
     }
 
     private static Double number(ModelEndpoint endpoint, String name) {
@@ -141,7 +142,27 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 + "&output_format=" + ElevenLabsStream.output(format) + "&inactivity_timeout=180&sync_alignment=true";
         String key = key(endpoint, "ElevenLabs");
         return new ElevenLabsStream(() -> http.webSocket(url, Map.of("xi-api-key", key), timeout, own != null),
-                format, listener);
+                vertx, budget, format, voiceSettings(endpoint), key, listener);
+    }
+
+    /**
+     * ElevenLabs' voice settings: its documented defaults (stability 0.5, similarity boost 0.75), what the
+     * configuration sets of them, and its speed kept within ElevenLabs' 0.7-1.2 (the catalog allows 0.1-2.0).
+     */
+    static JsonObject voiceSettings(ModelEndpoint endpoint) {
+        JsonObject settings = new JsonObject().put("stability", 0.5).put("similarity_boost", 0.75);
+        for (String name : new String[] {"stability", "similarity_boost", "style"}) {
+            if (endpoint.settings().get(name) instanceof Number n) {
+                settings.put(name, n.doubleValue());
+            }
+        }
+        if (endpoint.settings().get("use_speaker_boost") instanceof Boolean boost) {
+            settings.put("use_speaker_boost", boost);
+        }
+        if (endpoint.settings().get("speed") instanceof Number speed) {
+            settings.put("speed", Math.max(0.7, Math.min(1.2, speed.doubleValue())));
+        }
+        return settings;
     }
 
     /**
