@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.outbound;
 import dev.voiceagent.domain.outbound.AddressPolicy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -334,13 +335,21 @@ public class GuardedHttp {
                             response.getHeader("Retry-After"))));
                     return;
                 }
-                response.handler(emitter::emit);
+                // the client's time limit ends with the head: a body that stops coming is caught here
+                long[] idle = {vertx.setTimer(limit.toMillis(), t -> stalled(response, emitter, host, limit))};
+                response.handler(chunk -> {
+                    vertx.cancelTimer(idle[0]);
+                    idle[0] = vertx.setTimer(limit.toMillis(), t -> stalled(response, emitter, host, limit));
+                    emitter.emit(chunk);
+                });
                 response.exceptionHandler(failure -> {
+                    vertx.cancelTimer(idle[0]);
                     if (!emitter.isCancelled()) { // a cancelled stream's reset is ours, not a failure
                         emitter.fail(new Unreachable("The stream from " + host + " broke: " + describe(failure)));
                     }
                 });
                 response.endHandler(v -> {
+                    vertx.cancelTimer(idle[0]);
                     open[0] = null;
                     emitter.complete();
                 });
@@ -350,6 +359,16 @@ public class GuardedHttp {
                 }
             });
         });
+    }
+
+    /** Nothing of a streamed body came for {@code limit}: the request is reset and the stream fails as timed out. */
+    private static void stalled(HttpClientResponse response, MultiEmitter<? super Buffer> emitter, String host,
+            Duration limit) {
+        if (emitter.isCancelled()) {
+            return;
+        }
+        emitter.fail(new TimedOut("The stream from " + host + " broke: nothing came for " + limit.toMillis() + " ms"));
+        response.request().reset();
     }
 
     private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,

@@ -25,7 +25,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
- * or failed connection is tried again with backoff; only a spent budget fails the stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
+ * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
+ * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
  */
 @Singleton
 @Typed(SpeechProviders.class)
@@ -179,7 +180,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 + format.sampleRate() + "&container=none";
         Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"),
                 "Accept", "audio/*");
-        return new SpeechRequests(http, "Deepgram", text -> new SpeechRequests.Request(url, headers,
+        return new SpeechRequests(http, vertx, budget, "Deepgram", text -> new SpeechRequests.Request(url, headers,
                 new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
     }
@@ -201,7 +202,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String model = setting(endpoint, "model", endpoint.model(), "gpt-4o-mini-tts");
         String voice = setting(endpoint, "voice", null, "alloy");
         Object speed = endpoint.settings().get("speed");
-        return new SpeechRequests(http, ProviderApis.display(endpoint.provider()), text -> {
+        return new SpeechRequests(http, vertx, budget, ProviderApis.display(endpoint.provider()), text -> {
             JsonObject body = new JsonObject().put("model", model)
                     .put("input", text).put("voice", voice).put("response_format", "pcm");
             if (speed instanceof Number n) {
