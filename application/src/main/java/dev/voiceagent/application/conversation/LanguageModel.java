@@ -8,17 +8,22 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * Out-port: a language model, as the organization's configuration names it. Messages and functions in; text
- * and/or function calls out, with the tokens used. A provider that fails or refuses is an
- * {@link dev.voiceagent.application.shared.UpstreamServiceException} ("The language model failed: ..."); a
- * provider that cannot hold a conversation here is a {@link dev.voiceagent.domain.shared.DomainRuleViolation}.
+ * and/or function calls out, with the tokens used. A provider that fails before its answer (a 5xx, a 429, a connection
+ * refused or reset, no first byte in time) is asked again within the installation's budget; one that still fails, or
+ * refuses, is a {@link ModelUnavailableException} ("The language model failed: ..."), an
+ * {@link dev.voiceagent.application.shared.UpstreamServiceException}; a provider that cannot hold a conversation here
+ * is a {@link dev.voiceagent.domain.shared.DomainRuleViolation}.
  */
 public interface LanguageModel {
 
     Uni<ModelReply> complete(ModelEndpoint endpoint, ModelRequest request);
 
     /**
-     * The answer as it is written: {@link ModelDelta.Text} pieces, then one {@link ModelDelta.Done}. Cancelling the
-     * subscription stops the provider's stream. A provider that cannot stream answers in one piece (this default).
+     * The answer as it is written: {@link ModelDelta.Text} pieces, then one {@link ModelDelta.Done}. Before the first
+     * piece, a {@link ModelDelta.Retrying} for each retry of a provider that failed (the same turn is asked again after
+     * its wait). A stream that breaks after some of the answer came is not asked again: it fails with a
+     * {@link ModelStreamBrokenException}; one that never answered with a {@link ModelUnavailableException}. Cancelling
+     * the subscription stops the provider's stream. A provider that cannot stream answers in one piece (this default).
      */
     default Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
         return complete(endpoint, request).onItem().transformToMulti(reply -> reply.text() == null

@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * controls (KeepAlive, Finalize, CloseStream); on each Finalize it settles the next scripted caller line as a final
  * Results message after {@link #sttDelayMs} (an oracle: it knows what the simulated caller says).</li>
  * <li>ElevenLabs multi-context TTS (WebSocket /v1/text-to-speech/{voice}/multi-stream-input): xi-api-key, text frames
- * only, at most 5 live contexts (more is the provider's 1008 close); each flushed context answers with μ-law audio (60 ms
- * per word, the first after {@link #ttsDelayMs}) in 100 ms messages, each with its characters' alignment (times from
- * the message's start), and isFinal once it is closed.</li>
+ * only, the first a single space with the voice settings and the key (its stream-input initialisation), at most 5 live
+ * contexts (more is the provider's 1008 close); each flushed context answers with μ-law audio (60 ms per word, the
+ * first after {@link #ttsDelayMs}) in 100 ms messages, each with its characters' alignment (times from the message's
+ * start), and isFinal once it is closed.</li>
  * <li>OpenAI-compatible chat completions (POST /v1/chat/completions, stream true): the next scripted reply as server-sent
  * events, its first token after {@link #llmDelayMs}, tool calls in index deltas, the usage chunk, [DONE]; a client that
  * closes the stream early is counted as a cancellation.</li>
@@ -298,9 +299,18 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     /** ElevenLabs's stream; its audio μ-law 8 kHz (8 bytes a millisecond) or, asked pcm_16000, 16-bit PCM (32). */
     private void elevenlabs(ServerWebSocket ws, int bytesPerMs) {
         Map<String, Context> contexts = new HashMap<>();
+        boolean[] initialised = {false};
         ws.binaryMessageHandler(b -> VIOLATIONS.add("elevenlabs: a binary frame"));
         ws.textMessageHandler(text -> {
             JsonObject m = new JsonObject(text);
+            if (!initialised[0]) { // stream-input: a single space with the voice settings and the key comes first
+                initialised[0] = true;
+                if (!" ".equals(m.getString("text")) || m.containsKey("context_id")
+                        || !(m.getValue("voice_settings") instanceof JsonObject) || m.getString("xi_api_key") == null) {
+                    VIOLATIONS.add("elevenlabs: the socket's first message is not its initialisation: " + shorten(text));
+                }
+                return;
+            }
             if (Boolean.TRUE.equals(m.getBoolean("close_socket"))) {
                 ws.close();
                 return;

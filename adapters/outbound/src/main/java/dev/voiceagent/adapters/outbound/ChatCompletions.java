@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.outbound;
 
+import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ModelStreamBrokenException;
+import dev.voiceagent.application.conversation.ModelUnavailableException;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.conversation.ChatMessage;
@@ -8,7 +11,7 @@ import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.conversation.ToolCall;
-import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.domain.outbound.RetryBudget;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
@@ -16,10 +19,13 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -27,9 +33,13 @@ import org.jboss.logging.Logger;
 /**
  * The OpenAI chat completions protocol (POST {base}/chat/completions with tools and tool_calls), which most
  * providers speak: OpenAI and any OpenAI-compatible server, Groq, OpenRouter, Google's compatible API, Azure
- * OpenAI deployments, Hugging Face, Ollama, the installation's managed endpoint. A 429 or a 5xx is tried once
- * more after a pause (with the account's next key when it has several); anything else that fails is the
- * provider's own status and message.
+ * OpenAI deployments, Hugging Face, Ollama, the installation's managed endpoint. A failure before the answer (a 5xx, a
+ * 429 with or without Retry-After, a connection refused or reset, and for a streamed answer no first byte within
+ * {@code voiceagent.models.first-byte-timeout}) is asked again within the installation's budget
+ * ({@code voiceagent.models.retry.*}, the domain's {@link RetryBudget}), each time with the account's next key when it
+ * has several; anything else that fails is the provider's own status and message, a
+ * {@link ModelUnavailableException}. A streamed answer that breaks after some of its text came is not asked again
+ * ({@link ModelStreamBrokenException}).
  */
 @Singleton
 public class ChatCompletions {
@@ -40,67 +50,86 @@ public class ChatCompletions {
     private final GuardedHttp http;
     private final ProviderApis apis;
     private final Duration timeout;
-    private final Duration backoff;
+    private final Duration firstByte;
+    private final RetryBudget budget;
     private final AtomicInteger rotation = new AtomicInteger();
 
     public ChatCompletions(GuardedHttp http, ProviderApis apis,
             @ConfigProperty(name = "voiceagent.models.chat-timeout", defaultValue = "PT60S") Duration timeout,
-            @ConfigProperty(name = "voiceagent.models.retry-backoff", defaultValue = "PT0.5S") Duration backoff) {
+            @ConfigProperty(name = "voiceagent.models.first-byte-timeout", defaultValue = "PT3S") Duration firstByte,
+            @ConfigProperty(name = "voiceagent.models.retry.attempts", defaultValue = "3") int attempts,
+            @ConfigProperty(name = "voiceagent.models.retry.backoff", defaultValue = "PT0.2S") Duration backoff,
+            @ConfigProperty(name = "voiceagent.models.retry.budget", defaultValue = "PT2S") Duration budget) {
         this.http = http;
         this.apis = apis;
         this.timeout = timeout;
-        this.backoff = backoff;
+        this.firstByte = firstByte;
+        this.budget = new RetryBudget(attempts, backoff, budget);
     }
 
+    /**
+     * The whole answer at once (text chat, the voicemail classifier). Retried as a stream is before its first byte,
+     * except when the answer itself ran out of time ({@code voiceagent.models.chat-timeout}): the user has waited that
+     * long already.
+     */
     public Uni<ModelReply> complete(ModelEndpoint endpoint, ModelRequest request) {
         List<String> keys = endpoint.apiKeys();
         int first = keys.isEmpty() ? 0 : Math.floorMod(rotation.getAndIncrement(), keys.size());
         String body = body(endpoint, request).encode();
         String name = ProviderApis.display(endpoint.provider());
-        return attempt(endpoint, keys.isEmpty() ? null : keys.get(first), body).chain(reply -> {
-            if (reply.status() == 429 || reply.status() >= 500) {
-                String next = keys.isEmpty() ? null : keys.get((first + 1) % keys.size());
-                LOG.debugf("%s answered %d; one more try", name, reply.status());
-                return Uni.createFrom().voidItem().onItem().delayIt().by(pause(reply))
-                        .chain(() -> attempt(endpoint, next, body));
+        return complete(endpoint, keys, first, body, name, 1, -1);
+    }
+
+    private Uni<ModelReply> complete(ModelEndpoint endpoint, List<String> keys, int first, String body, String name,
+            int attempt, long firstFailure) {
+        String key = keys.isEmpty() ? null : keys.get((first + attempt - 1) % keys.size());
+        return attempt(endpoint, key, body).onItemOrFailure().transformToUni((reply, failure) -> {
+            if (failure == null && reply.status() / 100 == 2) {
+                return Uni.createFrom().item(() -> parse(reply.body(), name));
             }
-            return Uni.createFrom().item(reply);
-        }).map(reply -> {
-            if (reply.status() / 100 != 2) {
+            if (failure != null && !(failure instanceof GuardedHttp.Unreachable)) {
+                return Uni.createFrom().failure(failure);
+            }
+            String message;
+            Duration retryAfter = null;
+            boolean again;
+            if (failure != null) {
+                message = FAILED + name + ": " + failure.getMessage();
+                again = !(failure instanceof GuardedHttp.Refused) && !(failure instanceof GuardedHttp.TimedOut);
+            } else {
                 String said = ProviderChecks.message(reply.body());
-                throw new UpstreamServiceException(FAILED + name + " answered " + reply.status()
-                        + (said == null ? "" : ": " + said));
+                message = FAILED + name + " answered " + reply.status() + (said == null ? "" : ": " + said);
+                retryAfter = RetryBudget.retryAfter(reply.retryAfter(), Instant.now());
+                again = RetryBudget.transientStatus(reply.status());
             }
-            return parse(reply.body(), name);
-        }).onFailure(GuardedHttp.Unreachable.class)
-                .transform(failure -> new UpstreamServiceException(FAILED + name + ": " + failure.getMessage()));
+            long failedAt = firstFailure < 0 ? System.nanoTime() : firstFailure;
+            Optional<Duration> wait = again ? budget.next(attempt, Duration.ofNanos(System.nanoTime() - failedAt),
+                    retryAfter, ThreadLocalRandom.current().nextDouble()) : Optional.empty();
+            if (wait.isEmpty()) {
+                return Uni.createFrom().failure(new ModelUnavailableException(message, attempt));
+            }
+            LOG.debugf("%s; try %d in %d ms", message, attempt + 1, wait.get().toMillis());
+            return Uni.createFrom().voidItem().onItem().delayIt().by(wait.get())
+                    .chain(() -> complete(endpoint, keys, first, body, name, attempt + 1, failedAt));
+        });
     }
 
     /**
      * The answer streamed (server-sent events with {@code stream_options.include_usage}): text deltas as they come,
-     * tool calls assembled from their per-index fragments, then the whole reply with the final usage chunk's tokens.
-     * Cancelling the subscription closes the HTTP stream.
+     * tool calls assembled from their per-index fragments, then the whole reply with the final usage chunk's tokens;
+     * before the first delta, a {@link ModelDelta.Retrying} for each retry (see {@link ChatStream}). Cancelling the
+     * subscription closes the HTTP stream.
      */
     public Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
-        return Multi.createFrom().deferred(() -> {
+        return Multi.createFrom().emitter(emitter -> {
             List<String> keys = endpoint.apiKeys();
-            String key = keys.isEmpty() ? null : keys.get(Math.floorMod(rotation.getAndIncrement(), keys.size()));
+            int first = keys.isEmpty() ? 0 : Math.floorMod(rotation.getAndIncrement(), keys.size());
             String name = ProviderApis.display(endpoint.provider());
             JsonObject body = body(endpoint, request).put("stream", true)
                     .put("stream_options", new JsonObject().put("include_usage", true));
-            ChatTargets.Target target = ChatTargets.of(endpoint, key, apis);
-            SseReply reply = new SseReply(name);
-            return http.postStream(target.url(), target.headers(), body.encode(), timeout, target.guarded())
-                    .onItem().transformToIterable(reply::feed)
-                    .onCompletion().continueWith(() -> List.of(reply.done()))
-                    .onFailure(GuardedHttp.StreamRefused.class).transform(f -> {
-                        GuardedHttp.StreamRefused refused = (GuardedHttp.StreamRefused) f;
-                        String said = ProviderChecks.message(refused.body);
-                        return new UpstreamServiceException(FAILED + name + " answered " + refused.status
-                                + (said == null ? "" : ": " + said));
-                    })
-                    .onFailure(GuardedHttp.Unreachable.class)
-                    .transform(f -> new UpstreamServiceException(FAILED + name + ": " + f.getMessage()));
+            new ChatStream(http, name, attempt -> ChatTargets.of(endpoint, keys.isEmpty() ? null
+                    : keys.get((first + attempt - 1) % keys.size()), apis), body.encode(), timeout, firstByte, budget,
+                    emitter).start();
         });
     }
 
@@ -191,21 +220,6 @@ public class ChatCompletions {
     private Uni<GuardedHttp.Reply> attempt(ModelEndpoint endpoint, String key, String body) {
         ChatTargets.Target target = ChatTargets.of(endpoint, key, apis);
         return http.postJson(target.url(), target.headers(), body, timeout, target.guarded());
-    }
-
-    /** The provider's Retry-After when it is a short number of seconds, else the configured pause. */
-    private Duration pause(GuardedHttp.Reply reply) {
-        try {
-            if (reply.retryAfter() != null) {
-                long seconds = Long.parseLong(reply.retryAfter().strip());
-                if (seconds >= 0 && seconds <= 5) {
-                    return Duration.ofSeconds(seconds);
-                }
-            }
-        } catch (NumberFormatException notSeconds) {
-            // an HTTP date: the configured pause
-        }
-        return backoff;
     }
 
     static JsonObject body(ModelEndpoint endpoint, ModelRequest request) {

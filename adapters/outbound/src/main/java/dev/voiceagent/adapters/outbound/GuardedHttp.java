@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.outbound;
 import dev.voiceagent.domain.outbound.AddressPolicy;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -12,6 +13,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -72,6 +74,25 @@ public class GuardedHttp {
     public static class Refused extends Unreachable {
         Refused(String message) {
             super(message);
+        }
+    }
+
+    /** The provider did not answer (or connect) within the time limit. */
+    public static class TimedOut extends Unreachable {
+        TimedOut(String message) {
+            super(message);
+        }
+    }
+
+    /** A WebSocket's upgrade was refused: the provider's status and its Retry-After, if any. */
+    public static class SocketRefused extends Unreachable {
+        public final int status;
+        public final String retryAfter;
+
+        SocketRefused(String message, int status, String retryAfter) {
+            super(message);
+            this.status = status;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -176,8 +197,11 @@ public class GuardedHttp {
             options.setServer(SocketAddress.inetSocketAddress(target.port(), address.getHostAddress()));
             headers.forEach(options::addHeader);
             return sockets.connect(options);
-        }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
-                : new Unreachable("Could not reach " + target.host() + ": " + describe(failure))));
+        }).recover(failure -> Future.failedFuture(failure instanceof UpgradeRejectedException rejected
+                ? new SocketRefused("Could not reach " + target.host() + ": " + describe(failure),
+                        rejected.getStatus(), rejected.getHeaders() == null ? null
+                                : rejected.getHeaders().get("Retry-After"))
+                : unreachable(target.host(), failure)));
     }
 
     /**
@@ -252,15 +276,17 @@ public class GuardedHttp {
         });
     }
 
-    /** A streamed answer's refusal: its status and the start of its body. */
+    /** A streamed answer's refusal: its status, the start of its body and its Retry-After, if any. */
     public static class StreamRefused extends RuntimeException {
         public final int status;
         public final String body;
+        public final String retryAfter;
 
-        StreamRefused(int status, String body) {
+        StreamRefused(int status, String body, String retryAfter) {
             super("answered " + status, null, false, false);
             this.status = status;
             this.body = body;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -305,26 +331,44 @@ public class GuardedHttp {
             }).onSuccess(response -> {
                 if (response.statusCode() / 100 != 2) {
                     response.body().onComplete(body -> emitter.fail(new StreamRefused(response.statusCode(),
-                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "")));
+                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "",
+                            response.getHeader("Retry-After"))));
                     return;
                 }
-                response.handler(emitter::emit);
+                // the client's time limit ends with the head: a body that stops coming is caught here
+                long[] idle = {vertx.setTimer(limit.toMillis(), t -> stalled(response, emitter, host, limit))};
+                response.handler(chunk -> {
+                    vertx.cancelTimer(idle[0]);
+                    idle[0] = vertx.setTimer(limit.toMillis(), t -> stalled(response, emitter, host, limit));
+                    emitter.emit(chunk);
+                });
                 response.exceptionHandler(failure -> {
+                    vertx.cancelTimer(idle[0]);
                     if (!emitter.isCancelled()) { // a cancelled stream's reset is ours, not a failure
                         emitter.fail(new Unreachable("The stream from " + host + " broke: " + describe(failure)));
                     }
                 });
                 response.endHandler(v -> {
+                    vertx.cancelTimer(idle[0]);
                     open[0] = null;
                     emitter.complete();
                 });
             }).onFailure(failure -> {
                 if (!emitter.isCancelled()) { // a stream cancelled before its answer came is reset by us
-                    emitter.fail(failure instanceof Unreachable ? failure
-                            : new Unreachable("Could not reach " + host + ": " + describe(failure)));
+                    emitter.fail(failure instanceof Unreachable ? failure : unreachable(host, failure));
                 }
             });
         });
+    }
+
+    /** Nothing of a streamed body came for {@code limit}: the request is reset and the stream fails as timed out. */
+    private static void stalled(HttpClientResponse response, MultiEmitter<? super Buffer> emitter, String host,
+            Duration limit) {
+        if (emitter.isCancelled()) {
+            return;
+        }
+        emitter.fail(new TimedOut("The stream from " + host + " broke: nothing came for " + limit.toMillis() + " ms"));
+        response.request().reset();
     }
 
     private Future<Exchange> send(HttpMethod method, String url, Map<String, String> headers, Buffer body,
@@ -361,7 +405,14 @@ public class GuardedHttp {
                         return read(response, started);
                     });
         }).recover(failure -> Future.failedFuture(failure instanceof Unreachable ? failure
-                : new Unreachable("Could not reach " + host + ": " + describe(failure))));
+                : unreachable(host, failure)));
+    }
+
+    /** A failure to reach {@code host}: a {@link TimedOut} when the time limit ran out. */
+    private static Unreachable unreachable(String host, Throwable failure) {
+        String said = describe(failure);
+        String message = "Could not reach " + host + ": " + said;
+        return "timed out".equals(said) ? new TimedOut(message) : new Unreachable(message);
     }
 
     /** A redirect to another origin does not carry the request's credentials (only Accept and User-Agent go on). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.voiceagent.application.conversation.ModelUnavailableException;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.conversation.ChatMessage;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chat completions adapter against a local server that records what it is sent and answers as OpenAI does:
- * tool calls, a refusal, a rate limit, an outage and a time-out.
+ * tool calls, a refusal, a rate limit and an outage (asked again), and a time-out (not).
  */
 class ChatCompletionsTest {
 
@@ -79,7 +80,8 @@ class ChatCompletionsTest {
         base = "http://127.0.0.1:" + server.getAddress().getPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         ProviderApis apis = new ProviderApis(base + "/v1", base + "/google", "2024-10-21", base, base, base, "v");
-        chat = new ChatCompletions(http, apis, Duration.ofMillis(800), Duration.ofMillis(20));
+        chat = new ChatCompletions(http, apis, Duration.ofMillis(800), Duration.ofMillis(500), 3, Duration.ofMillis(20),
+                Duration.ofSeconds(2));
     }
 
     @AfterAll
@@ -145,7 +147,7 @@ class ChatCompletionsTest {
     }
 
     @Test
-    void aRateLimitIsTriedOnceMoreWithTheNextKeyAndAnOutageIsTheProvidersMessage() {
+    void aRateLimitIsTriedAgainWithTheNextKeyAndAnOutageThatLastsIsTheProvidersMessage() {
         ANSWERS.add(new Answer(429, "{\"error\": {\"message\": \"Rate limit reached\"}}", 0));
         ANSWERS.add(new Answer(200, text("Hello"), 0));
         ModelReply reply = chat.complete(endpoint("groq", base + "/openai/v1", List.of("k-1", "k-2"), Map.of()),
@@ -154,12 +156,14 @@ class ChatCompletionsTest {
         assertThat(RECEIVED).extracting(Received::authorization).containsExactlyInAnyOrder("Bearer k-1", "Bearer k-2");
 
         clear();
-        ANSWERS.add(new Answer(503, "{\"error\": {\"message\": \"The server is overloaded\"}}", 0));
-        ANSWERS.add(new Answer(503, "{\"error\": {\"message\": \"The server is overloaded\"}}", 0));
+        for (int i = 0; i < 3; i++) {
+            ANSWERS.add(new Answer(503, "{\"error\": {\"message\": \"The server is overloaded\"}}", 0));
+        }
         assertThatThrownBy(() -> chat.complete(endpoint("openai", null, List.of("k"), Map.of()), request())
-                .await().indefinitely()).isInstanceOf(UpstreamServiceException.class)
-                .hasMessage("The language model failed: OpenAI answered 503: The server is overloaded");
-        assertThat(RECEIVED).hasSize(2);
+                .await().indefinitely()).isInstanceOf(ModelUnavailableException.class)
+                .hasMessage("The language model failed: OpenAI answered 503: The server is overloaded")
+                .satisfies(f -> assertThat(((ModelUnavailableException) f).attempts()).isEqualTo(3));
+        assertThat(RECEIVED).as("three tries in all").hasSize(3);
     }
 
     @Test
@@ -174,6 +178,7 @@ class ChatCompletionsTest {
         ANSWERS.add(new Answer(200, text("late"), 2_000));
         assertThatThrownBy(() -> chat.complete(endpoint("openai", null, List.of("k"), Map.of()), request())
                 .await().indefinitely()).isInstanceOf(UpstreamServiceException.class).hasMessageContaining("timed out");
+        assertThat(RECEIVED).as("an answer that ran out of time is not asked for again").hasSize(1);
     }
 
     @Test

@@ -2,16 +2,20 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.outbound.RetryBudget;
 import dev.voiceagent.domain.voice.HeardText;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -20,8 +24,11 @@ import java.util.function.Supplier;
  * a context of its own, sent whole ({@code continue: false}) with the voice, the model and the call's format
  * ({@code raw pcm_mulaw} 8 kHz on the phone: no transcoding); its audio comes back as {@code chunk} messages, its
  * words as {@code timestamps} (seconds from the sentence's start: what a barge-in keeps of it), and {@code done} ends
- * it. A barge-in sends {@code cancel} for the context and drops whatever of it still arrives. A socket the provider
- * closed while idle is opened again on the next sentence.
+ * it. A barge-in sends {@code cancel} for the context and drops whatever of it still arrives. A socket that drops with
+ * sentences in flight is opened again at once and those sentences sent again on it, in order, each after a
+ * {@link TextToSpeech.Listener#restart restart} when some of its audio had come; one idle is opened again on the next
+ * sentence ({@link WarmSocket}). The characters of a sentence count when its {@code done} comes, or when it is
+ * cancelled after some of its audio came ({@link TextToSpeech.Stream#characters()}).
  */
 final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
 
@@ -66,12 +73,15 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
 
     private final AudioFormat format;
     private final Voice voice;
-    private final Set<String> open = new LinkedHashSet<>();
+    /** The sentences sent whose done has not come, in the order they were sent, with their text. */
+    private final Map<String, String> open = new LinkedHashMap<>();
+    /** Sentences some of whose audio came (since they were last sent). */
+    private final Set<String> delivered = new HashSet<>();
     private long characters;
 
-    CartesiaStream(Supplier<Future<WebSocket>> connect, AudioFormat format, Voice voice,
-            TextToSpeech.Listener listener) {
-        super(connect, "Cartesia", listener);
+    CartesiaStream(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
+            Voice voice, TextToSpeech.Listener listener) {
+        super(connect, vertx, budget, "Cartesia", listener);
         this.format = format;
         this.voice = voice;
         connect();
@@ -131,6 +141,17 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
         return !open.isEmpty();
     }
 
+    /** A socket opened: every sentence in flight again, in order. */
+    @Override
+    protected synchronized void opened(WebSocket ws) {
+        for (Map.Entry<String, String> sentence : open.entrySet()) {
+            if (delivered.remove(sentence.getKey())) {
+                listener.restart(sentence.getKey());
+            }
+            ws.writeTextMessage(request(sentence.getKey(), sentence.getValue() + " ").encode());
+        }
+    }
+
     @Override
     protected void message(String text) {
         JsonObject json;
@@ -143,7 +164,7 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
         String type = json.getString("type", "");
         if ("error".equals(type)) {
             if (context == null || isOpen(context)) {
-                listener.failed("Cartesia: " + json.getValue("error", json.getValue("message", "an error"))
+                giveUp("Cartesia: " + json.getValue("error", json.getValue("message", "an error"))
                         + (json.getValue("status_code") == null ? "" : " (" + json.getValue("status_code") + ")"));
             }
             return;
@@ -155,6 +176,7 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
             case "chunk" -> {
                 String data = json.getString("data");
                 if (data != null && !data.isEmpty()) {
+                    delivered(context);
                     listener.audio(context, DECODE.decode(data));
                 }
             }
@@ -176,11 +198,21 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
     }
 
     private synchronized boolean isOpen(String context) {
-        return open.contains(context);
+        return open.containsKey(context);
     }
 
+    private synchronized void delivered(String context) {
+        delivered.add(context);
+    }
+
+    /** The sentence's audio is complete: its characters count. */
     private synchronized boolean finished(String context) {
-        return open.remove(context);
+        delivered.remove(context);
+        String text = open.remove(context);
+        if (text != null) {
+            characters += text.length();
+        }
+        return text != null;
     }
 
     @Override
@@ -188,16 +220,24 @@ final class CartesiaStream extends WarmSocket implements TextToSpeech.Stream {
         if (closed) {
             return;
         }
-        characters += text.length();
-        open.add(utterance);
+        open.put(utterance, text);
         write(request(utterance, text + " ").encode());
     }
 
-    /** An interrupted sentence: Cartesia is told to stop it, and what of it still arrives is dropped. */
+    /**
+     * An interrupted sentence: Cartesia is told to stop it, and what of it still arrives is dropped. It counts when
+     * some of its audio had come.
+     */
     @Override
     public synchronized void cancel(String utterance) {
-        if (open.remove(utterance)) {
-            write(new JsonObject().put("context_id", utterance).put("cancel", true).encode());
+        String text = open.remove(utterance);
+        if (text != null) {
+            if (delivered.remove(utterance)) {
+                characters += text.length();
+            }
+            if (socket() != null) {
+                write(new JsonObject().put("context_id", utterance).put("cancel", true).encode());
+            }
         }
     }
 

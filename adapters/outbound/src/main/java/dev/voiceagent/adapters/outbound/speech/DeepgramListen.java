@@ -2,20 +2,32 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.outbound.RetryBudget;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.Supplier;
 
 /**
  * One call's Deepgram live transcription (v1/listen): the caller's audio as binary frames in its own encoding (μ-law 8
  * kHz from a phone, no transcoding), KeepAlive every 4 s (Deepgram closes a socket silent for 10 s), Finalize when our
- * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts. Audio
- * sent before the socket opened is held (at most {@link #HOLD_FRAMES} frames) and sent once it has.
+ * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts.
+ *
+ * <p>The socket outlives its connection ({@link ProviderSocket}): the caller's audio that no final transcript has
+ * settled yet is kept (at most {@link #UNSETTLED_MS} of it), and every socket, the first and one opened again after a
+ * drop, is sent that audio first, then the Finalize that had no answer yet: the audio said before the socket opened,
+ * during a gap, and the line said across a drop reach the new socket, and what a final already settled is not sent
+ * again, so nothing is transcribed twice. A final settles the audio up to its end ({@code start + duration} on the
+ * socket's audio; everything sent when it has no times). The session is not told of a drop; only a provider that
+ * cannot be reached again within the budget fails the stream. Usage counts the caller's audio once.
  *
  * <p>Flux models (v2/listen, their own end-of-turn detection) in its semi-manual mode: Flux ends turns itself and
  * our voice activity's stop forces the end of the turn ({@code ForceEndTurn}) where Flux is not yet sure, whichever
@@ -23,12 +35,14 @@ import java.util.Deque;
  * turn's final transcript, so the answer starts before Flux is sure; if the caller goes on ({@code TurnResumed}) our
  * voice activity hears it and cuts the answer, as any barge-in. The {@code EndOfTurn} that confirms an eager end
  * repeats its transcript and is not passed on; a turn's later finals pass on only the words after those already
- * given. {@code Update} and {@code StartOfTurn} transcripts are interim. (The audio never pauses: no KeepAlive.)
+ * given. {@code Update} and {@code StartOfTurn} transcripts are interim. An end of turn settles the audio up to its
+ * {@code audio_window_end}: a socket opened again hears the turn in progress from its start (or from the eager end
+ * already given). (The audio never pauses: no KeepAlive.)
  */
-final class DeepgramListen implements SpeechToText.Stream {
+final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream {
 
-    private static final System.Logger LOG = System.getLogger(DeepgramListen.class.getName());
-    static final int HOLD_FRAMES = 250;
+    /** The most caller audio kept for a socket opened again (the audio no final settled). */
+    static final int UNSETTLED_MS = 15_000;
     static final long KEEP_ALIVE_MS = 4_000;
     static final String KEEP_ALIVE = "{\"type\":\"KeepAlive\"}";
     static final String FINALIZE = "{\"type\":\"Finalize\"}";
@@ -40,24 +54,38 @@ final class DeepgramListen implements SpeechToText.Stream {
     private final SpeechToText.Listener listener;
     private final AudioFormat format;
     private final Vertx vertx;
-    private final Deque<Object> held = new ArrayDeque<>();
-    private WebSocket socket;
+    private final boolean flux;
+    private final long keepAliveMs;
+    /** The caller's audio not settled yet, oldest first, from {@link #unsettledFrom} (bytes since the call began). */
+    private final Deque<byte[]> unsettled = new ArrayDeque<>();
+    private long unsettledFrom;
+    private long unsettledBytes;
+    /** Where the current socket's audio began, and how far it was sent (bytes since the call began). */
+    private long socketFrom;
+    private long sent;
+    /** Where the caller stopped when a Finalize (ForceEndTurn) was asked for that has no final yet; -1: none. */
+    private long finalizeAt = -1;
     private long keepAlive = -1;
     private long bytes;
-    private boolean closed;
-    private final boolean flux;
     private int fluxTurn = -1;
     private String fluxGiven = "";
 
-    DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener) {
-        this(vertx, format, listener, false);
+    DeepgramListen(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
+            SpeechToText.Listener listener, boolean flux) {
+        this(connect, vertx, budget, format, listener, flux, KEEP_ALIVE_MS);
     }
 
-    DeepgramListen(Vertx vertx, AudioFormat format, SpeechToText.Listener listener, boolean flux) {
+    DeepgramListen(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
+            SpeechToText.Listener listener, boolean flux, long keepAliveMs) {
+        super(connect, vertx, budget, flux ? "Deepgram Flux" : "Deepgram");
         this.vertx = vertx;
         this.format = format;
         this.listener = listener;
         this.flux = flux;
+        this.keepAliveMs = keepAliveMs;
+        if (connect != null) {
+            connect();
+        }
     }
 
     /** A Flux model's address: v2/listen in the call's encoding, end-of-turn at Flux's default confidence. */
@@ -67,8 +95,7 @@ final class DeepgramListen implements SpeechToText.Stream {
                 .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7")
                 .append("&eager_eot_threshold=").append(EAGER_EOT_THRESHOLD);
         if (model.endsWith("-multi") && language != null && !language.isBlank() && !"multi".equals(language)) {
-            q.append("&language_hint=").append(java.net.URLEncoder.encode(language,
-                    java.nio.charset.StandardCharsets.UTF_8));
+            q.append("&language_hint=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
         return q.toString();
     }
@@ -79,47 +106,60 @@ final class DeepgramListen implements SpeechToText.Stream {
                 .append("&sample_rate=").append(format.sampleRate())
                 .append("&channels=1&interim_results=true&punctuate=true&endpointing=300");
         if (language != null && !language.isBlank()) {
-            q.append("&language=").append(java.net.URLEncoder.encode(language, java.nio.charset.StandardCharsets.UTF_8));
+            q.append("&language=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
         return q.toString();
     }
 
-    synchronized void connected(WebSocket ws) {
-        if (closed) {
-            ws.close();
-            return;
+    /** The socket opened: the audio not settled yet first (the Finalize still unanswered in its place). */
+    @Override
+    protected synchronized void opened(WebSocket ws) {
+        socketFrom = unsettledFrom;
+        sent = unsettledFrom;
+        fluxTurn = -1; // a new socket counts its turns from 0
+        fluxGiven = "";
+        boolean finalizing = finalizeAt >= 0;
+        for (byte[] frame : unsettled) {
+            if (finalizing && sent >= finalizeAt) {
+                ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);
+                finalizing = false;
+            }
+            ws.writeBinaryMessage(Buffer.buffer(frame));
+            sent += frame.length;
         }
-        socket = ws;
-        ws.textMessageHandler(this::message);
-        ws.closeHandler(v -> {
-            if (!closed) {
-                closed = true;
-                listener.failed("Deepgram closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")");
-            }
-            vertx.cancelTimer(keepAlive);
-        });
-        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "deepgram stream: {0}", e.toString()));
-        while (!held.isEmpty()) {
-            Object next = held.pollFirst();
-            if (next instanceof byte[] frame) {
-                ws.writeBinaryMessage(Buffer.buffer(frame));
-            } else {
-                ws.writeTextMessage((String) next);
-            }
+        if (finalizing) {
+            ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);
         }
         if (!flux) {
-            keepAlive = vertx.setPeriodic(KEEP_ALIVE_MS, t -> send(KEEP_ALIVE));
+            vertx.cancelTimer(keepAlive);
+            keepAlive = vertx.setPeriodic(keepAliveMs, t -> keepAlive());
         }
     }
 
-    synchronized void refused(String message) {
-        if (!closed) {
-            closed = true;
-            listener.failed(message);
+    @Override
+    protected synchronized boolean dropped() {
+        vertx.cancelTimer(keepAlive);
+        keepAlive = -1;
+        return true;
+    }
+
+    @Override
+    protected void failed(String message) {
+        if (keepAlive >= 0) {
+            vertx.cancelTimer(keepAlive);
+        }
+        listener.failed(message);
+    }
+
+    private synchronized void keepAlive() {
+        WebSocket ws = socket();
+        if (!closed && ws != null) {
+            ws.writeTextMessage(KEEP_ALIVE);
         }
     }
 
-    private void message(String text) {
+    @Override
+    protected void message(String text) {
         JsonObject json;
         try {
             json = new JsonObject(text);
@@ -137,8 +177,35 @@ final class DeepgramListen implements SpeechToText.Stream {
         JsonArray alternatives = channel == null ? null : channel.getJsonArray("alternatives");
         String transcript = alternatives == null || alternatives.isEmpty() ? ""
                 : alternatives.getJsonObject(0).getString("transcript", "");
+        boolean isFinal = Boolean.TRUE.equals(json.getBoolean("is_final"));
+        if (isFinal) {
+            Object fromFinalize = json.getValue("from_finalize");
+            settled(end(json.getValue("start"), json.getValue("duration")),
+                    Boolean.TRUE.equals(fromFinalize) || fromFinalize == null);
+        }
         if (!transcript.isBlank()) {
-            listener.transcript(transcript, Boolean.TRUE.equals(json.getBoolean("is_final")));
+            listener.transcript(transcript, isFinal);
+        }
+    }
+
+    /** Where a result's audio ends on the call's audio, or -1 when it does not say. */
+    private synchronized long end(Object start, Object duration) {
+        if (start instanceof Number s && duration instanceof Number d) {
+            return socketFrom + Math.round((s.doubleValue() + d.doubleValue()) * format.bytes(1_000));
+        }
+        return -1;
+    }
+
+    /** A final came: the audio up to {@code at} (all sent when -1) is settled; an answered Finalize is forgotten. */
+    private synchronized void settled(long at, boolean answersFinalize) {
+        long upTo = at < 0 ? sent : Math.min(at, sent);
+        while (!unsettled.isEmpty() && unsettledFrom + unsettled.peekFirst().length <= upTo) {
+            byte[] frame = unsettled.pollFirst();
+            unsettledFrom += frame.length;
+            unsettledBytes -= frame.length;
+        }
+        if (answersFinalize) {
+            finalizeAt = -1;
         }
     }
 
@@ -148,10 +215,15 @@ final class DeepgramListen implements SpeechToText.Stream {
                 String transcript = json.getString("transcript", "").strip();
                 String event = json.getString("event", "");
                 int turn = json.getInteger("turn_index", -1);
+                boolean ends = "EndOfTurn".equals(event) || "EagerEndOfTurn".equals(event);
+                if (ends) {
+                    Object windowEnd = json.getValue("audio_window_end");
+                    settled(windowEnd instanceof Number n ? end(0, n) : -1, "EndOfTurn".equals(event));
+                }
                 if (transcript.isEmpty() || "TurnResumed".equals(event)) {
                     return;
                 }
-                if (!"EndOfTurn".equals(event) && !"EagerEndOfTurn".equals(event)) {
+                if (!ends) {
                     listener.transcript(transcript, false);
                     return;
                 }
@@ -160,7 +232,7 @@ final class DeepgramListen implements SpeechToText.Stream {
                     listener.transcript(fresh, true);
                 }
             }
-            case "Error" -> refused("Deepgram Flux: " + json.getString("description", json.getString("code",
+            case "Error" -> giveUp("Deepgram Flux: " + json.getString("description", json.getString("code",
                     "an error")));
             default -> {
                 // Connected, ConfigureSuccess / ConfigureFailure
@@ -185,29 +257,29 @@ final class DeepgramListen implements SpeechToText.Stream {
             return;
         }
         bytes += frame.length;
-        if (socket == null) {
-            if (held.size() >= HOLD_FRAMES) {
-                held.pollFirst();
-            }
-            held.addLast(frame);
-        } else if (!socket.writeQueueFull()) {
-            socket.writeBinaryMessage(Buffer.buffer(frame));
+        unsettled.addLast(frame);
+        unsettledBytes += frame.length;
+        while (unsettledBytes > format.bytes(UNSETTLED_MS) && unsettled.size() > 1) {
+            byte[] oldest = unsettled.pollFirst(); // too long unsettled: what a new socket could not hear again
+            unsettledFrom += oldest.length;
+            unsettledBytes -= oldest.length;
+            sent = Math.max(sent, unsettledFrom);
+        }
+        if (socket() != null) {
+            writeBinary(frame);
+            sent += frame.length;
         }
     }
 
     @Override
-    public void finalizeNow() {
-        send(flux ? FORCE_END_TURN : FINALIZE);
-    }
-
-    private synchronized void send(String text) {
+    public synchronized void finalizeNow() {
         if (closed) {
             return;
         }
-        if (socket == null) {
-            held.addLast(text);
-        } else {
-            socket.writeTextMessage(text);
+        finalizeAt = unsettledFrom + unsettledBytes;
+        WebSocket ws = socket();
+        if (ws != null) {
+            ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);
         }
     }
 
@@ -218,15 +290,10 @@ final class DeepgramListen implements SpeechToText.Stream {
 
     @Override
     public synchronized void close() {
-        if (closed) {
-            return;
+        if (keepAlive >= 0) {
+            vertx.cancelTimer(keepAlive);
+            keepAlive = -1;
         }
-        if (socket != null) {
-            socket.writeTextMessage(CLOSE);
-            WebSocket ws = socket;
-            vertx.setTimer(2_000, t -> ws.close());
-        }
-        closed = true;
-        vertx.cancelTimer(keepAlive);
+        shut(CLOSE, 2_000);
     }
 }

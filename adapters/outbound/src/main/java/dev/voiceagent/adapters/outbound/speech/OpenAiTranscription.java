@@ -2,15 +2,21 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.outbound.RetryBudget;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One call's OpenAI realtime transcription session ({@code /realtime?intent=transcription}): a
@@ -18,31 +24,47 @@ import java.util.Map;
  * and no turn detection (our voice activity decides turns); the caller's audio appended every 100 ms
  * ({@code input_audio_buffer.append}); at the end of a turn what is pending is appended and the buffer committed, and
  * the item's {@code ...input_audio_transcription.delta} and {@code .completed} events become interim and final
- * transcripts. Audio sent before the socket opened is held (at most {@link #HOLD_MESSAGES} appends).
+ * transcripts.
+ *
+ * <p>The socket outlives its connection ({@link ProviderSocket}): each turn's audio is kept until its transcription
+ * completed (at most {@link #UNSETTLED_MS} in all), and every socket, the first and one opened again after a drop,
+ * gets the session first, then each committed turn still without its transcript (appended and committed again), then
+ * the audio of the turn in progress: a turn said across a drop is transcribed once, on the new socket.
  */
-final class OpenAiTranscription implements SpeechToText.Stream {
+final class OpenAiTranscription extends ProviderSocket implements SpeechToText.Stream {
 
     private static final System.Logger LOG = System.getLogger(OpenAiTranscription.class.getName());
-    static final int HOLD_MESSAGES = 50;
+    /** The most caller audio kept for a socket opened again. */
+    static final int UNSETTLED_MS = 15_000;
     /** Frames of 20 ms per append: 100 ms, five times fewer messages than frames. */
     static final int FRAMES_PER_APPEND = 5;
+    private static final String COMMIT = "{\"type\":\"input_audio_buffer.commit\"}";
+
+    /** A turn's audio as appended (pieces of 100 ms), and the item its commit became on this socket. */
+    private static final class Turn {
+        final List<byte[]> pieces = new ArrayList<>();
+        String item;
+        int bytes;
+    }
 
     private final SpeechToText.Listener listener;
     private final AudioFormat format;
-    private final String provider;
-    private final Deque<String> held = new ArrayDeque<>();
+    private final JsonObject session;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private final Map<String, StringBuilder> partial = new HashMap<>();
+    /** Committed turns whose transcription has not completed, oldest first. */
+    private final Deque<Turn> committed = new ArrayDeque<>();
+    private Turn current = new Turn();
     private int pendingFrames;
-    private boolean uncommitted;
-    private WebSocket socket;
     private long bytes;
-    private boolean closed;
 
-    OpenAiTranscription(AudioFormat format, String provider, SpeechToText.Listener listener) {
+    OpenAiTranscription(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
+            String provider, JsonObject session, SpeechToText.Listener listener) {
+        super(connect, vertx, budget, provider);
         this.format = format;
-        this.provider = provider;
+        this.session = session;
         this.listener = listener;
+        connect();
     }
 
     /** The session's configuration: a transcription session on the call's μ-law, turns decided by the caller. */
@@ -57,35 +79,30 @@ final class OpenAiTranscription implements SpeechToText.Stream {
                         .put("transcription", transcription).putNull("turn_detection"))));
     }
 
-    synchronized void connected(WebSocket ws, JsonObject session) {
-        if (closed) {
-            ws.close();
-            return;
-        }
-        socket = ws;
-        ws.textMessageHandler(this::message);
-        ws.closeHandler(v -> {
-            if (!closed) {
-                closed = true;
-                listener.failed(provider + " closed the transcription (" + ws.closeStatusCode() + " "
-                        + ws.closeReason() + ")");
-            }
-        });
-        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "openai transcription: {0}", e.toString()));
+    @Override
+    protected synchronized void opened(WebSocket ws) {
         ws.writeTextMessage(session.encode());
-        while (!held.isEmpty()) {
-            ws.writeTextMessage(held.pollFirst());
+        partial.clear();
+        for (Turn turn : committed) {
+            turn.item = null; // the old socket's items are gone: the commit makes a new one
+            turn.pieces.forEach(piece -> ws.writeTextMessage(append(piece)));
+            ws.writeTextMessage(COMMIT);
         }
+        current.pieces.forEach(piece -> ws.writeTextMessage(append(piece)));
     }
 
-    synchronized void refused(String message) {
-        if (!closed) {
-            closed = true;
-            listener.failed(message);
-        }
+    @Override
+    protected boolean dropped() {
+        return true;
     }
 
-    private void message(String text) {
+    @Override
+    protected void failed(String message) {
+        listener.failed(message);
+    }
+
+    @Override
+    protected void message(String text) {
         JsonObject json;
         try {
             json = new JsonObject(text);
@@ -94,6 +111,7 @@ final class OpenAiTranscription implements SpeechToText.Stream {
         }
         String type = json.getString("type", "");
         switch (type) {
+            case "input_audio_buffer.committed" -> itemOf(json.getString("item_id"));
             case "conversation.item.input_audio_transcription.delta" -> {
                 String delta = json.getString("delta", "");
                 String so = partial(json.getString("item_id"), delta);
@@ -102,14 +120,14 @@ final class OpenAiTranscription implements SpeechToText.Stream {
                 }
             }
             case "conversation.item.input_audio_transcription.completed" -> {
-                forget(json.getString("item_id"));
+                transcribed(json.getString("item_id"));
                 String transcript = json.getString("transcript", "");
                 if (!transcript.isBlank()) {
                     listener.transcript(transcript.strip(), true);
                 }
             }
             case "conversation.item.input_audio_transcription.failed" -> {
-                forget(json.getString("item_id"));
+                transcribed(json.getString("item_id"));
                 JsonObject error = json.getJsonObject("error", new JsonObject());
                 LOG.log(System.Logger.Level.WARNING, "{0} could not transcribe a turn: {1}", provider,
                         error.getString("message", "no reason given"));
@@ -117,13 +135,42 @@ final class OpenAiTranscription implements SpeechToText.Stream {
             case "error" -> {
                 JsonObject error = json.getJsonObject("error", new JsonObject());
                 if ("input_audio_buffer_commit_empty".equals(error.getString("code"))) {
-                    return; // a turn too short to transcribe: nothing was said
+                    transcribed(null); // a turn too short to transcribe: nothing was said
+                    return;
                 }
-                refused(provider + ": " + error.getString("message", "an error"));
+                giveUp(provider + ": " + error.getString("message", "an error"));
             }
             default -> {
-                // session.created/updated, input_audio_buffer.committed, and whatever comes later
+                // session.created/updated, and whatever comes later
             }
+        }
+    }
+
+    /** A commit became an item: the oldest committed turn without one. */
+    private synchronized void itemOf(String item) {
+        for (Turn turn : committed) {
+            if (turn.item == null) {
+                turn.item = item;
+                return;
+            }
+        }
+    }
+
+    /** A turn's transcription completed (or failed, or its commit was empty): its audio is settled. */
+    private synchronized void transcribed(String item) {
+        forget(item);
+        Turn done = null;
+        for (Turn turn : committed) {
+            if (item != null && item.equals(turn.item)) {
+                done = turn;
+                break;
+            }
+        }
+        if (done == null) { // the item was never named: the oldest turn not yet matched to another
+            done = committed.stream().filter(t -> t.item == null).findFirst().orElse(committed.peekFirst());
+        }
+        if (done != null) {
+            committed.remove(done);
         }
     }
 
@@ -133,7 +180,7 @@ final class OpenAiTranscription implements SpeechToText.Stream {
         return so.toString();
     }
 
-    private synchronized void forget(String item) {
+    private void forget(String item) {
         partial.remove(String.valueOf(item));
     }
 
@@ -145,27 +192,46 @@ final class OpenAiTranscription implements SpeechToText.Stream {
         bytes += frame.length;
         pending.writeBytes(frame);
         if (++pendingFrames >= FRAMES_PER_APPEND) {
-            append();
+            appendPending();
         }
     }
 
-    private void append() {
+    /** What is pending becomes a piece of the turn in progress, appended now if a socket is open. */
+    private void appendPending() {
         if (pending.size() == 0) {
             return;
         }
-        String message = new JsonObject().put("type", "input_audio_buffer.append")
-                .put("audio", Base64.getEncoder().encodeToString(pending.toByteArray())).encode();
+        byte[] piece = pending.toByteArray();
         pending.reset();
         pendingFrames = 0;
-        uncommitted = true;
-        if (socket == null) {
-            if (held.size() >= HOLD_MESSAGES) {
-                held.pollFirst();
-            }
-            held.addLast(message);
-        } else if (!socket.writeQueueFull()) {
-            socket.writeTextMessage(message);
+        current.pieces.add(piece);
+        current.bytes += piece.length;
+        bound();
+        WebSocket ws = socket();
+        if (ws != null && !ws.writeQueueFull()) {
+            ws.writeTextMessage(append(piece));
         }
+    }
+
+    /** Keeps at most {@link #UNSETTLED_MS} of audio: the oldest committed turns go first, then the oldest pieces. */
+    private void bound() {
+        long kept = current.bytes;
+        for (Turn turn : committed) {
+            kept += turn.bytes;
+        }
+        while (kept > format.bytes(UNSETTLED_MS) && !committed.isEmpty()) {
+            kept -= committed.pollFirst().bytes;
+        }
+        while (kept > format.bytes(UNSETTLED_MS) && current.pieces.size() > 1) {
+            byte[] oldest = current.pieces.removeFirst();
+            current.bytes -= oldest.length;
+            kept -= oldest.length;
+        }
+    }
+
+    private static String append(byte[] piece) {
+        return new JsonObject().put("type", "input_audio_buffer.append")
+                .put("audio", Base64.getEncoder().encodeToString(piece)).encode();
     }
 
     @Override
@@ -173,16 +239,15 @@ final class OpenAiTranscription implements SpeechToText.Stream {
         if (closed) {
             return;
         }
-        append();
-        if (!uncommitted) {
-            return;
+        appendPending();
+        if (current.pieces.isEmpty()) {
+            return; // nothing since the last commit
         }
-        uncommitted = false;
-        String commit = "{\"type\":\"input_audio_buffer.commit\"}";
-        if (socket == null) {
-            held.addLast(commit);
-        } else {
-            socket.writeTextMessage(commit);
+        committed.addLast(current);
+        current = new Turn();
+        WebSocket ws = socket();
+        if (ws != null) {
+            ws.writeTextMessage(COMMIT);
         }
     }
 
@@ -192,13 +257,7 @@ final class OpenAiTranscription implements SpeechToText.Stream {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (socket != null) {
-            socket.close();
-        }
+    public void close() {
+        shut(null, 0);
     }
 }

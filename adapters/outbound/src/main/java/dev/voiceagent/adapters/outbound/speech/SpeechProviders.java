@@ -7,7 +7,9 @@ import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.outbound.RetryBudget;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
@@ -21,8 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * another is refused when saved): Deepgram live and OpenAI realtime transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps. (Exposed as itself: the composition root routes the speech ports between this and the simulator's
- * speech.)
+ * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
+ * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
+ * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
+ * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
  */
 @Singleton
 @Typed(SpeechProviders.class)
@@ -32,13 +36,24 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     private final ProviderApis apis;
     private final Vertx vertx;
     private final Duration timeout;
+    private final RetryBudget budget;
 
+    /**
+     * @param timeout the time limit of one connection or request
+     * @param attempts the most tries of a connection or a sentence's request, the first included
+     * @param backoff the wait before the second try (doubled after each failure, with jitter)
+     * @param budget how long after the first failure (or a socket's drop) a try may still start
+     */
     public SpeechProviders(GuardedHttp http, ProviderApis apis, Vertx vertx,
-            @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout) {
+            @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout,
+            @ConfigProperty(name = "voiceagent.voice.retry.attempts", defaultValue = "3") int attempts,
+            @ConfigProperty(name = "voiceagent.voice.retry.backoff", defaultValue = "PT0.2S") Duration backoff,
+            @ConfigProperty(name = "voiceagent.voice.retry.budget", defaultValue = "PT2S") Duration budget) {
         this.http = http;
         this.apis = apis;
         this.vertx = vertx;
         this.timeout = timeout;
+        this.budget = new RetryBudget(attempts, backoff, budget);
     }
 
     @Override
@@ -56,11 +71,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String language = setting(endpoint, "language", null, "multi");
         String url = websocket(own != null ? own : apis.deepgram()) + (flux ? DeepgramListen.fluxQuery(model,
                 language, format) : DeepgramListen.query(model, language, format));
-        DeepgramListen stream = new DeepgramListen(vertx, format, listener, flux);
-        http.webSocket(url, Map.of("Authorization", "Token " + key(endpoint, "Deepgram")), timeout, own != null)
-                .onSuccess(stream::connected)
-                .onFailure(failure -> stream.refused("Deepgram: " + failure.getMessage()));
-        return stream;
+        Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"));
+        return new DeepgramListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
+                listener, flux);
     }
 
     /**
@@ -78,13 +91,11 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String name = endpoint.managed() ? "The managed speech-to-text" : speaches ? "Speaches" : "OpenAI";
         Map<String, String> headers = speaches && blank(endpoint.apiKey()) ? Map.of()
                 : Map.of("Authorization", "Bearer " + key(endpoint, name));
-        OpenAiTranscription stream = new OpenAiTranscription(format, name, listener);
-        var session = OpenAiTranscription.session(setting(endpoint, "model", endpoint.model(), "gpt-4o-transcribe"),
-                setting(endpoint, "language", null, null));
-        http.webSocket(websocket(base) + "/realtime?intent=transcription", headers, timeout, own != null)
-                .onSuccess(ws -> stream.connected(ws, session))
-                .onFailure(failure -> stream.refused(name + ": " + failure.getMessage()));
-        return stream;
+        JsonObject session = OpenAiTranscription.session(setting(endpoint, "model", endpoint.model(),
+                "gpt-4o-transcribe"), setting(endpoint, "language", null, null));
+        String url = websocket(base) + "/realtime?intent=transcription";
+        return new OpenAiTranscription(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
+                name, session, listener);
     }
 
     @Override
@@ -114,7 +125,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         CartesiaStream.Voice voice = new CartesiaStream.Voice(setting(endpoint, "model", endpoint.model(),
                 "sonic-3.5"), setting(endpoint, "voice", null, "3faa81ae-d3d8-4ab1-9e44-e50e46d33c30"),
                 setting(endpoint, "language", null, "en"), number(endpoint, "speed"), number(endpoint, "volume"));
-        return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), format, voice, listener);
+        return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format, voice,
+                listener);
     }
 
     private static Double number(ModelEndpoint endpoint, String name) {
@@ -131,7 +143,27 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 + "&output_format=" + ElevenLabsStream.output(format) + "&inactivity_timeout=180&sync_alignment=true";
         String key = key(endpoint, "ElevenLabs");
         return new ElevenLabsStream(() -> http.webSocket(url, Map.of("xi-api-key", key), timeout, own != null),
-                format, listener);
+                vertx, budget, format, voiceSettings(endpoint), key, listener);
+    }
+
+    /**
+     * ElevenLabs' voice settings: its documented defaults (stability 0.5, similarity boost 0.75), what the
+     * configuration sets of them, and its speed kept within ElevenLabs' 0.7-1.2 (the catalog allows 0.1-2.0).
+     */
+    static JsonObject voiceSettings(ModelEndpoint endpoint) {
+        JsonObject settings = new JsonObject().put("stability", 0.5).put("similarity_boost", 0.75);
+        for (String name : new String[] {"stability", "similarity_boost", "style"}) {
+            if (endpoint.settings().get(name) instanceof Number n) {
+                settings.put(name, n.doubleValue());
+            }
+        }
+        if (endpoint.settings().get("use_speaker_boost") instanceof Boolean boost) {
+            settings.put("use_speaker_boost", boost);
+        }
+        if (endpoint.settings().get("speed") instanceof Number speed) {
+            settings.put("speed", Math.max(0.7, Math.min(1.2, speed.doubleValue())));
+        }
+        return settings;
     }
 
     /**
@@ -148,8 +180,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 + format.sampleRate() + "&container=none";
         Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"),
                 "Accept", "audio/*");
-        return new SpeechRequests(http, "Deepgram", text -> new SpeechRequests.Request(url, headers,
-                new io.vertx.core.json.JsonObject().put("text", text).encode()),
+        return new SpeechRequests(http, vertx, budget, "Deepgram", text -> new SpeechRequests.Request(url, headers,
+                new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
     }
 
@@ -170,8 +202,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String model = setting(endpoint, "model", endpoint.model(), "gpt-4o-mini-tts");
         String voice = setting(endpoint, "voice", null, "alloy");
         Object speed = endpoint.settings().get("speed");
-        return new SpeechRequests(http, ProviderApis.display(endpoint.provider()), text -> {
-            io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject().put("model", model)
+        return new SpeechRequests(http, vertx, budget, ProviderApis.display(endpoint.provider()), text -> {
+            JsonObject body = new JsonObject().put("model", model)
                     .put("input", text).put("voice", voice).put("response_format", "pcm");
             if (speed instanceof Number n) {
                 body.put("speed", n.doubleValue());

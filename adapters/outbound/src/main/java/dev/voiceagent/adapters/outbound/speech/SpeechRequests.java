@@ -6,22 +6,38 @@ import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Pcm16;
 import dev.voiceagent.domain.audio.Resampler;
+import dev.voiceagent.domain.outbound.RetryBudget;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Text-to-speech by one streamed HTTP request per sentence (Deepgram Aura's {@code POST /v1/speak}, OpenAI's
  * {@code POST /audio/speech}): the audio is handed on as its chunks arrive, converted to the call's format when the
  * provider cannot speak it ({@link Conversion}); a cancelled sentence's request is reset, so the provider stops. At
  * most {@link #IN_FLIGHT} sentences are requested at once (the session plays them in order); the rest wait.
+ *
+ * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
+ * reset, before or after some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told
+ * to {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
+ * another try (a bad key, a bad request) or a spent budget fails the stream, so no sentence is skipped silently. A
+ * sentence's characters count when its audio is complete, or when it is cancelled after some of its audio came
+ * ({@link TextToSpeech.Stream#characters()}); a sentence requested again counts once. Waits are Vert.x timers.
  */
 final class SpeechRequests implements TextToSpeech.Stream {
 
+    private static final System.Logger LOG = System.getLogger(SpeechRequests.class.getName());
     static final int IN_FLIGHT = 3;
 
     /** One sentence's request: its URL, headers and JSON body. */
@@ -70,7 +86,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
             }
             if (bytes.length % 2 == 1) {
                 carry = bytes[bytes.length - 1] & 0xFF;
-                bytes = java.util.Arrays.copyOf(bytes, bytes.length - 1);
+                bytes = Arrays.copyOf(bytes, bytes.length - 1);
             }
             return encode(resampler().process(Pcm16.samples(bytes)));
         }
@@ -91,23 +107,43 @@ final class SpeechRequests implements TextToSpeech.Stream {
         }
     }
 
+    /** A sentence being spoken: its tries, whether some of its audio came, its request or its wait. */
+    private static final class Sentence {
+        final String utterance;
+        final String text;
+        int attempt;
+        long firstFailure = -1;
+        boolean delivered;
+        Cancellable request;
+        long timer = -1;
+
+        Sentence(String utterance, String text) {
+            this.utterance = utterance;
+            this.text = text;
+        }
+    }
+
     private final GuardedHttp http;
+    private final Vertx vertx;
+    private final RetryBudget budget;
     private final String provider;
     private final Function<String, Request> requests;
-    private final java.util.function.Supplier<Conversion> conversions;
+    private final Supplier<Conversion> conversions;
     private final boolean guarded;
     private final Duration timeout;
     private final TextToSpeech.Listener listener;
-    private final Deque<String[]> waiting = new ArrayDeque<>();
-    private final Map<String, Cancellable> running = new HashMap<>();
+    private final Deque<Sentence> waiting = new ArrayDeque<>();
+    private final Map<String, Sentence> running = new HashMap<>();
     private long characters;
     private boolean closed;
     private boolean failed;
 
-    SpeechRequests(GuardedHttp http, String provider, Function<String, Request> requests,
-            java.util.function.Supplier<Conversion> conversions, boolean guarded, Duration timeout,
+    SpeechRequests(GuardedHttp http, Vertx vertx, RetryBudget budget, String provider,
+            Function<String, Request> requests, Supplier<Conversion> conversions, boolean guarded, Duration timeout,
             TextToSpeech.Listener listener) {
         this.http = http;
+        this.vertx = vertx;
+        this.budget = budget;
         this.provider = provider;
         this.requests = requests;
         this.conversions = conversions;
@@ -121,67 +157,109 @@ final class SpeechRequests implements TextToSpeech.Stream {
         if (closed || failed) {
             return;
         }
-        characters += text.length();
-        waiting.addLast(new String[] {utterance, text});
+        waiting.addLast(new Sentence(utterance, text));
         next();
     }
 
     private synchronized void next() {
         while (!closed && !failed && running.size() < IN_FLIGHT && !waiting.isEmpty()) {
-            String[] sentence = waiting.pollFirst();
-            start(sentence[0], sentence[1]);
+            Sentence sentence = waiting.pollFirst();
+            running.put(sentence.utterance, sentence);
+            start(sentence);
         }
     }
 
-    private void start(String utterance, String text) {
-        Request request = requests.apply(text);
-        Conversion conversion = conversions.get();
-        running.put(utterance, null);
-        Cancellable cancellable = http.postStream(request.url, request.headers, request.json, timeout, guarded)
-                .subscribe().with(
-                        chunk -> {
-                            byte[] audio = conversion.convert(chunk.getBytes());
-                            if (audio.length > 0 && live(utterance)) {
-                                listener.audio(utterance, audio);
-                            }
-                        },
-                        failure -> ended(utterance, failure),
-                        () -> {
-                            byte[] rest = conversion.finish();
-                            if (rest.length > 0 && live(utterance)) {
-                                listener.audio(utterance, rest);
-                            }
-                            ended(utterance, null);
-                        });
-        synchronized (this) {
-            if (running.containsKey(utterance)) {
-                running.put(utterance, cancellable);
-            }
-        }
-    }
-
-    private synchronized boolean live(String utterance) {
-        return !closed && running.containsKey(utterance);
-    }
-
-    private void ended(String utterance, Throwable failure) {
-        boolean mine;
-        synchronized (this) {
-            mine = running.containsKey(utterance);
-            running.remove(utterance);
-            if (failure != null && mine && !closed) {
-                failed = true;
-            }
-        }
-        if (!mine || closed) {
+    /** Requests the sentence (again: after a restart when some of its audio had come). */
+    private synchronized void start(Sentence sentence) {
+        sentence.timer = -1;
+        if (closed || failed || running.get(sentence.utterance) != sentence) {
             return;
         }
-        if (failure == null) {
-            listener.done(utterance);
+        if (sentence.delivered) {
+            sentence.delivered = false;
+            listener.restart(sentence.utterance);
+        }
+        int mine = ++sentence.attempt;
+        Request request = requests.apply(sentence.text);
+        Conversion conversion = conversions.get();
+        sentence.request = http.postStream(request.url, request.headers, request.json, timeout, guarded)
+                .subscribe().with(
+                        chunk -> audio(sentence, mine, conversion.convert(chunk.getBytes())),
+                        failure -> ended(sentence, mine, failure),
+                        () -> {
+                            audio(sentence, mine, conversion.finish());
+                            ended(sentence, mine, null);
+                        });
+    }
+
+    private void audio(Sentence sentence, int attempt, byte[] audio) {
+        if (audio.length == 0 || !live(sentence, attempt)) {
+            return;
+        }
+        listener.audio(sentence.utterance, audio);
+    }
+
+    /** Whether this try is the sentence's current one (and notes that its audio came). */
+    private synchronized boolean live(Sentence sentence, int attempt) {
+        if (closed || running.get(sentence.utterance) != sentence || sentence.attempt != attempt) {
+            return false;
+        }
+        sentence.delivered = true;
+        return true;
+    }
+
+    private void ended(Sentence sentence, int attempt, Throwable failure) {
+        String message;
+        synchronized (this) {
+            if (closed || failed || running.get(sentence.utterance) != sentence || sentence.attempt != attempt) {
+                return;
+            }
+            sentence.request = null;
+            if (failure == null) {
+                running.remove(sentence.utterance);
+                characters += sentence.text.length();
+                message = null;
+            } else if (retry(sentence, failure)) {
+                return;
+            } else {
+                failed = true;
+                message = provider + ": " + describe(failure);
+            }
+        }
+        if (message == null) {
+            listener.done(sentence.utterance);
             next();
         } else {
-            listener.failed(provider + ": " + describe(failure));
+            listener.failed(message);
         }
+    }
+
+    /** Schedules the sentence's next try when the failure is worth one and the budget allows it. */
+    private boolean retry(Sentence sentence, Throwable failure) {
+        Duration retryAfter = null;
+        boolean again;
+        if (failure instanceof GuardedHttp.StreamRefused refused) {
+            again = RetryBudget.transientStatus(refused.status);
+            retryAfter = RetryBudget.retryAfter(refused.retryAfter, Instant.now());
+        } else {
+            again = failure instanceof GuardedHttp.Unreachable && !(failure instanceof GuardedHttp.Refused);
+        }
+        if (!again) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (sentence.firstFailure < 0) {
+            sentence.firstFailure = now;
+        }
+        Optional<Duration> wait = budget.next(sentence.attempt, Duration.ofNanos(now - sentence.firstFailure),
+                retryAfter, ThreadLocalRandom.current().nextDouble());
+        if (wait.isEmpty()) {
+            return false;
+        }
+        LOG.log(System.Logger.Level.INFO, "{0} failed a sentence ({1}); trying again in {2} ms", provider,
+                describe(failure), wait.get().toMillis());
+        sentence.timer = vertx.setTimer(Math.max(1, wait.get().toMillis()), t -> start(sentence));
+        return true;
     }
 
     static String describe(Throwable failure) {
@@ -193,18 +271,25 @@ final class SpeechRequests implements TextToSpeech.Stream {
         return failure.getMessage();
     }
 
+    /** A sentence cut by a barge-in: its request reset; it counts when some of its audio had come. */
     @Override
     public void cancel(String utterance) {
-        Cancellable cancellable;
+        Sentence sentence;
         synchronized (this) {
-            waiting.removeIf(s -> s[0].equals(utterance));
-            if (!running.containsKey(utterance)) {
+            waiting.removeIf(s -> s.utterance.equals(utterance));
+            sentence = running.remove(utterance);
+            if (sentence == null) {
                 return;
             }
-            cancellable = running.remove(utterance);
+            if (sentence.delivered) {
+                characters += sentence.text.length();
+            }
+            if (sentence.timer >= 0) {
+                vertx.cancelTimer(sentence.timer);
+            }
         }
-        if (cancellable != null) {
-            cancellable.cancel(); // the request is reset: the provider stops speaking it
+        if (sentence.request != null) {
+            sentence.request.cancel(); // the request is reset: the provider stops speaking it
         }
         next();
     }
@@ -216,13 +301,20 @@ final class SpeechRequests implements TextToSpeech.Stream {
 
     @Override
     public void close() {
-        java.util.List<Cancellable> open;
+        List<Sentence> open;
         synchronized (this) {
             closed = true;
             waiting.clear();
-            open = running.values().stream().filter(java.util.Objects::nonNull).toList();
+            open = List.copyOf(running.values());
             running.clear();
         }
-        open.forEach(Cancellable::cancel);
+        for (Sentence sentence : open) {
+            if (sentence.timer >= 0) {
+                vertx.cancelTimer(sentence.timer);
+            }
+            if (sentence.request != null) {
+                sentence.request.cancel();
+            }
+        }
     }
 }

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,13 +31,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Cartesia's TTS WebSocket as the voice runtime speaks to it, against a local server that checks the handshake's
  * headers and each request, and answers as Cartesia does: chunk messages of raw μ-law, word timestamps in seconds,
- * done; an error message; a refused handshake; a cancelled context whose late audio must not be heard.
+ * done; an error message; a refused handshake; a cancelled context whose late audio must not be heard; a socket
+ * closed in the middle of a sentence.
  */
 class CartesiaStreamTest {
 
     private static final String VOICE = "3faa81ae-d3d8-4ab1-9e44-e50e46d33c30";
     private static final List<String> PROBLEMS = new CopyOnWriteArrayList<>();
     private static final List<JsonObject> RECEIVED = new CopyOnWriteArrayList<>();
+    private static final AtomicBoolean DROP = new AtomicBoolean();
+    private static final AtomicInteger SOCKETS = new AtomicInteger();
     private static Vertx vertx;
     private static HttpServer server;
     private static SpeechProviders speech;
@@ -58,7 +63,8 @@ class CartesiaStreamTest {
         String base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "2025-04-16"),
-                vertx, Duration.ofMillis(800));
+                vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
+                Duration.ofSeconds(1));
     }
 
     @AfterAll
@@ -70,10 +76,13 @@ class CartesiaStreamTest {
     void clear() {
         PROBLEMS.clear();
         RECEIVED.clear();
+        DROP.set(false);
+        SOCKETS.set(0);
     }
 
     /** Cartesia: each request is checked; "Stop ..." sentences wait for their cancel and then answer anyway. */
     private static void cartesia(ServerWebSocket ws) {
+        SOCKETS.incrementAndGet();
         ws.textMessageHandler(text -> {
             JsonObject m = new JsonObject(text);
             RECEIVED.add(m);
@@ -92,6 +101,11 @@ class CartesiaStreamTest {
                 PROBLEMS.add("request " + text);
             }
             String transcript = m.getString("transcript", "");
+            if (transcript.startsWith("Drop") && DROP.compareAndSet(true, false)) {
+                audio(ws, context, 1); // its first audio, then the socket is gone
+                vertx.setTimer(30, t -> ws.close((short) 1011, "server error"));
+                return;
+            }
             if (transcript.startsWith("Bad")) {
                 ws.writeTextMessage(new JsonObject().put("type", "error").put("context_id", context)
                         .put("error", "Invalid voice").put("status_code", 400).encode());
@@ -136,6 +150,11 @@ class CartesiaStreamTest {
         @Override
         public void done(String utterance) {
             events.add(utterance + ":done");
+        }
+
+        @Override
+        public void restart(String utterance) {
+            events.add(utterance + ":restart");
         }
 
         @Override
@@ -232,6 +251,47 @@ class CartesiaStreamTest {
         heard.await("u1:done");
         assertThat(RECEIVED.getFirst().getJsonObject("generation_config"))
                 .isEqualTo(new JsonObject().put("speed", 1.2).put("volume", 0.8));
+        stream.close();
+    }
+
+    @Test
+    void aSocketDroppedMidSentenceIsOpenedAgainAndItsSentencesSpokenAgainEachCountedOnce() throws Exception {
+        DROP.set(true);
+        Heard heard = new Heard();
+        TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "Drop this line.");
+        heard.await("u1:audio1");
+        stream.speak("u2", "Then this one.");
+        heard.await("u1:done");
+        heard.await("u2:done");
+        stream.speak("u3", "And one more.");
+        heard.await("u3:done");
+        assertThat(SOCKETS.get()).as("opened again once").isEqualTo(2);
+        assertThat(heard.events.stream().filter(e -> e.startsWith("u1")).toList())
+                .containsExactly("u1:audio1", "u1:restart", "u1:audio1", "u1:audio2", "u1:done");
+        assertThat(heard.events.stream().filter(e -> e.startsWith("u2")).toList()).as("none lost")
+                .containsExactly("u2:audio1", "u2:audio2", "u2:done");
+        assertThat(heard.events).noneMatch(e -> e.startsWith("failed:"));
+        assertThat(RECEIVED).extracting(m -> m.getString("context_id")).filteredOn("u1"::equals).hasSize(2);
+        assertThat(stream.characters()).as("each sentence once")
+                .isEqualTo("Drop this line.".length() + "Then this one.".length() + "And one more.".length());
+        assertThat(PROBLEMS).isEmpty();
+        stream.close();
+    }
+
+    @Test
+    void aCancelledSentenceCountsOnlyWhenSomeOfItsAudioCame() throws Exception {
+        Heard heard = new Heard();
+        TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "Stop me if you have heard this one before.");
+        heard.await("u1:audio1");
+        stream.cancel("u1");
+        stream.speak("u2", "Never mind.");
+        stream.cancel("u2"); // before any of its audio
+        stream.speak("u3", "Of course.");
+        heard.await("u3:done");
+        assertThat(stream.characters())
+                .isEqualTo("Stop me if you have heard this one before.".length() + "Of course.".length());
         stream.close();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.outbound.RetryBudget;
 import org.junit.jupiter.api.Test;
 
 /** A Flux turn's finals pass on each word once: an eager end, the end that confirms it, a turn resumed after it. */
@@ -11,7 +12,8 @@ class DeepgramFluxTurnsTest {
 
     @Test
     void aTurnsLaterFinalsPassOnOnlyTheWordsNotGivenYet() {
-        DeepgramListen flux = new DeepgramListen(null, AudioFormat.MULAW_8K, new SpeechToText.Listener() {
+        DeepgramListen flux = new DeepgramListen(null, null, RetryBudget.none(), AudioFormat.MULAW_8K,
+                new SpeechToText.Listener() {
             @Override
             public void transcript(String text, boolean isFinal) {
             }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,11 +28,14 @@ import org.junit.jupiter.api.Test;
  * OpenAI realtime transcription as a call listens with it, against a local server speaking the Realtime protocol:
  * the session asked for, audio appended in 100 ms pieces and committed at the end of a turn (a turn with no audio not
  * committed at all), deltas as interim and completed as final transcripts, an empty commit's error ignored, any other
- * error and a refused key failing the stream with OpenAI's reason.
+ * error and a refused key failing the stream with OpenAI's reason; a socket the server closes in the middle of a turn
+ * opened again, the session sent first and the turn's audio again, the turn transcribed once.
  */
 class OpenAiTranscriptionTest {
 
     private static final List<JsonObject> RECEIVED = new CopyOnWriteArrayList<>();
+    private static final List<List<JsonObject>> CONNECTIONS = new CopyOnWriteArrayList<>();
+    private static final AtomicBoolean DROP_ON_APPEND = new AtomicBoolean();
     private static Vertx vertx;
     private static HttpServer server;
     private static SpeechProviders speech;
@@ -46,9 +50,17 @@ class OpenAiTranscriptionTest {
                 return;
             }
             handshake.accept();
-        }).webSocketHandler(ws -> ws.textMessageHandler(text -> {
+        }).webSocketHandler(ws -> {
+            List<JsonObject> mine = new CopyOnWriteArrayList<>();
+            CONNECTIONS.add(mine);
+            ws.textMessageHandler(text -> {
             JsonObject m = new JsonObject(text);
             RECEIVED.add(m);
+            mine.add(m);
+            if ("input_audio_buffer.append".equals(m.getString("type")) && DROP_ON_APPEND.compareAndSet(true, false)) {
+                ws.close((short) 1011, "server error");
+                return;
+            }
             if ("input_audio_buffer.commit".equals(m.getString("type"))) {
                 long commits = RECEIVED.stream().filter(r -> "input_audio_buffer.commit".equals(r.getString("type")))
                         .count();
@@ -67,12 +79,14 @@ class OpenAiTranscriptionTest {
                             .put("message", "The server had an error")).encode());
                 }
             }
-        }));
+            });
+        });
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         String base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v"), vertx,
-                Duration.ofMillis(800));
+                Duration.ofMillis(800), 3, Duration.ofMillis(100),
+                Duration.ofSeconds(1));
     }
 
     private static JsonObject event(String type) {
@@ -87,6 +101,8 @@ class OpenAiTranscriptionTest {
     @BeforeEach
     void clear() {
         RECEIVED.clear();
+        CONNECTIONS.clear();
+        DROP_ON_APPEND.set(false);
     }
 
     static final class Heard implements SpeechToText.Listener {
@@ -151,6 +167,40 @@ class OpenAiTranscriptionTest {
         heard.await("failed:");
         assertThat(heard.events).last().isEqualTo("failed:OpenAI: The server had an error");
         assertThat(heard.events).hasSize(4);
+        stream.close();
+    }
+
+    @Test
+    void aSocketClosedMidTurnIsOpenedAgainWithTheSessionFirstAndTheWholeTurnIsTranscribedOnce() throws Exception {
+        DROP_ON_APPEND.set(true);
+        Heard heard = new Heard();
+        SpeechToText.Stream stream = speech.open(openai("sk-good"), AudioFormat.MULAW_8K, heard);
+        byte[] frame = new byte[160];
+        for (int i = 0; i < 5; i++) {
+            frame[0] = (byte) i;
+            stream.audio(frame.clone());
+        }
+        for (int i = 0; i < 100 && CONNECTIONS.size() < 2; i++) {
+            Thread.sleep(20);
+        }
+        assertThat(CONNECTIONS).as("opened again after the drop").hasSize(2);
+        for (int i = 5; i < 12; i++) {
+            frame[0] = (byte) i;
+            stream.audio(frame.clone());
+        }
+        stream.finalizeNow();
+        heard.await("final:");
+        Thread.sleep(100);
+        assertThat(heard.events).filteredOn(e -> !e.startsWith("interim:")).containsExactly("final:Where is my order?");
+        List<JsonObject> second = CONNECTIONS.get(1);
+        assertThat(second.getFirst().getString("type")).isEqualTo("session.update");
+        List<byte[]> appended = second.stream().filter(m -> "input_audio_buffer.append".equals(m.getString("type")))
+                .map(m -> Base64.getDecoder().decode(m.getString("audio"))).toList();
+        assertThat(appended).extracting(a -> a.length).as("the turn's first piece again, then the rest")
+                .containsExactly(800, 800, 320);
+        assertThat(appended).extracting(a -> (int) a[0]).containsExactly(0, 5, 10);
+        assertThat(second.getLast().getString("type")).isEqualTo("input_audio_buffer.commit");
+        assertThat(stream.seconds()).as("the caller's audio counted once").isEqualTo(0.24);
         stream.close();
     }
 

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
  * Deepgram Aura ({@code POST /v1/speak}) and OpenAI speech ({@code POST /audio/speech}) as the voice runtime speaks to
  * them, against a local server that checks each request and answers as they do: audio streamed in chunks (Aura in
  * μ-law 8 kHz as asked, OpenAI in 24 kHz PCM split at odd byte counts), a refusal, a stream cut by a barge-in, a
- * provider that never answers.
+ * provider that never answers; a sentence refused once with 500 and one cut after its first audio, both asked again.
  */
 class SpeechRequestsTest {
 
@@ -52,6 +52,7 @@ class SpeechRequestsTest {
     private static final AtomicInteger OPEN = new AtomicInteger();
     private static final AtomicInteger MOST_OPEN = new AtomicInteger();
     private static final Map<String, Boolean> RESET = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> ATTEMPTS = new ConcurrentHashMap<>();
     private static HttpServer server;
     private static Vertx vertx;
     private static SpeechProviders speech;
@@ -68,7 +69,8 @@ class SpeechRequestsTest {
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v"),
-                vertx, Duration.ofMillis(800));
+                vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
+                Duration.ofSeconds(1));
     }
 
     @AfterAll
@@ -82,6 +84,7 @@ class SpeechRequestsTest {
         PROBLEMS.clear();
         TEXTS.clear();
         RESET.clear();
+        ATTEMPTS.clear();
         MOST_OPEN.set(0);
     }
 
@@ -118,11 +121,30 @@ class SpeechRequestsTest {
         answer(exchange, body.getString("input"), -1, 0, (byte) 0);
     }
 
-    /** Streams the text's audio; "refuse" is a 401, "silent" never answers, "long" streams for seconds. */
+    /**
+     * Streams the text's audio; "refuse" is a 401, "silent" never answers, "long" streams for seconds; "flaky" is a 500
+     * the first time, "breaks" is cut after its first piece the first time.
+     */
     private static void answer(HttpExchange exchange, String text, int bytes, int pieces, byte value) {
         TEXTS.add(text);
+        int attempt = ATTEMPTS.merge(text, 1, Integer::sum);
         MOST_OPEN.accumulateAndGet(OPEN.incrementAndGet(), Math::max);
         try (exchange) {
+            if (text.equals("flaky") && attempt == 1) {
+                byte[] error = "{\"err_code\":\"INTERNAL\",\"err_msg\":\"try again\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(500, error.length);
+                exchange.getResponseBody().write(error);
+                return;
+            }
+            if (text.startsWith("breaks") && attempt == 1) {
+                byte[] audio = value == 0 ? sine24k(500) : filled(bytes, value);
+                exchange.sendResponseHeaders(200, audio.length); // promised whole, cut after its first piece
+                exchange.getResponseBody().write(audio, 0, audio.length / 3);
+                exchange.getResponseBody().flush();
+                Thread.sleep(50);
+                exchange.getResponseBody().close(); // too few bytes: the connection is closed
+                return;
+            }
             if (text.equals("refuse")) {
                 byte[] error = "{\"err_code\":\"INVALID_AUTH\",\"err_msg\":\"Invalid credentials.\"}"
                         .getBytes(StandardCharsets.UTF_8);
@@ -191,6 +213,12 @@ class SpeechRequestsTest {
         public void done(String utterance) {
             events.add("done:" + utterance);
             settled.countDown();
+        }
+
+        @Override
+        public void restart(String utterance) {
+            events.add("restart:" + utterance);
+            audio.remove(utterance); // what came before is forgotten
         }
 
         @Override
@@ -306,5 +334,64 @@ class SpeechRequestsTest {
                 Map.of(), false), AudioFormat.MULAW_8K, new Heard(0))).isInstanceOf(UnsupportedSpeechProvider.class)
                 .hasMessageContaining("no API key");
         assertThat(new ArrayList<>(PROBLEMS)).isEmpty();
+    }
+
+    @Test
+    void aSentenceRefusedOnceWithA500IsAskedAgainAndCountedOnce() throws Exception {
+        Heard heard = new Heard(2);
+        TextToSpeech.Stream stream = speech.open(endpoint("deepgram", Map.of("voice", "aura-2-thalia-en"), "dg-key"),
+                AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "flaky");
+        stream.speak("u2", "Then.");
+        heard.await();
+        assertThat(heard.events).containsExactlyInAnyOrder("done:u1", "done:u2");
+        assertThat(TEXTS).filteredOn("flaky"::equals).hasSize(2);
+        assertThat(heard.audio.get("u1").toByteArray()).hasSize(5 * 80).containsOnly((byte) 0x10);
+        assertThat(stream.characters()).as("each sentence once").isEqualTo("flaky".length() + "Then.".length());
+        stream.close();
+    }
+
+    @Test
+    void aSentenceCutAfterSomeOfItsAudioIsRestartedAndSpokenWhole() throws Exception {
+        Heard heard = new Heard(1);
+        TextToSpeech.Stream stream = speech.open(endpoint("deepgram", Map.of("voice", "aura-2-thalia-en"), "dg-key"),
+                AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "breaks off");
+        heard.await();
+        assertThat(heard.events).containsExactly("restart:u1", "done:u1");
+        assertThat(heard.audio.get("u1").toByteArray()).as("the whole sentence after the restart")
+                .hasSize("breaks off".length() * 80).containsOnly((byte) 0x10);
+        assertThat(ATTEMPTS.get("breaks off")).isEqualTo(2);
+        assertThat(stream.characters()).isEqualTo("breaks off".length());
+
+        Heard resampled = new Heard(1);
+        TextToSpeech.Stream openAi = speech.open(endpoint("openai", Map.of("model", "gpt-4o-mini-tts", "voice",
+                "coral"), "sk-key"), AudioFormat.MULAW_8K, resampled);
+        openAi.speak("u1", "breaks too");
+        resampled.await();
+        assertThat(resampled.events).containsExactly("restart:u1", "done:u1");
+        assertThat(resampled.audio.get("u1").size()).as("half a second at 8 kHz, once").isBetween(3_990, 4_010);
+        stream.close();
+        openAi.close();
+    }
+
+    @Test
+    void aCancelledSentenceCountsOnlyWhenSomeOfItsAudioCame() throws Exception {
+        Heard heard = new Heard(1);
+        TextToSpeech.Stream stream = speech.open(endpoint("openai", Map.of("model", "gpt-4o-mini-tts", "voice",
+                "coral"), "sk-key"), AudioFormat.MULAW_8K, heard);
+        stream.speak("u1", "long answer heard in part");
+        Thread.sleep(400);
+        stream.cancel("u1");
+        stream.speak("u2", "silent");
+        stream.cancel("u2"); // nothing of it came
+        stream.speak("u3", "Fine.");
+        heard.await();
+        assertThat(heard.events).containsExactly("done:u3");
+        assertThat(stream.characters()).isEqualTo("long answer heard in part".length() + "Fine.".length());
+        stream.close();
+        for (int i = 0; i < 250 && OPEN.get() > 0; i++) {
+            Thread.sleep(20); // the silent answer's server thread, before another test counts requests
+        }
     }
 }

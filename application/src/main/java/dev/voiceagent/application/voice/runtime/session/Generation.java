@@ -102,6 +102,7 @@ final class Generation {
                             a.outputsSeen = a.turn.outputs().size();
                             resume.accept(a);
                         }
+                        case ModelDelta.Retrying retrying -> { }
                     }
                 }),
                 failed -> loop.execute(() -> {

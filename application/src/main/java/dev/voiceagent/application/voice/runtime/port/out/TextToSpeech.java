@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * Out-port: streaming speech synthesis (ElevenLabs' and Cartesia's WebSockets, Deepgram Aura and OpenAI by request, the simulator's FreeTTS). One connection per call, opened when the
  * media connects and kept warm; each sentence is an utterance of its own, so one can be cancelled without the
- * others. Audio comes in the format asked for. The listener may be called on any thread.
+ * others. Audio comes in the format asked for. A connection that drops is opened again and a sentence's request that
+ * fails is made again, within the installation's budget, without failing the stream ({@link Listener#restart} says
+ * when a sentence's audio comes again from its start). The listener may be called on any thread.
  */
 public interface TextToSpeech {
 
@@ -28,13 +30,17 @@ public interface TextToSpeech {
         }
 
         /**
-         * The utterance's audio comes again from its start (the provider's connection dropped mid-sentence, or its
-         * request failed part way, and the sentence is spoken again): what came of it before is to be forgotten.
+         * The utterance's audio comes again from its start; what came of it before is to be forgotten. Said before a
+         * sentence whose audio had partly come is spoken again (its connection dropped, or its request failed and is
+         * made again): its words too come again.
          */
         default void restart(String utterance) {
         }
 
-        /** The connection failed or the provider refused; nothing more comes. */
+        /**
+         * The connection failed or the provider refused, and could not be had again within the installation's retry
+         * budget; nothing more comes. A sentence is never skipped silently: one that cannot be spoken ends so.
+         */
         void failed(String message);
     }
 
@@ -46,7 +52,12 @@ public interface TextToSpeech {
         /** Stops an utterance: no more of its audio comes (a barge-in). */
         void cancel(String utterance);
 
-        /** Characters sent to be spoken so far (usage). */
+        /**
+         * Characters spoken so far (usage): a sentence counts once, when its audio is complete, or when it is cancelled
+         * after some of its audio came (the caller heard its start, and the provider made it, as the reference meters
+         * every sentence it sends); a sentence refused, failed or cancelled before any of its audio counts nothing,
+         * and one spoken again after a reconnect or a retry counts once.
+         */
         long characters();
 
         void close();
