@@ -2,6 +2,7 @@ package dev.voiceagent.application.voice.runtime.session;
 
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ModelStreamBrokenException;
 import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.RecordedPrompts;
@@ -9,13 +10,16 @@ import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.AgentEngine.Step;
+import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.conversation.ModelReply;
+import dev.voiceagent.domain.conversation.ModelRequest;
 import dev.voiceagent.domain.voice.HeardText;
 import dev.voiceagent.domain.voice.SpeakableText;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -35,6 +39,12 @@ final class Generation {
     /** How long the model may take to its first words, and a voice to a sentence's first audio, before they failed. */
     static final Duration MODEL_WAIT = Duration.ofSeconds(8);
     static final Duration VOICE_WAIT = Duration.ofSeconds(5);
+    /** How many times one answer's broken stream is continued (or, before any sentence, asked again). */
+    static final int MAX_CONTINUATIONS = 2;
+    /** What the model is told when its answer broke off and it goes on. */
+    static final String CONTINUE = "Your previous reply was cut off by a technical problem after the words above,"
+            + " which the caller heard. Continue it from exactly where it stopped, without repeating anything already"
+            + " said and without mentioning the interruption.";
 
     private final CallLoop loop;
     private final CallLog log;
@@ -76,40 +86,99 @@ final class Generation {
 
     /** Asks the model for the engine's turn: its words are spoken sentence by sentence as they are written. */
     void ask(Answer a, Step.AskModel ask) {
-        SpeakableText chunker = new SpeakableText();
-        StringBuilder streamed = new StringBuilder();
         a.speech.latency.asked(loop.now());
-        a.modelSilentSince = a.speech.latency.askedAt();
-        a.stream = model.stream(llm, ask.request()).subscribe().with(
-                delta -> loop.execute(() -> {
-                    if (!playing(a)) {
-                        return;
+        new Writing(a, ask.request()).start(ask.request());
+    }
+
+    /**
+     * One answer as the model writes it: its words cut into sentences and spoken as they come. A provider asked again
+     * after it failed before its first words (the adapter retries) has the caller hear a filler when the wait is long;
+     * a stream that breaks after some sentences were spoken is continued by a fresh request that knows what was said
+     * (the sentence it was writing is dropped and said again whole), so nothing is repeated or cut in the transcript.
+     */
+    private final class Writing {
+        private final Answer a;
+        private final ModelRequest request;
+        /** The sentences handed to the voice, in order. */
+        private final StringBuilder spoken = new StringBuilder();
+        private SpeakableText chunker = new SpeakableText();
+        private boolean wrote;
+        private int continued;
+        private boolean filled;
+
+        Writing(Answer a, ModelRequest request) {
+            this.a = a;
+            this.request = request;
+        }
+
+        void start(ModelRequest asked) {
+            a.modelSilentSince = loop.now();
+            a.stream = model.stream(llm, asked).subscribe().with(
+                    delta -> loop.execute(() -> delta(delta)),
+                    failure -> loop.execute(() -> failure(failure)));
+        }
+
+        private void delta(ModelDelta delta) {
+            if (!playing(a)) {
+                return;
+            }
+            a.modelSilentSince = null;
+            switch (delta) {
+                case ModelDelta.Text text -> {
+                    a.speech.latency.firstText(loop.now());
+                    wrote = true;
+                    chunker.append(text.delta()).forEach(this::say);
+                }
+                case ModelDelta.Done done -> {
+                    chunker.finish().forEach(this::say);
+                    ModelReply reply = done.reply();
+                    if (!wrote && reply.text() != null && !reply.text().isBlank()) {
+                        sayAll(a, reply.text()); // a provider that gave the text only at the end
                     }
-                    a.modelSilentSince = null;
-                    switch (delta) {
-                        case ModelDelta.Text text -> {
-                            a.speech.latency.firstText(loop.now());
-                            streamed.append(text.delta());
-                            chunker.append(text.delta()).forEach(sentence -> say(a, sentence));
-                        }
-                        case ModelDelta.Done done -> {
-                            chunker.finish().forEach(sentence -> say(a, sentence));
-                            ModelReply reply = done.reply();
-                            if (streamed.isEmpty() && reply.text() != null && !reply.text().isBlank()) {
-                                sayAll(a, reply.text()); // a provider that gave the text only at the end
-                            }
-                            a.turn.accept(reply);
-                            a.outputsSeen = a.turn.outputs().size();
-                            resume.accept(a);
-                        }
-                        case ModelDelta.Retrying retrying -> { }
+                    ModelReply whole = continued == 0 || spoken.isEmpty() ? reply
+                            : new ModelReply(spoken.toString(), reply.toolCalls(), reply.usage()); // what was said in all
+                    a.turn.accept(whole);
+                    a.outputsSeen = a.turn.outputs().size();
+                    resume.accept(a);
+                }
+                case ModelDelta.Retrying retrying -> {
+                    a.modelSilentSince = loop.now(); // the wait for the retried request starts over
+                    if (!filled && retrying.after().compareTo(FILLER_AFTER) > 0 && a.speech.nothingQueued()) {
+                        filled = true;
+                        Generation.this.say(a, FILLER);
                     }
-                }),
-                failed -> loop.execute(() -> {
-                    if (playing(a)) {
-                        this.failed.accept("language model: " + failed.getMessage());
-                    }
-                }));
+                }
+            }
+        }
+
+        private void say(String sentence) {
+            spoken.append(spoken.isEmpty() ? "" : " ").append(sentence.strip());
+            Generation.this.say(a, sentence);
+        }
+
+        private void failure(Throwable failure) {
+            if (!playing(a)) {
+                return;
+            }
+            if (failure instanceof ModelStreamBrokenException && continued < MAX_CONTINUATIONS) {
+                continued++;
+                chunker = new SpeakableText(); // the sentence it was writing is written again, whole
+                wrote = !spoken.isEmpty();
+                log.add(FeedbackEvent.PipelineError.warning("language model: " + failure.getMessage()
+                        + (spoken.isEmpty() ? "; asked again" : "; continued after what was said")));
+                start(spoken.isEmpty() ? request : continuation());
+                return;
+            }
+            failed.accept("language model: " + failure.getMessage());
+        }
+
+        /** The request again, with what was said as the assistant's words so far and the instruction to go on. */
+        private ModelRequest continuation() {
+            List<ChatMessage> messages = new ArrayList<>(request.messages());
+            messages.add(ChatMessage.assistant(spoken.toString(), List.of()));
+            messages.add(ChatMessage.system(CONTINUE));
+            return new ModelRequest(messages, request.functions());
+        }
     }
 
     /**

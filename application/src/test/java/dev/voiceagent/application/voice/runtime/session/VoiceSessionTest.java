@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.ModelDelta;
+import dev.voiceagent.application.conversation.ModelStreamBrokenException;
 import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector;
@@ -311,6 +312,31 @@ class VoiceSessionTest {
 
     final VirtualLoop loop = new VirtualLoop();
     final Carrier carrier = new Carrier(loop);
+
+    /** Streams {@code text} word by word, then breaks (as the adapter says a stream broken after some output). */
+    void modelBreaksAfter(String text) {
+        model.replies.add(request -> Multi.createFrom().emitter(emitter -> {
+            String[] words = text.split(" ");
+            for (int i = 0; i < words.length; i++) {
+                String delta = (i == 0 ? "" : " ") + words[i];
+                loop.at(Duration.ofMillis(50L * (i + 1)), () -> emitter.emit(new ModelDelta.Text(delta)));
+            }
+            loop.at(Duration.ofMillis(50L * (words.length + 1)), () -> emitter.fail(new ModelStreamBrokenException(
+                    "The language model failed: the stream broke", text)));
+        }));
+    }
+
+    /** Says the adapter retries after {@code after}, then streams {@code reply}. */
+    void modelRetriesThenSays(Duration after, ModelReply reply) {
+        model.replies.add(request -> Multi.createFrom().emitter(emitter -> {
+            emitter.emit(new ModelDelta.Retrying(2, after, "HTTP 503"));
+            loop.at(after, () -> {
+                emitter.emit(new ModelDelta.Text(reply.text()));
+                emitter.emit(new ModelDelta.Done(reply));
+                emitter.complete();
+            });
+        }));
+    }
     final Recognizer recognizer = new Recognizer();
     final Voice voice = new Voice();
     final Model model = new Model();
@@ -753,6 +779,49 @@ class VoiceSessionTest {
         assertThat(cancelled[0]).isTrue();
         List<String> said = ended.conversation().messages().stream().map(ChatMessage::content).toList();
         assertThat(said).containsExactly("Hi.", "Tell me everything. Actually, never mind.", "Okay.");
+    }
+
+    @Test
+    void aModelStreamThatBreaksAfterASentenceIsContinuedWithWhatWasSaidAndNothingIsRepeated() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Tell me about returns.");
+        modelBreaksAfter("Returns are easy. You can send it back within");
+        model.says(ModelReply.text("You can send it back within thirty days."));
+        callerSpeaks(600);
+        callerSilent(4_000);
+
+        assertThat(model.asked).hasSize(2);
+        List<ChatMessage> continued = model.asked.get(1).messages();
+        assertThat(continued.get(continued.size() - 2).content()).as("what the caller heard, and nothing more")
+                .isEqualTo("Returns are easy.");
+        assertThat(continued.getLast().content()).isEqualTo(Generation.CONTINUE);
+        assertThat(voice.spoken).containsSubsequence("Returns are easy.", "You can send it back within thirty days.")
+                .doesNotContain("You can send it back within");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content).containsExactly("Hello.",
+                "Tell me about returns.", "Returns are easy. You can send it back within thirty days.");
+    }
+
+    @Test
+    void aModelAskedAgainAfterALongWaitHasTheCallerHearAFillerMeanwhile() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Where is my order?");
+        modelRetriesThenSays(Duration.ofMillis(1_500), ModelReply.text("It ships today."));
+        callerSpeaks(600);
+        callerSilent(3_000);
+        assertThat(voice.spoken).containsSubsequence(Generation.FILLER, "It ships today.");
+
+        recognizer.lines.add("And the other one?");
+        modelRetriesThenSays(Duration.ofMillis(300), ModelReply.text("Tomorrow."));
+        callerSpeaks(600);
+        callerSilent(2_000);
+        assertThat(voice.spoken.stream().filter(Generation.FILLER::equals)).as("a short wait needs no filler")
+                .hasSize(1);
+        assertThat(voice.spoken).endsWith("Tomorrow.");
     }
 
     @Test
