@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.recording.SpeechToText;
+import dev.voiceagent.application.recording.Transcriber;
 import dev.voiceagent.application.shared.OutboundRefusedException;
 import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -22,7 +22,7 @@ import java.util.Map;
  * Deepgram's pre-recorded POST /v1/listen (the audio as the body; Token key).
  */
 @Singleton
-public class Transcriptions implements SpeechToText {
+public class Transcriptions implements Transcriber {
 
     private final GuardedHttp http;
     private final ProviderApis apis;

@@ -5,7 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
-import dev.voiceagent.adapters.postgres.shared.JsonText;
+import dev.voiceagent.adapters.postgres.shared.JsonColumns;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
@@ -61,7 +61,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     /**
      * Plain rows (no JSON built in the database): the cheapest way to ship a large log. JSON columns
-     * come as text here and in the list, parsed by {@link JsonText} and {@link CampaignJson}.
+     * come as text here and in the list, parsed by {@link JsonColumns} and {@link CampaignJson}.
      */
     private static final String LOG_COLUMNS = "campaign_id, ts, level, event, message, details::text";
     private static final String LOGS_SELECT = "SELECT " + LOG_COLUMNS + """
@@ -280,7 +280,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
         Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
         for (Row row : logRows) {
-            Map<String, Object> details = JsonText.toMap(row.getString(LOG_DETAILS));
+            Map<String, Object> details = JsonColumns.toMap(row.getString(LOG_DETAILS));
             logs.computeIfAbsent(row.getLong(LOG_CAMPAIGN_ID), id -> new ArrayList<>()).add(new CampaignLogEntry(
                     row.getOffsetDateTime(LOG_TS).toInstant(), LogLevel.fromWireName(row.getString(LOG_LEVEL)),
                     row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details));
