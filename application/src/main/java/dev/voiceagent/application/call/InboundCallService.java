@@ -150,8 +150,7 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
         context.put("phone_number", call.callerNumber());
         context.put("provider", call.provider().wireName());
         context.put("direction", "inbound");
-        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
-                started.mode(), "inbound", "initialized", false, null, null, null, null, context, null, null, null,
-                null, now);
+        return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(), name,
+                started.mode(), "inbound", context, now);
     }
 }

@@ -152,9 +152,8 @@ public class InitiateCallService implements InitiateCallUseCase {
         Map<String, Object> context = new HashMap<>(started.initialContext());
         context.putAll(command.initialContext());
         context.put("phone_number", to);
-        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
-                started.mode(), "outbound", started.state(), false, null, null, null, null, context, null, null, null,
-                null, now);
+        return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(), name,
+                started.mode(), "outbound", context, now);
     }
 
     /** The provider refused: the call ends in error (freeing the slot) and the run says why. */

@@ -275,9 +275,9 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         var version = p.workflow().published();
         CampaignCallContext call = CampaignCallContext.of(campaign, contact, version.templateContextVariables(),
                 provider.wireName(), configuration.id(), from);
-        WorkflowRun run = new WorkflowRun(null, campaign.organizationId(), campaign.workflowId(), version.id(),
-                call.runName(), provider.wireName(), "outbound", "initialized", false, null, null, null, null,
-                call.initialContext(), call.gatheredContext(), null, null, campaign.id(), now);
+        WorkflowRun run = WorkflowRun.initialized(campaign.organizationId(), campaign.workflowId(), version.id(),
+                call.runName(), provider.wireName(), "outbound", call.initialContext(), now)
+                .withGathered(call.gatheredContext()).withCampaign(campaign.id());
         return new CallRecord(CallAttempt.dialing(campaign.organizationId(), 0, now), run, provider, configuration.id(),
                 from, contact.phoneNumber(), new CampaignAttempt(campaign.id(), contact.id(), call.attempt()));
     }

@@ -107,9 +107,9 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         if (initialContext != null) {
             context.putAll(initialContext);
         }
-        WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
-                runName, started.mode(), started.callType(), "initialized", false, null, null, null, null, context, null,
-                null, annotations, null, now);
+        WorkflowRun run = WorkflowRun.initialized(started.organizationId(), started.workflowId(),
+                started.definitionId(), runName, started.mode(), started.callType(), context, now)
+                .withAnnotations(annotations);
         return credits.requireCredit(workflow.organizationId()).chain(() -> Uni.combine().all().unis(
                 models.languageModel(workflow.organizationId(), owner(workflow), version.configurations()),
                 tools.load(workflow.organizationId(), version.definition())).asTuple()).chain(loaded -> {

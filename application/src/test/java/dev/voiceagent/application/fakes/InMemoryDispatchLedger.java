@@ -161,10 +161,7 @@ public final class InMemoryDispatchLedger implements DispatchLedger {
                 row.state = "dialing";
                 row.attempts = a.campaign().attemptNumber();
                 long runId = ids.incrementAndGet();
-                WorkflowRun r = a.run();
-                WorkflowRun run = new WorkflowRun(runId, r.organizationId(), r.workflowId(), r.definitionId(),
-                        r.name(), r.mode(), r.callType(), r.state(), r.completed(), null, null, null, null,
-                        r.initialContext(), r.gatheredContext(), null, null, r.campaignId(), r.createdAt());
+                WorkflowRun run = a.run().withId(runId);
                 CallAttempt call = a.attempt();
                 CallRecord record = new CallRecord(new CallAttempt(ids.incrementAndGet(), call.organizationId(), runId,
                         null, call.status(), call.startedAt(), null, null, null), run, a.provider(),
