@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -37,6 +38,7 @@ import java.util.Optional;
  * Calls in PostgreSQL. A reservation takes a transaction-scoped advisory lock per organization, so
  * that counting the active calls and inserting the new one is exact with any number of replicas.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCallRepository implements CallRepository {
 

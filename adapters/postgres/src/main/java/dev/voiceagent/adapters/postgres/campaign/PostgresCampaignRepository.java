@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonColumns;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
@@ -30,6 +31,7 @@ import java.util.Optional;
  * Campaigns on the reactive PG client. The list costs two statements whatever the number of
  * campaigns: names by join and counts from the campaigns' tallies in one, the ordered logs in the other.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCampaignRepository implements CampaignRepository {
 

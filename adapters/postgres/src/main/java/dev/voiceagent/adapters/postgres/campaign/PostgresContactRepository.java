@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.campaign.ContactRepository;
 import dev.voiceagent.domain.campaign.Contact;
@@ -9,6 +10,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresContactRepository implements ContactRepository {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
@@ -42,6 +43,7 @@ import java.util.function.Function;
  * waits for it, and is seen by the next tick), claims due contacts with FOR UPDATE SKIP LOCKED and
  * writes runs, attempts and contact states in three batched statements.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresDispatchLedger implements DispatchLedger {
 

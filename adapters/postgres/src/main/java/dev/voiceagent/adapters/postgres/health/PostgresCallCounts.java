@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.health;
 
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.application.health.CallCounts;
 import io.smallrye.mutiny.Uni;
@@ -14,6 +15,7 @@ import java.time.Instant;
  * Live calls: the ledger's calls in progress and the runs whose media a replica holds (voice sessions, phone or
  * browser), each run counted once: one statement over two indexes, whatever the number of replicas.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCallCounts implements CallCounts {
 

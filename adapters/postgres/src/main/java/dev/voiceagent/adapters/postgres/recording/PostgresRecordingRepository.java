@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.recording;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresRecordingRepository implements RecordingRepository {
 

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.tool;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * Credentials with their data sealed (AES-GCM) and bound to the organization and the credential's uuid: a sealed
  * value copied to another row does not open.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCredentialRepository implements CredentialRepository {
 

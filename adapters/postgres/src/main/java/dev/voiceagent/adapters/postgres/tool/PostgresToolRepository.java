@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.tool;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.tool.ToolRepository;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Tools with the creator's provider id joined in: every read is one statement. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresToolRepository implements ToolRepository {
 

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.usage.UsageRepository;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /** Usage records beside the runs they meter; every read is one statement whatever the number of rows. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresUsageRepository implements UsageRepository {
 

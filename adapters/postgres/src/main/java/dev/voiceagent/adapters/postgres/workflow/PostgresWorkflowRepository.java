@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
@@ -34,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /** Workflows and their versions on the reactive PG client; every multi-row change in one transaction. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresWorkflowRepository implements WorkflowRepository {
 

@@ -7,6 +7,7 @@ import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.ConcurrencyLimitException;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.DatabaseUnavailableException;
 import dev.voiceagent.application.idempotency.IdempotencyKeyReusedException;
 import dev.voiceagent.application.shared.ForbiddenException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
@@ -26,6 +27,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -282,42 +284,33 @@ public class ErrorMapper {
     static final long OUTAGE_QUIET_MILLIS = 60_000;
     /** Seconds a client is told to wait before trying again while the database is out of reach. */
     static final String RETRY_AFTER_SECONDS = "5";
-    private static final java.util.concurrent.atomic.AtomicLong OUTAGE_LOGGED_AT =
-            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE / 2);
+    private static final AtomicLong OUTAGE_LOGGED_AT = new AtomicLong(Long.MIN_VALUE / 2);
 
     /**
-     * Whether {@code e} is the database out of reach (a connection refused, closed, or not to be had from the pool),
-     * rather than a fault of the request: the reactive client's and Hibernate Reactive's wrappings are looked through.
+     * The database out of reach (the persistence adapter says so with its own exception): not a fault of the request,
+     * a 503 with Retry-After; warned about once a minute, the outage's further failures at debug.
      */
-    static boolean databaseUnavailable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            String type = t.getClass().getName();
-            String message = String.valueOf(t.getMessage());
-            if (t instanceof java.net.ConnectException || type.equals("io.vertx.sqlclient.ClosedConnectionException")
-                    || type.equals("io.vertx.core.VertxException") && message.contains("closed")
-                    || message.contains("Connection refused") || message.contains("Connection is not active")
-                    || message.contains("Failed to create connection") || message.contains("Pending connection")) {
-                return true;
-            }
+    @ServerExceptionMapper
+    public Response databaseUnavailable(DatabaseUnavailableException e) {
+        long now = System.currentTimeMillis();
+        long last = OUTAGE_LOGGED_AT.get();
+        if (now - last >= OUTAGE_QUIET_MILLIS && OUTAGE_LOGGED_AT.compareAndSet(last, now)) {
+            LOG.warnf("The database is out of reach: requests answer 503 (%s); further failures of this outage"
+                    + " are logged at debug for %d s", e.getCause(), OUTAGE_QUIET_MILLIS / 1000);
+        } else {
+            LOG.debugf("database out of reach: %s", e.getCause());
         }
-        return false;
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
+                .header("Retry-After", RETRY_AFTER_SECONDS)
+                .entity(new ErrorResponse("The service cannot reach its database right now: try again shortly"))
+                .build();
     }
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        if (databaseUnavailable(e)) {
-            long now = System.currentTimeMillis();
-            long last = OUTAGE_LOGGED_AT.get();
-            if (now - last >= OUTAGE_QUIET_MILLIS && OUTAGE_LOGGED_AT.compareAndSet(last, now)) {
-                LOG.warnf("The database is out of reach: requests answer 503 (%s); further failures of this outage"
-                        + " are logged at debug for %d s", e.toString(), OUTAGE_QUIET_MILLIS / 1000);
-            } else {
-                LOG.debugf("database out of reach: %s", e.toString());
-            }
-            return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
-                    .header("Retry-After", RETRY_AFTER_SECONDS)
-                    .entity(new ErrorResponse("The service cannot reach its database right now: try again shortly"))
-                    .build();
+        DatabaseUnavailableException outage = causeOfType(e, DatabaseUnavailableException.class);
+        if (outage != null) { // wrapped on its way here (a composite failure)
+            return databaseUnavailable(outage);
         }
         String requestId = RequestCorrelation.current();
         String correlationId = requestId != null ? requestId : UUID.randomUUID().toString();
