@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.rest.shared;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.voiceagent.adapters.rest.embed.EmbedCors;
 import dev.voiceagent.domain.telephony.Provider;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -45,6 +46,7 @@ public class ApiContractFilter implements OASFilter {
                 openAPI.getPaths().addPathItem(slashless + "/", item);
             }
         }
+        EmbedCors.document(openAPI);
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
             boolean open = PUBLIC_PATHS.contains(path.getKey()) || path.getKey().startsWith(PUBLIC_PREFIX);
             for (Operation operation : path.getValue().getOperations().values()) {

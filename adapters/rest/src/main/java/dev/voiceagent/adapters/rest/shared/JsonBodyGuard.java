@@ -83,7 +83,7 @@ public class JsonBodyGuard implements ReaderInterceptor {
         return null;
     }
 
-    static ValidationError nul(List<Object> loc) {
+    public static ValidationError nul(List<Object> loc) {
         return ValidationError.of(loc, "Text must not contain the NUL character (\\u0000)", "string_nul_character", null);
     }
 
