@@ -71,7 +71,8 @@ public interface DispatchLedger {
 
         /**
          * Finishes claimed contacts without dialing them (final, counted as processed, not as failed), each with
-         * its log entry, and writes the webhook events the skips raise (contact.skipped).
+         * its log entry, and writes the webhook events the skips raise (contact.skipped). A contact no longer to be
+         * dialed (being dialed, or done) is left as it is.
          */
         Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts, String outcome,
                 List<WebhookEvent> events);
@@ -83,7 +84,11 @@ public interface DispatchLedger {
         Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
                 dev.voiceagent.domain.campaign.CampaignLogEntry entry);
 
-        /** Writes each run and its call attempt and marks the contact dialing; returns them with their ids. */
+        /**
+         * Writes each run and its call attempt and marks the contact dialing (when the attempt is its next one);
+         * returns them with their ids. A contact's attempt is written once: recording it again fails, writing
+         * nothing. Recording none writes nothing.
+         */
         Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil);
 
         /** A campaign transition and its log entry, within this transaction. */

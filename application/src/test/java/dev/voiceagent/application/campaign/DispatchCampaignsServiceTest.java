@@ -22,6 +22,7 @@ import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
+import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -96,10 +97,14 @@ class DispatchCampaignsServiceTest {
                 "organizationLimit", args -> Uni.createFrom().item(Optional.empty()),
                 "attachProviderCallId", args -> Uni.createFrom().voidItem(),
                 "applyReport", args -> {
+                    CallAttempt after = (CallAttempt) args[1];
                     ContactEffect effect = (ContactEffect) args[3];
                     effects.add(effect);
+                    if (after.status().isFinal()) {
+                        ledger.end(after.id(), after.status(), after.endedAt() == null ? NOW : after.endedAt(),
+                                effect == null ? null : effect.failureReason());
+                    }
                     if (effect != null && effect.finished()) {
-                        ledger.liveCalls.merge(effect.attempt().campaignId(), -1L, Long::sum);
                         ledger.contacts.get(effect.attempt().contactId()).state = "done";
                     }
                     @SuppressWarnings("unchecked")
@@ -197,7 +202,10 @@ class DispatchCampaignsServiceTest {
     void aTrippedBreakerPausesTheCampaignAndNothingIsDialed() {
         ledger.running(campaign(9, 5, new CircuitBreakerConfig(true, 0.5, 300, 5)));
         ledger.contact(9, 1, "+12125550101", "America/New_York", false, NOW);
-        ledger.windowCounts = new DispatchLedger.WindowCounts(10, 8, List.of("busy", "failed"));
+        for (int i = 0; i < 10; i++) { // 8 of the window's last 10 calls failed
+            long call = ledger.call(ORG, 9L, NOW.minusSeconds(120));
+            ledger.end(call, i < 8 ? CallStatus.FAILED : CallStatus.COMPLETED, NOW.minusSeconds(60), null);
+        }
         assertThat(tick(dispatcher())).isZero();
         assertThat(ledger.campaigns.get(9L).state()).isEqualTo(CampaignState.PAUSED);
         assertThat(ledger.events).extracting(WebhookEvent::type).containsExactly("campaign.circuit_open");

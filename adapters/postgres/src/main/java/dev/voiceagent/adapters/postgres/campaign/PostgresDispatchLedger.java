@@ -272,6 +272,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
         @Override
         public Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts,
                 String outcome, List<WebhookEvent> events) {
+            if (contacts.isEmpty()) { // a batch of no statements is refused by the client: nothing to skip
+                return PostgresWebhookOutbox.enqueue(tx, organizationId, events);
+            }
             Long[] ids = contacts.keySet().toArray(Long[]::new);
             return tx.preparedQuery("""
                             WITH skipped AS (
@@ -310,6 +313,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
         @Override
         public Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil) {
+            if (attempts.isEmpty()) { // a batch of no statements is refused by the client: nothing to record
+                return Uni.createFrom().item(List.of());
+            }
             return tx.preparedQuery(RunRows.INSERT)
                     .executeBatch(attempts.stream().map(a -> RunRows.insertTuple(a.run())).toList())
                     .map(PgSession::eachFirstRow).map(rows -> rows.stream().map(row -> RunRows.read(row, 0)).toList())
