@@ -1,6 +1,7 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -33,7 +34,7 @@ public class TelephonyProducers {
     }
 
     @Produces @Singleton
-    KnownWorkflows knownWorkflows(dev.voiceagent.application.workflow.WorkflowRepository workflows) {
+    KnownWorkflows knownWorkflows(WorkflowRepository workflows) {
         return (organizationId, workflowId) -> workflows.find(organizationId, workflowId).map(Optional::isPresent);
     }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.domain.calling.CallingHours;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.domain.campaign.Campaign;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -40,7 +42,7 @@ public interface DispatchLedger {
      * Claims one campaign whose contacts are still to be imported (started, not yet loaded, paused
      * included) and whose import lease is free or expired, holding it until {@code leaseUntil}.
      */
-    Uni<java.util.Optional<CampaignKey>> claimImport(Instant now, Instant leaseUntil);
+    Uni<Optional<CampaignKey>> claimImport(Instant now, Instant leaseUntil);
 
     /** Keeps the import lease while the import makes progress. */
     Uni<Void> renewImport(CampaignKey campaign, Instant leaseUntil);
@@ -81,8 +83,7 @@ public interface DispatchLedger {
         Uni<Void> defer(Map<Long, Instant> until, Map<Long, Instant> callingHours);
 
         /** Records that calling hours now hold the campaign back ({@code held}) or no longer do, with its log entry. */
-        Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
-                dev.voiceagent.domain.campaign.CampaignLogEntry entry);
+        Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held, CampaignLogEntry entry);
 
         /**
          * Writes each run and its call attempt and marks the contact dialing (when the attempt is its next one);
@@ -104,7 +105,7 @@ public interface DispatchLedger {
      */
     /** A running campaign, with whether legal calling hours hold its dispatch back (as its log last said). */
     record RunningCampaign(Campaign campaign, Instant breakerWindowFrom,
-            dev.voiceagent.domain.calling.CallingHours callingHours, boolean heldByCallingHours) {
+            CallingHours callingHours, boolean heldByCallingHours) {
     }
 
     /** A running campaign's calls that have not ended, and whether any contact is not finished yet. */

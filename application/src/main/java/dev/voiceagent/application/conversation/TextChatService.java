@@ -9,6 +9,7 @@ import dev.voiceagent.application.conversation.TextChatUseCases.RewindTextChatUs
 import dev.voiceagent.application.conversation.TextChatUseCases.SendTextChatMessageUseCase;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
@@ -64,14 +65,14 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final RandomGenerator random;
     private final ObjectStore objects;
     private final ConversationTools tools;
-    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final CreditGate credits;
     private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
     private final RunCompletions completions;
 
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
-            Clock clock, RandomGenerator random, dev.voiceagent.application.usage.CreditGate credits) {
+            Clock clock, RandomGenerator random, CreditGate credits) {
         this.credits = credits;
         this.objects = objects;
         this.tools = tools;

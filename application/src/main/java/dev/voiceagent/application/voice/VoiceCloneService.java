@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -146,7 +147,7 @@ public class VoiceCloneService implements VoiceCloneUseCases.GetVoiceCloneCapabi
     }
 
     private static String contentType(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
+        String k = key.toLowerCase(Locale.ROOT);
         return k.endsWith(".mp3") ? "audio/mpeg" : k.endsWith(".ogg") ? "audio/ogg" : k.endsWith(".webm")
                 ? "audio/webm" : k.endsWith(".flac") ? "audio/flac" : k.endsWith(".m4a") ? "audio/mp4" : "audio/wav";
     }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Speech to text with the organization's model: OpenAI-compatible POST {base}/audio/transcriptions (multipart:
@@ -29,8 +30,7 @@ public class Transcriptions implements Transcriber {
     private final Duration limit;
 
     public Transcriptions(GuardedHttp http, ProviderApis apis,
-            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.models.upload-timeout",
-                    defaultValue = "PT60S") Duration limit) {
+            @ConfigProperty(name = "voiceagent.models.upload-timeout", defaultValue = "PT60S") Duration limit) {
         this.http = http;
         this.apis = apis;
         this.limit = limit;

@@ -16,6 +16,7 @@ import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
 import dev.voiceagent.adapters.postgres.campaign.CampaignLogs;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
@@ -180,7 +181,7 @@ public class PostgresCallRepository implements CallRepository {
                                 .replaceWith(true)));
     }
 
-    private static boolean completedBefore(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static boolean completedBefore(RowSet<Row> rows) {
         return rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("was_completed"));
     }
 

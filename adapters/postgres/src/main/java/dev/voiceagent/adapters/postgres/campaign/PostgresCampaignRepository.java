@@ -12,8 +12,10 @@ import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
+import dev.voiceagent.domain.campaign.CampaignTransition;
 import dev.voiceagent.domain.campaign.LogLevel;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import dev.voiceagent.domain.campaign.RetryConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -26,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Campaigns on the reactive PG client. The list costs two statements whatever the number of
@@ -143,7 +146,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition) {
+    public Uni<Boolean> applyTransition(Campaign before, CampaignTransition transition) {
         return pool.withTransaction(tx -> applyTransition(tx, before, transition));
     }
 
@@ -151,8 +154,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
      * Within the caller's transaction: the new state, its log entry and its webhook event, only if the campaign is still
      * in the state it was read in. Leaving paused for running starts the breaker's fresh window.
      */
-    public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before,
-            dev.voiceagent.domain.campaign.CampaignTransition transition) {
+    public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before, CampaignTransition transition) {
         Campaign after = transition.campaign();
         return tx.preparedQuery("""
                         UPDATE campaigns SET state = $1, started_at = $2, completed_at = $3, total_rows = $4,
@@ -171,8 +173,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition,
-            java.util.Set<String> changed) {
+    public Uni<Boolean> applySettings(Campaign before, CampaignTransition transition, Set<String> changed) {
         Campaign after = transition.campaign();
         // CASE on a flag per setting: one statement text, only the changed settings written
         Tuple values = Tuple.tuple()
@@ -218,7 +219,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
+    public Uni<Optional<RetryConfig>> retryConfig(long organizationId, long campaignId) {
         return pool.preparedQuery("SELECT retry_config::text AS retry FROM campaigns WHERE organization_id = $1"
                         + " AND id = $2")
                 .execute(Tuple.of(organizationId, campaignId))

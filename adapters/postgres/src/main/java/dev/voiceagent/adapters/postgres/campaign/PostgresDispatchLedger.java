@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository;
 import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
@@ -87,7 +88,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     for (Row row : rows) {
                         running.add(new RunningCampaign(PostgresCampaignRepository.campaign(row, List.of()),
                                 instant(row.getOffsetDateTime("breaker_window_from")),
-                                dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository.hours(
+                                PostgresCallingHoursRepository.hours(
                                         row.getInteger("hours_start"), row.getInteger("hours_end")),
                                 Boolean.TRUE.equals(row.getBoolean("calling_hours_held"))));
                     }

@@ -7,6 +7,7 @@ import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.recording.RecordingRepository;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.recording.Recording;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -103,7 +104,7 @@ public class PostgresRecordingRepository implements RecordingRepository {
                         AND is_active RETURNING\s""" + COLUMNS).execute(Tuple.of(organizationId, id, recordingId))
                 .map(rows -> {
                     if (rows.size() == 0) { // deleted meanwhile
-                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Recording not found");
+                        throw new ResourceNotFoundException("Recording not found");
                     }
                     return recording(rows.iterator().next());
                 })

@@ -6,6 +6,7 @@ import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.domain.tool.Credential;
 import dev.voiceagent.domain.tool.CredentialType;
@@ -96,7 +97,7 @@ public class PostgresCredentialRepository implements CredentialRepository {
                         c.type().wireName(), seal(c), c.updatedAt().atOffset(ZoneOffset.UTC)}))
                 .map(rows -> {
                     if (rows.size() == 0) { // deleted meanwhile
-                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Credential not found");
+                        throw new ResourceNotFoundException("Credential not found");
                     }
                     return credential(rows.iterator().next());
                 })

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /** Workflows and their versions on the reactive PG client; every multi-row change in one transaction. */
 @DatabaseAccess
@@ -294,7 +295,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     }
 
     @Override
-    public Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid) {
+    public Uni<Optional<Long>> findIdByUuid(long organizationId, UUID workflowUuid) {
         return pool.preparedQuery("SELECT id FROM workflows WHERE organization_id = $1 AND workflow_uuid = $2")
                 .execute(Tuple.of(organizationId, workflowUuid))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong("id")));
