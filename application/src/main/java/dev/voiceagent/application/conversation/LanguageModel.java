@@ -1,16 +1,18 @@
 package dev.voiceagent.application.conversation;
 
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
  * Out-port: a language model, as the organization's configuration names it. Messages and functions in; text
  * and/or function calls out, with the tokens used. A provider that fails or refuses is an
- * {@link dev.voiceagent.application.shared.UpstreamServiceException} ("The language model failed: ..."); a
- * provider that cannot hold a conversation here is a {@link dev.voiceagent.domain.shared.DomainRuleViolation}.
+ * {@link UpstreamServiceException} ("The language model failed: ..."); a
+ * provider that cannot hold a conversation here is a {@link DomainRuleViolation}.
  */
 public interface LanguageModel {
 

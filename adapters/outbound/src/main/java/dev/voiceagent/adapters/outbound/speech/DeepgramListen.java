@@ -8,6 +8,8 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -67,8 +69,7 @@ final class DeepgramListen implements SpeechToText.Stream {
                 .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7")
                 .append("&eager_eot_threshold=").append(EAGER_EOT_THRESHOLD);
         if (model.endsWith("-multi") && language != null && !language.isBlank() && !"multi".equals(language)) {
-            q.append("&language_hint=").append(java.net.URLEncoder.encode(language,
-                    java.nio.charset.StandardCharsets.UTF_8));
+            q.append("&language_hint=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
         return q.toString();
     }
@@ -79,7 +80,7 @@ final class DeepgramListen implements SpeechToText.Stream {
                 .append("&sample_rate=").append(format.sampleRate())
                 .append("&channels=1&interim_results=true&punctuate=true&endpointing=300");
         if (language != null && !language.isBlank()) {
-            q.append("&language=").append(java.net.URLEncoder.encode(language, java.nio.charset.StandardCharsets.UTF_8));
+            q.append("&language=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
         return q.toString();
     }

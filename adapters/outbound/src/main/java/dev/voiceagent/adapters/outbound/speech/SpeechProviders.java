@@ -8,6 +8,7 @@ import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
@@ -149,7 +150,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"),
                 "Accept", "audio/*");
         return new SpeechRequests(http, "Deepgram", text -> new SpeechRequests.Request(url, headers,
-                new io.vertx.core.json.JsonObject().put("text", text).encode()),
+                new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
     }
 
@@ -171,7 +172,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String voice = setting(endpoint, "voice", null, "alloy");
         Object speed = endpoint.settings().get("speed");
         return new SpeechRequests(http, ProviderApis.display(endpoint.provider()), text -> {
-            io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject().put("model", model)
+            JsonObject body = new JsonObject().put("model", model)
                     .put("input", text).put("voice", voice).put("response_format", "pcm");
             if (speed instanceof Number n) {
                 body.put("speed", n.doubleValue());

@@ -9,10 +9,14 @@ import dev.voiceagent.domain.audio.Resampler;
 import io.smallrye.mutiny.subscription.Cancellable;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Text-to-speech by one streamed HTTP request per sentence (Deepgram Aura's {@code POST /v1/speak}, OpenAI's
@@ -70,7 +74,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
             }
             if (bytes.length % 2 == 1) {
                 carry = bytes[bytes.length - 1] & 0xFF;
-                bytes = java.util.Arrays.copyOf(bytes, bytes.length - 1);
+                bytes = Arrays.copyOf(bytes, bytes.length - 1);
             }
             return encode(resampler().process(Pcm16.samples(bytes)));
         }
@@ -94,7 +98,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
     private final GuardedHttp http;
     private final String provider;
     private final Function<String, Request> requests;
-    private final java.util.function.Supplier<Conversion> conversions;
+    private final Supplier<Conversion> conversions;
     private final boolean guarded;
     private final Duration timeout;
     private final TextToSpeech.Listener listener;
@@ -105,8 +109,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
     private boolean failed;
 
     SpeechRequests(GuardedHttp http, String provider, Function<String, Request> requests,
-            java.util.function.Supplier<Conversion> conversions, boolean guarded, Duration timeout,
-            TextToSpeech.Listener listener) {
+            Supplier<Conversion> conversions, boolean guarded, Duration timeout, TextToSpeech.Listener listener) {
         this.http = http;
         this.provider = provider;
         this.requests = requests;
@@ -216,11 +219,11 @@ final class SpeechRequests implements TextToSpeech.Stream {
 
     @Override
     public void close() {
-        java.util.List<Cancellable> open;
+        List<Cancellable> open;
         synchronized (this) {
             closed = true;
             waiting.clear();
-            open = running.values().stream().filter(java.util.Objects::nonNull).toList();
+            open = running.values().stream().filter(Objects::nonNull).toList();
             running.clear();
         }
         open.forEach(Cancellable::cancel);
