@@ -1,8 +1,8 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.payments.StripePayments;
-import dev.voiceagent.application.billing.BillingAccounts;
 import dev.voiceagent.application.billing.Billing;
+import dev.voiceagent.application.billing.BillingAccounts;
 import dev.voiceagent.application.billing.PaymentsBilling;
 import dev.voiceagent.application.billing.UnconfiguredBilling;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;

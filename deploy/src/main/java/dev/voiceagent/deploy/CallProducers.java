@@ -1,30 +1,38 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.call.CallChanges;
 import dev.voiceagent.application.call.CallGateway;
-import dev.voiceagent.application.campaign.CampaignRepository;
-import dev.voiceagent.application.campaign.DispatchLedger;
-import dev.voiceagent.application.storage.ObjectStore;
-import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
-import dev.voiceagent.application.campaign.GetCampaignProgressService;
-import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
-import dev.voiceagent.application.campaign.UpdateCampaignService;
-import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
-import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
-import dev.voiceagent.application.campaign.ContactRepository;
-import dev.voiceagent.application.campaign.ImportContactsService;
-import dev.voiceagent.application.campaign.ImportContactsUseCase;
-import dev.voiceagent.application.source.ContactSourceReader;
-import dev.voiceagent.application.campaign.CreateCampaignService;
-import dev.voiceagent.application.campaign.CreateCampaignUseCase;
 import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.call.InboundCallService;
 import dev.voiceagent.application.call.InitiateCallService;
 import dev.voiceagent.application.call.InitiateCallUseCase;
+import dev.voiceagent.application.call.TriggerCallService;
+import dev.voiceagent.application.call.TriggerCallUseCase;
+import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.campaign.ContactRepository;
+import dev.voiceagent.application.campaign.CreateCampaignService;
+import dev.voiceagent.application.campaign.CreateCampaignUseCase;
+import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.campaign.GetCampaignDefaultsService;
+import dev.voiceagent.application.campaign.GetCampaignDefaultsUseCase;
+import dev.voiceagent.application.campaign.GetCampaignProgressService;
+import dev.voiceagent.application.campaign.GetCampaignProgressUseCase;
+import dev.voiceagent.application.campaign.ImportContactsService;
+import dev.voiceagent.application.campaign.ImportContactsUseCase;
+import dev.voiceagent.application.campaign.UpdateCampaignService;
+import dev.voiceagent.application.campaign.UpdateCampaignUseCase;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
+import dev.voiceagent.application.dnc.DoNotCallUseCases;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
+import dev.voiceagent.application.source.ContactSourceReader;
+import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
-import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.quarkus.runtime.Startup;
@@ -54,9 +62,8 @@ public class CallProducers {
     InitiateCallUseCase initiateCall(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls, CallChanges changes,
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences,
-            @Any Instance<CallGateway> gateways, Clock clock, VoiceAgentConfig config,
-            dev.voiceagent.application.usage.CreditGate credits,
-            dev.voiceagent.application.dnc.DoNotCallUseCases.RequireCallableUseCase dnc) {
+            @Any Instance<CallGateway> gateways, Clock clock, VoiceAgentConfig config, CreditGate credits,
+            DoNotCallUseCases.RequireCallableUseCase dnc) {
         return new InitiateCallService(workflows, configurations, numbers, normalizer, calls, changes, runs, preferences,
                 gateways.stream().toList(), clock, ThreadLocalRandom.current(), config.calls().defaultOrgLimit(),
                 config.calls().staleAfter(), credits, dnc);
@@ -76,7 +83,7 @@ public class CallProducers {
     ImportContactsUseCase importContacts(CampaignRepository campaigns, ContactRepository contacts,
             ContactSourceReader sources, TelephonyConfigurationRepository configurations,
             PhoneNumberNormalizer normalizer, DispatchLedger ledger, Clock clock, VoiceAgentConfig config,
-            dev.voiceagent.application.dispatch.DispatchMetrics metrics) {
+            DispatchMetrics metrics) {
         return new ImportContactsService(campaigns, contacts, sources, configurations, normalizer, ledger, clock,
                 config.dispatch().importLease(), metrics);
     }
@@ -105,21 +112,19 @@ public class CallProducers {
 
     @Produces
     @Singleton
-    dev.voiceagent.application.call.TriggerCallUseCase triggerCall(
-            dev.voiceagent.application.auth.AuthenticateUseCase authenticate, WorkflowRepository workflows,
-            dev.voiceagent.application.call.InitiateCallUseCase initiate) {
-        return new dev.voiceagent.application.call.TriggerCallService(authenticate, workflows, initiate,
-                ThreadLocalRandom.current());
+    TriggerCallUseCase triggerCall(AuthenticateUseCase authenticate, WorkflowRepository workflows,
+            InitiateCallUseCase initiate) {
+        return new TriggerCallService(authenticate, workflows, initiate, ThreadLocalRandom.current());
     }
 
     @Produces
     @Singleton
     // bean types: InboundCallUseCase and FindCallRunUseCase
-    dev.voiceagent.application.call.InboundCallService inboundCalls(PhoneNumberRepository numbers,
+    InboundCallService inboundCalls(PhoneNumberRepository numbers,
             TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer,
-            WorkflowRepository workflows, CallRepository calls, dev.voiceagent.application.call.VoiceRuntime runtime,
+            WorkflowRepository workflows, CallRepository calls, VoiceRuntime runtime,
             Clock clock, VoiceAgentConfig config) {
-        return new dev.voiceagent.application.call.InboundCallService(numbers, configurations, normalizer, workflows,
+        return new InboundCallService(numbers, configurations, normalizer, workflows,
                 calls, runtime, clock, ThreadLocalRandom.current(), config.calls().defaultOrgLimit(),
                 config.calls().staleAfter());
     }

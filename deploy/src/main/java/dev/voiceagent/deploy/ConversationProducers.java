@@ -1,15 +1,28 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.application.conversation.ConversationModels;
+import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.TextChatRepository;
 import dev.voiceagent.application.conversation.TextChatService;
+import dev.voiceagent.application.embed.EmbedRepository;
+import dev.voiceagent.application.embed.EmbedService;
+import dev.voiceagent.application.embed.RateLimiter;
 import dev.voiceagent.application.model.ModelConfigurations;
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.turn.TurnCredentialsService;
+import dev.voiceagent.application.usage.CreditGate;
+import dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
+import dev.voiceagent.application.workflow.CloseAbandonedRunsService;
+import dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
+import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -29,17 +42,16 @@ public class ConversationProducers {
      */
     @Produces
     @Singleton
-    @io.quarkus.arc.DefaultBean
-    dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector voiceActivity() {
-        return new dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector();
+    @DefaultBean
+    VoiceActivityDetector voiceActivity() {
+        return new EnergyVoiceActivityDetector();
     }
 
     @Produces
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
-            ConversationModels models, LanguageModel languageModel, dev.voiceagent.application.storage.ObjectStore objects,
-            dev.voiceagent.application.conversation.ConversationTools tools, Clock clock,
-            dev.voiceagent.application.usage.CreditGate credits) {
+            ConversationModels models, LanguageModel languageModel, ObjectStore objects,
+            ConversationTools tools, Clock clock, CreditGate credits) {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
         return new TextChatService(chats, workflows, runs, models, languageModel, objects, tools, clock,
                 ThreadLocalRandom.current(), credits);
@@ -47,20 +59,16 @@ public class ConversationProducers {
 
     @Produces
     @Singleton
-    dev.voiceagent.application.embed.EmbedService embeds(dev.voiceagent.application.embed.EmbedRepository embeds,
+    EmbedService embeds(EmbedRepository embeds,
             WorkflowRepository workflows, WorkflowRunRepository runs, TextChatService chats,
-            dev.voiceagent.application.turn.TurnCredentialsService turn, java.security.SecureRandom random,
-            Clock clock) {
+            TurnCredentialsService turn, SecureRandom random, Clock clock) {
         // bean types: the embed use cases (token, init, config, session, preflight)
-        return new dev.voiceagent.application.embed.EmbedService(embeds, workflows, runs, chats, turn,
-                new dev.voiceagent.application.embed.RateLimiter(clock), random, clock);
+        return new EmbedService(embeds, workflows, runs, chats, turn, new RateLimiter(clock), random, clock);
     }
 
     @Produces
     @Singleton
-    dev.voiceagent.application.workflow.CloseAbandonedRunsUseCase abandonedRuns(WorkflowRunRepository runs, Clock clock,
-            VoiceAgentConfig config) {
-        return new dev.voiceagent.application.workflow.CloseAbandonedRunsService(runs, clock,
-                config.runs().abandonAfter());
+    CloseAbandonedRunsUseCase abandonedRuns(WorkflowRunRepository runs, Clock clock, VoiceAgentConfig config) {
+        return new CloseAbandonedRunsService(runs, clock, config.runs().abandonAfter());
     }
 }

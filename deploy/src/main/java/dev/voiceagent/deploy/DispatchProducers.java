@@ -1,16 +1,22 @@
 package dev.voiceagent.deploy;
 
+import dev.voiceagent.application.call.CallChanges;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
-import dev.voiceagent.application.campaign.ReconcileCallsService;
-import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
 import dev.voiceagent.application.campaign.DispatchCampaignsService;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.campaign.DispatchLedger;
 import dev.voiceagent.application.campaign.DispatchSettings;
+import dev.voiceagent.application.campaign.ReconcileCallsService;
+import dev.voiceagent.application.campaign.ReconcileCallsUseCase;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
+import dev.voiceagent.application.health.CallCounts;
+import dev.voiceagent.application.health.CallMetricsService;
+import dev.voiceagent.application.telephony.NumberTimeZones;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
@@ -28,10 +34,8 @@ public class DispatchProducers {
     @Singleton
     DispatchCampaignsUseCase dispatchCampaigns(DispatchLedger ledger, WorkflowRepository workflows,
             TelephonyConfigurationRepository configurations, PhoneNumberRepository numbers, CallRepository calls,
-            dev.voiceagent.application.call.CallChanges changes, @Any Instance<CallGateway> gateways, Clock clock,
-            VoiceAgentConfig config, dev.voiceagent.application.dispatch.DispatchMetrics metrics,
-            dev.voiceagent.application.usage.CreditGate credits,
-            dev.voiceagent.application.telephony.NumberTimeZones numberZones) {
+            CallChanges changes, @Any Instance<CallGateway> gateways, Clock clock,
+            VoiceAgentConfig config, DispatchMetrics metrics, CreditGate credits, NumberTimeZones numberZones) {
         return new DispatchCampaignsService(ledger, workflows, configurations, numbers, calls, changes,
                 gateways.stream().toList(), clock, ThreadLocalRandom.current(), dispatchSettings(config), metrics,
                 credits, numberZones);
@@ -45,9 +49,8 @@ public class DispatchProducers {
     @Produces
     @Singleton
     // bean types: GetAutoscaleMetricUseCase and CountReplicaCallsUseCase
-    dev.voiceagent.application.health.CallMetricsService callMetrics(
-            dev.voiceagent.application.health.CallCounts counts, Clock clock, VoiceAgentConfig config) {
-        return new dev.voiceagent.application.health.CallMetricsService(counts, clock, config.calls().staleAfter());
+    CallMetricsService callMetrics(CallCounts counts, Clock clock, VoiceAgentConfig config) {
+        return new CallMetricsService(counts, clock, config.calls().staleAfter());
     }
 
     @Produces

@@ -10,8 +10,8 @@ import io.quarkus.runtime.util.ClassPathUtils;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,6 +25,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -84,10 +85,10 @@ public class DocsIndexer {
         return out;
     }
 
-    private static java.util.Optional<String> read(String resource) {
+    private static Optional<String> read(String resource) {
         try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
-            return in == null ? java.util.Optional.empty()
-                    : java.util.Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return in == null ? Optional.empty()
+                    : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

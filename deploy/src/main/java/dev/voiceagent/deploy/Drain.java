@@ -3,6 +3,7 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.adapters.scheduler.DispatchTicks;
 import dev.voiceagent.application.campaign.DispatchCampaignsUseCase;
 import dev.voiceagent.application.health.CountReplicaCallsUseCase;
+import dev.voiceagent.application.voice.runtime.VoiceSessions;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -29,13 +30,13 @@ public class Drain implements HealthCheck {
     private final DispatchTicks ticks;
     private final DispatchCampaignsUseCase dispatcher;
     private final CountReplicaCallsUseCase calls;
-    private final dev.voiceagent.application.voice.runtime.VoiceSessions sessions;
+    private final VoiceSessions sessions;
     private final Duration max;
     private final Duration poll;
     private volatile boolean draining;
 
     public Drain(DispatchTicks ticks, DispatchCampaignsUseCase dispatcher, CountReplicaCallsUseCase calls,
-            VoiceAgentConfig config, dev.voiceagent.application.voice.runtime.VoiceSessions sessions) {
+            VoiceAgentConfig config, VoiceSessions sessions) {
         this.sessions = sessions;
         this.ticks = ticks;
         this.dispatcher = dispatcher;

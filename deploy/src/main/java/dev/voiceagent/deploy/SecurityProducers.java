@@ -4,6 +4,9 @@ import dev.voiceagent.adapters.rest.auth.BcryptPasswordHasher;
 import dev.voiceagent.adapters.rest.auth.HmacJwtTokenService;
 import dev.voiceagent.application.auth.PasswordHasher;
 import dev.voiceagent.application.auth.TokenService;
+import dev.voiceagent.application.ratelimit.RateLimitService;
+import dev.voiceagent.application.ratelimit.RateLimitStore;
+import dev.voiceagent.application.ratelimit.RateLimitUseCase;
 import io.quarkus.runtime.Startup;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,10 +44,8 @@ public class SecurityProducers {
     /** Per-key token buckets shared through the database (installation defaults; an organization's own in its row). */
     @Produces
     @Singleton
-    dev.voiceagent.application.ratelimit.RateLimitUseCase rateLimits(
-            dev.voiceagent.application.ratelimit.RateLimitStore store, VoiceAgentConfig config) {
+    RateLimitUseCase rateLimits(RateLimitStore store, VoiceAgentConfig config) {
         VoiceAgentConfig.RateLimit limits = config.rateLimit();
-        return new dev.voiceagent.application.ratelimit.RateLimitService(store, limits.enabled(), limits.perSecond(),
-                limits.burst(), System::nanoTime);
+        return new RateLimitService(store, limits.enabled(), limits.perSecond(), limits.burst(), System::nanoTime);
     }
 }

@@ -1,16 +1,20 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.storage.LocalObjectStore;
+import dev.voiceagent.adapters.storage.SignedArtifactLinks;
 import dev.voiceagent.adapters.storage.UrlSigner;
 import dev.voiceagent.adapters.storage.s3.S3ObjectStore;
-import java.net.URI;
-import java.time.Clock;
 import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.workflow.ArtifactLinks;
+import dev.voiceagent.application.workflow.RunArtifactService;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 
 /** Composition root for object storage. */
 @ApplicationScoped
@@ -28,20 +32,17 @@ public class StorageProducers {
     /** Signs the public links to runs' recordings and transcripts with the installation's link key. */
     @Produces
     @Singleton
-    dev.voiceagent.application.workflow.ArtifactLinks artifactLinks(InstanceKeyring keyring) {
-        return new dev.voiceagent.adapters.storage.SignedArtifactLinks(
+    ArtifactLinks artifactLinks(InstanceKeyring keyring) {
+        return new SignedArtifactLinks(
                 keyring.get(InstanceKeyring.PUBLIC_LINK_SIGNING).getBytes(StandardCharsets.US_ASCII));
     }
 
     @Produces
     @Singleton
-    dev.voiceagent.application.workflow.RunArtifactService runArtifacts(
-            dev.voiceagent.application.workflow.ArtifactLinks links,
-            dev.voiceagent.application.workflow.WorkflowRunRepository runs, ObjectStore objects, Clock clock,
+    RunArtifactService runArtifacts(ArtifactLinks links, WorkflowRunRepository runs, ObjectStore objects, Clock clock,
             VoiceAgentConfig config) {
         // bean types: PublicArtifactLinksUseCase and DownloadArtifactUseCase
-        return new dev.voiceagent.application.workflow.RunArtifactService(links, runs, objects, clock,
-                config.publicLinks().ttl());
+        return new RunArtifactService(links, runs, objects, clock, config.publicLinks().ttl());
     }
 
     /**

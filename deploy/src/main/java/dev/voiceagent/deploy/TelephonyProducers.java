@@ -1,12 +1,12 @@
 package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.application.telephony.KnownWorkflows;
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.util.Optional;
-import dev.voiceagent.application.telephony.KnownWorkflows;
 import java.util.Base64;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -33,7 +33,7 @@ public class TelephonyProducers {
     }
 
     @Produces @Singleton
-    KnownWorkflows knownWorkflows(dev.voiceagent.application.workflow.WorkflowRepository workflows) {
+    KnownWorkflows knownWorkflows(WorkflowRepository workflows) {
         return (organizationId, workflowId) -> workflows.find(organizationId, workflowId).map(Optional::isPresent);
     }
 }

@@ -1,5 +1,13 @@
 package dev.voiceagent.deploy;
 
+import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
+import dev.voiceagent.application.knowledge.DocumentText;
+import dev.voiceagent.application.knowledge.Embeddings;
+import dev.voiceagent.application.knowledge.KnowledgeRepository;
+import dev.voiceagent.application.knowledge.KnowledgeService;
+import dev.voiceagent.application.knowledge.ProcessDocumentsService;
+import dev.voiceagent.application.model.ModelConfigurations;
+import dev.voiceagent.application.storage.ObjectStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -14,25 +22,16 @@ public class ToolProducers {
 
     @Produces
     @Singleton
-    dev.voiceagent.application.knowledge.KnowledgeService knowledge(
-            dev.voiceagent.application.knowledge.KnowledgeRepository documents,
-            dev.voiceagent.application.storage.ObjectStore store,
-            dev.voiceagent.application.model.ModelConfigurations models,
-            dev.voiceagent.application.knowledge.Embeddings embeddings, Clock clock, VoiceAgentConfig config) {
-        return new dev.voiceagent.application.knowledge.KnowledgeService(documents, store, models, embeddings, clock,
-                config.knowledge().maxUploadBytes());
+    KnowledgeService knowledge(KnowledgeRepository documents, ObjectStore store, ModelConfigurations models,
+            Embeddings embeddings, Clock clock, VoiceAgentConfig config) {
+        return new KnowledgeService(documents, store, models, embeddings, clock, config.knowledge().maxUploadBytes());
     }
 
     @Produces
     @Singleton
-    dev.voiceagent.application.knowledge.ProcessDocumentsService processDocuments(
-            dev.voiceagent.application.knowledge.KnowledgeRepository documents,
-            dev.voiceagent.application.storage.ObjectStore store,
-            dev.voiceagent.application.knowledge.DocumentText text,
-            dev.voiceagent.application.model.ModelConfigurations models,
-            dev.voiceagent.application.knowledge.Embeddings embeddings,
-            dev.voiceagent.adapters.postgres.shared.ReplicaIdentity replica, VoiceAgentConfig config) {
-        return new dev.voiceagent.application.knowledge.ProcessDocumentsService(documents, store, text, models,
+    ProcessDocumentsService processDocuments(KnowledgeRepository documents, ObjectStore store, DocumentText text,
+            ModelConfigurations models, Embeddings embeddings, ReplicaIdentity replica, VoiceAgentConfig config) {
+        return new ProcessDocumentsService(documents, store, text, models,
                 embeddings, replica.id(), config.knowledge().lease(), config.knowledge().maxUploadBytes());
     }
 }

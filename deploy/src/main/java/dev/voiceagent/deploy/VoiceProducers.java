@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.outbound.speech.SpeechProviders;
 import dev.voiceagent.adapters.simulator.SimulatorSpeech;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.voice.runtime.CarrierCalls;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
@@ -36,7 +37,7 @@ public class VoiceProducers {
     @Produces
     @Singleton
     CarrierCalls carrierCalls(CallRepository calls, TelephonyConfigurationRepository configurations,
-            dev.voiceagent.application.call.ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways) {
+            ProcessCallReportUseCase reports, @Any Instance<CallGateway> gateways) {
         return new CarrierCalls(calls, configurations, reports, gateways.stream().toList());
     }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.auth;
 
+import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.domain.account.EmailAddress;
 import dev.voiceagent.domain.account.Organization;
 import dev.voiceagent.domain.account.User;
@@ -17,7 +18,7 @@ public interface AccountRepository {
 
     /**
      * Stores a new organization and its first user in one transaction (both or neither).
-     * Fails with {@link dev.voiceagent.application.shared.ConflictException} when the e-mail is taken.
+     * Fails with {@link ConflictException} when the e-mail is taken.
      */
     Uni<User> createUserWithOrganization(User user, Organization organization);
 }

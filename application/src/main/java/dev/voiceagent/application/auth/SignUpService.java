@@ -2,10 +2,13 @@ package dev.voiceagent.application.auth;
 
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.usage.CreditLedger;
 import dev.voiceagent.domain.account.Organization;
 import dev.voiceagent.domain.account.User;
+import dev.voiceagent.domain.usage.CreditEntry;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
+import java.util.Map;
 import java.util.UUID;
 
 /** Creates a local user together with its own organization and signs it in. */
@@ -19,7 +22,7 @@ public class SignUpService implements SignUpUseCase {
     private final TokenService tokens;
     private final Clock clock;
     private final boolean enabled;
-    private final dev.voiceagent.application.usage.CreditLedger credits;
+    private final CreditLedger credits;
     private final long initialGrant;
     private static final System.Logger LOG = System.getLogger(SignUpService.class.getName());
 
@@ -30,8 +33,7 @@ public class SignUpService implements SignUpUseCase {
 
     /** With {@code initialGrant} credits (cents) granted to each new organization when positive. */
     public SignUpService(AccountRepository accounts, PasswordHasher hasher, TokenService tokens,
-            Clock clock, boolean enabled, dev.voiceagent.application.usage.CreditLedger credits,
-            long initialGrant) {
+            Clock clock, boolean enabled, CreditLedger credits, long initialGrant) {
         this.credits = credits;
         this.initialGrant = initialGrant;
         this.enabled = enabled;
@@ -69,9 +71,9 @@ public class SignUpService implements SignUpUseCase {
         if (credits == null || initialGrant <= 0 || user.organizationId() == null) {
             return Uni.createFrom().voidItem();
         }
-        return credits.append(new dev.voiceagent.application.usage.CreditLedger.Append(user.organizationId(),
-                        dev.voiceagent.domain.usage.CreditEntry.Type.GRANT, "signup", initialGrant, null, null, null,
-                        null, null, "grant:signup:" + user.organizationId(), java.util.Map.of()))
+        return credits.append(new CreditLedger.Append(user.organizationId(),
+                        CreditEntry.Type.GRANT, "signup", initialGrant, null, null, null,
+                        null, null, "grant:signup:" + user.organizationId(), Map.of()))
                 .replaceWithVoid()
                 .onFailure().recoverWithUni(failure -> {
                     LOG.log(System.Logger.Level.WARNING, "the welcome credits of organization {0} were not granted:"

@@ -9,6 +9,7 @@ import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.usage.CreditLedger;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.usage.CreditEntry;
+import dev.voiceagent.domain.usage.Price;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -104,7 +105,7 @@ public class PaymentsBilling implements Billing {
         }
         long org = principal.organizationId();
         return customer(org).chain(customer -> payments.creditCheckout(customer.customerId(), org, amount, amount,
-                        dev.voiceagent.domain.usage.Price.CURRENCY, or(successUrl, settings.successUrl()),
+                        Price.CURRENCY, or(successUrl, settings.successUrl()),
                         or(cancelUrl, settings.cancelUrl()), key()))
                 .map(Redirect::new);
     }

@@ -9,6 +9,8 @@ import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowRun;
@@ -92,7 +94,7 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
     }
 
     @Override
-    public Uni<Optional<Long>> runOfCall(dev.voiceagent.domain.telephony.Provider provider, String providerCallId) {
+    public Uni<Optional<Long>> runOfCall(Provider provider, String providerCallId) {
         return providerCallId == null || providerCallId.isBlank() ? Uni.createFrom().item(Optional.empty())
                 : calls.runIdOfProviderCall(provider, providerCallId);
     }
@@ -132,7 +134,7 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
         });
     }
 
-    private static Uni<Answer> refuse(String reason, dev.voiceagent.domain.telephony.ProviderConfiguration configuration,
+    private static Uni<Answer> refuse(String reason, ProviderConfiguration configuration,
             long org, TelephonyNumber number) {
         LOG.log(System.Logger.Level.INFO, "inbound call to " + number.normalized() + " (organization " + org
                 + ") refused: " + reason);
@@ -150,8 +152,7 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
         context.put("phone_number", call.callerNumber());
         context.put("provider", call.provider().wireName());
         context.put("direction", "inbound");
-        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
-                started.mode(), "inbound", "initialized", false, null, null, null, null, context, null, null, null,
-                null, now);
+        return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(), name,
+                started.mode(), "inbound", context, now);
     }
 }

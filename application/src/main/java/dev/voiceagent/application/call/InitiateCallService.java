@@ -8,13 +8,16 @@ import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.CallerSelection;
+import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.TelephonyConfiguration;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Uni;
@@ -40,20 +43,19 @@ public class InitiateCallService implements InitiateCallUseCase {
     private final CallChanges changes;
     private final WorkflowRunRepository runs;
     private final OrganizationPreferencesRepository preferences;
-    private final Map<dev.voiceagent.domain.telephony.Provider, CallGateway> gateways = new HashMap<>();
+    private final Map<Provider, CallGateway> gateways = new HashMap<>();
     private final Clock clock;
     private final RandomGenerator random;
     private final int defaultLimit;
     private final Duration staleAfter;
-    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final CreditGate credits;
     private final DoNotCallUseCases.RequireCallableUseCase requireCallable;
 
     public InitiateCallService(WorkflowRepository workflows, TelephonyConfigurationRepository configurations,
             PhoneNumberRepository numbers, PhoneNumberNormalizer normalizer, CallRepository calls,
             CallChanges changes,
             WorkflowRunRepository runs, OrganizationPreferencesRepository preferences, List<CallGateway> gateways, Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter,
-            dev.voiceagent.application.usage.CreditGate credits,
-                    DoNotCallUseCases.RequireCallableUseCase requireCallable) {
+            CreditGate credits, DoNotCallUseCases.RequireCallableUseCase requireCallable) {
         this.credits = credits;
         this.requireCallable = requireCallable;
         this.workflows = workflows;
@@ -134,7 +136,7 @@ public class InitiateCallService implements InitiateCallUseCase {
                 .chain(limit -> calls.reserve(org, limit.orElse(defaultLimit), staleAfter, run, call))
                 .map(reserved -> reserved.orElseThrow(ConcurrencyLimitException::new))
                 .chain(reserved -> gateway.originate(new OutboundCall(configuration.configuration(), reserved.run().id(),
-                                from, to, org, workflow.id(), dev.voiceagent.domain.voice.VoicemailDetection.of(
+                                from, to, org, workflow.id(), VoicemailDetection.of(
                                         (command.published() ? workflow.published() : workflow.editable())
                                                 .configurations()).enabled()))
                         .call(callId -> calls.attachProviderCallId(reserved.attempt().id(), callId))
@@ -152,9 +154,8 @@ public class InitiateCallService implements InitiateCallUseCase {
         Map<String, Object> context = new HashMap<>(started.initialContext());
         context.putAll(command.initialContext());
         context.put("phone_number", to);
-        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(), name,
-                started.mode(), "outbound", started.state(), false, null, null, null, null, context, null, null, null,
-                null, now);
+        return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(), name,
+                started.mode(), "outbound", context, now);
     }
 
     /** The provider refused: the call ends in error (freeing the slot) and the run says why. */

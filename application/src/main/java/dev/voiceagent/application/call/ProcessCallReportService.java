@@ -1,5 +1,7 @@
 package dev.voiceagent.application.call;
 
+import dev.voiceagent.application.dispatch.DispatchMetrics;
+import dev.voiceagent.domain.telephony.Provider;
 import jakarta.inject.Singleton;
 import dev.voiceagent.application.dispatch.SlotListener;
 import dev.voiceagent.application.shared.ForbiddenException;
@@ -11,6 +13,7 @@ import dev.voiceagent.domain.telephony.CallStatus;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Applies a verified provider report to the call of the run it names. Idempotent: duplicates, late
@@ -30,12 +33,11 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
     private final RetryConfigs campaigns;
     private final Clock clock;
     private final SlotListener slots;
-    private final dev.voiceagent.application.dispatch.DispatchMetrics metrics;
+    private final DispatchMetrics metrics;
 
     public ProcessCallReportService(CallRepository calls, CallChanges changes,
             TelephonyConfigurationRepository configurations,
-            RetryConfigs campaigns, Clock clock, SlotListener slots,
-            dev.voiceagent.application.dispatch.DispatchMetrics metrics) {
+            RetryConfigs campaigns, Clock clock, SlotListener slots, DispatchMetrics metrics) {
         this.metrics = metrics;
         this.slots = slots;
         this.calls = calls;
@@ -57,8 +59,7 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
     }
 
     @Override
-    public Uni<Void> authenticate(long runId, dev.voiceagent.domain.telephony.Provider provider,
-            SignatureCheck signature) {
+    public Uni<Void> authenticate(long runId, Provider provider, SignatureCheck signature) {
         return calls.findByRun(runId).chain(found -> verified(found.filter(c -> c.provider() == provider)
                 .orElseThrow(() -> new ResourceNotFoundException("No such call")), signature));
     }
@@ -96,8 +97,8 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
     }
 
     /** {@code read} is the call as last read (fresh on the first attempt; read again after a lost race). */
-    private Uni<String> apply(CallReport report, java.util.Optional<CallRecord> read, int attemptsLeft) {
-        Uni<java.util.Optional<CallRecord>> current = read != null ? Uni.createFrom().item(read)
+    private Uni<String> apply(CallReport report, Optional<CallRecord> read, int attemptsLeft) {
+        Uni<Optional<CallRecord>> current = read != null ? Uni.createFrom().item(read)
                 : calls.findByRun(report.runId());
         return current.chain(found -> {
             CallRecord call = found.filter(c -> c.provider() == report.provider())

@@ -3,9 +3,12 @@ package dev.voiceagent.application.campaign;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.application.call.RetryConfigs;
+import dev.voiceagent.domain.campaign.CampaignTransition;
+import dev.voiceagent.domain.campaign.RetryConfig;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Out-port: campaigns and their append-only logs, always within one organization. */
 public interface CampaignRepository extends RetryConfigs {
@@ -24,15 +27,14 @@ public interface CampaignRepository extends RetryConfigs {
      * Writes a transition and its log entry in one transaction, only if the campaign is still in the
      * state it was read in (false when another request changed it first).
      */
-    Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition);
+    Uni<Boolean> applyTransition(Campaign before, CampaignTransition transition);
 
     /**
      * Writes the settings the transition changed (only those: a concurrent change of another
      * setting is kept) and its log entry, in one transaction, while the campaign is still in the
      * state it was read in; false when it is not.
      */
-    Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition,
-            java.util.Set<String> changed);
+    Uni<Boolean> applySettings(Campaign before, CampaignTransition transition, Set<String> changed);
 
     /** Appends to the log; entries keep the order in which they were written. */
     Uni<Void> appendLog(long organizationId, long campaignId, CampaignLogEntry entry);
@@ -44,7 +46,7 @@ public interface CampaignRepository extends RetryConfigs {
 
     /** The retry settings a campaign runs with (read for every final outcome of its calls). */
     @Override
-    default Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
+    default Uni<Optional<RetryConfig>> retryConfig(long organizationId, long campaignId) {
         return findView(organizationId, campaignId).map(found -> found.map(view -> view.campaign().retryConfig()));
     }
 

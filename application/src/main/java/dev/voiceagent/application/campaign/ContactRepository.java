@@ -2,7 +2,10 @@ package dev.voiceagent.application.campaign;
 
 import dev.voiceagent.domain.campaign.Contact;
 import io.smallrye.mutiny.Uni;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** Out-port: the contacts of campaigns. */
 public interface ContactRepository {
@@ -21,16 +24,16 @@ public interface ContactRepository {
     record Tally(long processed, long failed) {
     }
 
-    record Breakdown(java.util.Map<String, Long> byState, java.util.Map<String, Long> finishedByOutcome,
-            long heldForCallingHours, java.time.Instant nextCallingHoursAt) {
+    record Breakdown(Map<String, Long> byState, Map<String, Long> finishedByOutcome,
+            long heldForCallingHours, Instant nextCallingHoursAt) {
 
         /** Last outcomes that count in failed_calls, as the reference counts them (voicemail does not). */
-        static final java.util.Set<String> FAILED_CALLS = java.util.Set.of("failed", "error", "busy", "no-answer");
+        static final Set<String> FAILED_CALLS = Set.of("failed", "error", "busy", "no-answer");
 
         /** Contacts in a final state, and those among them whose last call failed, was busy or unanswered. */
         public Tally tally() {
             long failed = finishedByOutcome.entrySet().stream().filter(e -> FAILED_CALLS.contains(e.getKey()))
-                    .mapToLong(java.util.Map.Entry::getValue).sum();
+                    .mapToLong(Map.Entry::getValue).sum();
             return new Tally(byState.getOrDefault("done", 0L), failed);
         }
     }

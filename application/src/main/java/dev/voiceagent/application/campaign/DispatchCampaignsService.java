@@ -29,6 +29,7 @@ import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.CallerSelection;
 import dev.voiceagent.domain.telephony.Provider;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Multi;
@@ -43,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 
 /**
  * The campaign dispatcher. Per organization, in one transaction under the organization's call lock: completes
@@ -112,7 +114,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
                                     failure.toString());
                             return 0;
                         })).merge(4)
-                        .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue)))
+                        .collect().with(Collectors.summingInt(Integer::intValue)))
                 .invoke(() -> metrics.tick(Duration.ofNanos(System.nanoTime() - started)));
     }
 
@@ -247,15 +249,15 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
     static CampaignLogEntry holdChange(boolean held, ContactScreening.Plan plan, Instant now) {
         if (!held && plan.dial().isEmpty() && !plan.callingHours().isEmpty()) {
             Instant opens = plan.callingHours().values().stream().min(Instant::compareTo).orElseThrow();
-            return new CampaignLogEntry(now, dev.voiceagent.domain.campaign.LogLevel.INFO, HELD,
+            return new CampaignLogEntry(now, LogLevel.INFO, HELD,
                     "Dispatch held back: " + plan.callingHours().size() + " contact(s) due now are outside their"
                             + " legal calling hours; the next opens at " + opens,
-                    java.util.Map.of("contacts", plan.callingHours().size(), "next_opening", opens.toString()));
+                    Map.of("contacts", plan.callingHours().size(), "next_opening", opens.toString()));
         }
         if (held && !plan.dial().isEmpty()) {
-            return new CampaignLogEntry(now, dev.voiceagent.domain.campaign.LogLevel.INFO, RESUMED,
+            return new CampaignLogEntry(now, LogLevel.INFO, RESUMED,
                     "Dispatch resumed: calling hours are open for " + plan.dial().size() + " contact(s)",
-                    java.util.Map.of("contacts", plan.dial().size()));
+                    Map.of("contacts", plan.dial().size()));
         }
         return null;
     }
@@ -275,9 +277,9 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         var version = p.workflow().published();
         CampaignCallContext call = CampaignCallContext.of(campaign, contact, version.templateContextVariables(),
                 provider.wireName(), configuration.id(), from);
-        WorkflowRun run = new WorkflowRun(null, campaign.organizationId(), campaign.workflowId(), version.id(),
-                call.runName(), provider.wireName(), "outbound", "initialized", false, null, null, null, null,
-                call.initialContext(), call.gatheredContext(), null, null, campaign.id(), now);
+        WorkflowRun run = WorkflowRun.initialized(campaign.organizationId(), campaign.workflowId(), version.id(),
+                call.runName(), provider.wireName(), "outbound", call.initialContext(), now)
+                .withGathered(call.gatheredContext()).withCampaign(campaign.id());
         return new CallRecord(CallAttempt.dialing(campaign.organizationId(), 0, now), run, provider, configuration.id(),
                 from, contact.phoneNumber(), new CampaignAttempt(campaign.id(), contact.id(), call.attempt()));
     }
@@ -289,7 +291,7 @@ public class DispatchCampaignsService implements DispatchCampaignsUseCase {
         return Uni.createFrom().deferred(() -> gateway.originate(new OutboundCall(
                         placed.prepared().view().configuration().configuration(), call.run().id(), call.fromNumber(),
                         call.toNumber(), call.run().organizationId(), call.run().workflowId(),
-                        dev.voiceagent.domain.voice.VoicemailDetection.of(placed.prepared().workflow().published()
+                        VoicemailDetection.of(placed.prepared().workflow().published()
                                 .configurations()).enabled())))
                 .chain(providerCallId -> calls.attachProviderCallId(call.attempt().id(), providerCallId))
                 .onFailure().recoverWithUni(failure -> dialFailed(call, failure)

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.campaign;
 
+import dev.voiceagent.domain.calling.CallingHours;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.domain.campaign.Campaign;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -40,7 +42,7 @@ public interface DispatchLedger {
      * Claims one campaign whose contacts are still to be imported (started, not yet loaded, paused
      * included) and whose import lease is free or expired, holding it until {@code leaseUntil}.
      */
-    Uni<java.util.Optional<CampaignKey>> claimImport(Instant now, Instant leaseUntil);
+    Uni<Optional<CampaignKey>> claimImport(Instant now, Instant leaseUntil);
 
     /** Keeps the import lease while the import makes progress. */
     Uni<Void> renewImport(CampaignKey campaign, Instant leaseUntil);
@@ -71,7 +73,8 @@ public interface DispatchLedger {
 
         /**
          * Finishes claimed contacts without dialing them (final, counted as processed, not as failed), each with
-         * its log entry, and writes the webhook events the skips raise (contact.skipped).
+         * its log entry, and writes the webhook events the skips raise (contact.skipped). A contact no longer to be
+         * dialed (being dialed, or done) is left as it is.
          */
         Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts, String outcome,
                 List<WebhookEvent> events);
@@ -80,10 +83,13 @@ public interface DispatchLedger {
         Uni<Void> defer(Map<Long, Instant> until, Map<Long, Instant> callingHours);
 
         /** Records that calling hours now hold the campaign back ({@code held}) or no longer do, with its log entry. */
-        Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held,
-                dev.voiceagent.domain.campaign.CampaignLogEntry entry);
+        Uni<Void> heldByCallingHours(long organizationId, long campaignId, boolean held, CampaignLogEntry entry);
 
-        /** Writes each run and its call attempt and marks the contact dialing; returns them with their ids. */
+        /**
+         * Writes each run and its call attempt and marks the contact dialing (when the attempt is its next one);
+         * returns them with their ids. A contact's attempt is written once: recording it again fails, writing
+         * nothing. Recording none writes nothing.
+         */
         Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil);
 
         /** A campaign transition and its log entry, within this transaction. */
@@ -99,7 +105,7 @@ public interface DispatchLedger {
      */
     /** A running campaign, with whether legal calling hours hold its dispatch back (as its log last said). */
     record RunningCampaign(Campaign campaign, Instant breakerWindowFrom,
-            dev.voiceagent.domain.calling.CallingHours callingHours, boolean heldByCallingHours) {
+            CallingHours callingHours, boolean heldByCallingHours) {
     }
 
     /** A running campaign's calls that have not ended, and whether any contact is not finished yet. */

@@ -7,6 +7,7 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The language model a conversation uses: the organization's configured one; when it has none, the
@@ -65,14 +66,14 @@ public class ConversationModels {
      * The workflow's speech-to-speech model when its models are a realtime configuration (byok.realtime, or a workflow
      * whose model_overrides say is_realtime); empty for a pipeline.
      */
-    public Uni<java.util.Optional<ModelEndpoint>> realtime(long organizationId, long userId,
+    public Uni<Optional<ModelEndpoint>> realtime(long organizationId, long userId,
             Map<String, Object> workflowConfigurations) {
         return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
                 .map(resolved -> {
                     if (!resolved.effective().realtimeMode()) {
-                        return java.util.Optional.<ModelEndpoint>empty();
+                        return Optional.<ModelEndpoint>empty();
                     }
-                    return java.util.Optional.of(resolved.endpoint(ModelService.REALTIME).orElseThrow(() ->
+                    return Optional.of(resolved.endpoint(ModelService.REALTIME).orElseThrow(() ->
                             new DomainRuleViolation("The model configuration is a realtime one but names no"
                                     + " speech-to-speech model: set byok.realtime.realtime")));
                 });

@@ -1,5 +1,7 @@
 package dev.voiceagent.application.conversation;
 
+import dev.voiceagent.domain.tool.ToolCategory;
+import dev.voiceagent.domain.tool.TransferDestinations;
 import jakarta.inject.Singleton;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.application.tool.ToolHttp;
@@ -119,8 +121,8 @@ public class ConversationTools {
                     destination = resolve(tool, call, turn);
                 } else { // static (a template, maybe) or the context mapping's rules, from the call's values
                     Map<String, Object> context = turn.toolContext();
-                    dev.voiceagent.domain.tool.TransferDestinations.Resolution resolved =
-                            dev.voiceagent.domain.tool.TransferDestinations.resolve(config,
+                    TransferDestinations.Resolution resolved =
+                            TransferDestinations.resolve(config,
                                     asMap(context.get("initial_context")), asMap(context.get("gathered_context")));
                     destination = Uni.createFrom().item(new Destination(resolved.destination(), null,
                             resolved.problem()));
@@ -196,13 +198,13 @@ public class ConversationTools {
         config.put("url", resolver.get("url"));
         config.put("headers", resolver.get("headers") == null ? Map.of() : resolver.get("headers"));
         config.put("credential_uuid", resolver.get("credential_uuid"));
-        config.put("parameters", tool.config().get("parameters") == null ? java.util.List.of()
+        config.put("parameters", tool.config().get("parameters") == null ? List.of()
                 : tool.config().get("parameters"));
-        config.put("preset_parameters", resolver.get("preset_parameters") == null ? java.util.List.of()
+        config.put("preset_parameters", resolver.get("preset_parameters") == null ? List.of()
                 : resolver.get("preset_parameters"));
         config.put("timeout_ms", resolver.get("timeout_ms") instanceof Number n ? n : 3_000);
         Tool asked = new Tool(tool.id(), tool.organizationId(), tool.uuid(), tool.name(), tool.description(),
-                dev.voiceagent.domain.tool.ToolCategory.HTTP_API, null, null, tool.status(),
+                ToolCategory.HTTP_API, null, null, tool.status(),
                 Map.of("schema_version", 1, "type", "http_api", "config", config), tool.createdBy(), tool.createdAt(),
                 tool.updatedAt());
         return credential(asked).chain(credential -> http.send(HttpToolRequest.plan(asked, call.arguments(), null,

@@ -1,8 +1,10 @@
 package dev.voiceagent.application.conversation;
 
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -11,8 +13,7 @@ import io.smallrye.mutiny.Uni;
  * and/or function calls out, with the tokens used. A provider that fails before its answer (a 5xx, a 429, a connection
  * refused or reset, no first byte in time) is asked again within the installation's budget; one that still fails, or
  * refuses, is a {@link ModelUnavailableException} ("The language model failed: ..."), an
- * {@link dev.voiceagent.application.shared.UpstreamServiceException}; a provider that cannot hold a conversation here
- * is a {@link dev.voiceagent.domain.shared.DomainRuleViolation}.
+ * {@link UpstreamServiceException}; a provider that cannot hold a conversation here is a {@link DomainRuleViolation}.
  */
 public interface LanguageModel {
 

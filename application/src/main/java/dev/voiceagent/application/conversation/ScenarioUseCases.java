@@ -2,6 +2,7 @@ package dev.voiceagent.application.conversation;
 
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.conversation.Scenario;
+import dev.voiceagent.domain.conversation.ScenarioReplay;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
@@ -15,8 +16,7 @@ public final class ScenarioUseCases {
     public enum ReplayTarget { DRAFT, PUBLISHED }
 
     /** A replay's outcome and the version it ran against. */
-    public record Replayed(Scenario scenario, dev.voiceagent.domain.conversation.ScenarioReplay replay, String version,
-            int versionNumber) {
+    public record Replayed(Scenario scenario, ScenarioReplay replay, String version, int versionNumber) {
     }
 
     public interface SaveScenarioUseCase {

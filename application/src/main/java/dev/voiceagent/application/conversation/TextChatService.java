@@ -9,6 +9,7 @@ import dev.voiceagent.application.conversation.TextChatUseCases.RewindTextChatUs
 import dev.voiceagent.application.conversation.TextChatUseCases.SendTextChatMessageUseCase;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
@@ -64,14 +65,14 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final RandomGenerator random;
     private final ObjectStore objects;
     private final ConversationTools tools;
-    private final dev.voiceagent.application.usage.CreditGate credits;
+    private final CreditGate credits;
     private static final System.Logger LOG = System.getLogger(TextChatService.class.getName());
 
     private final RunCompletions completions;
 
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
-            Clock clock, RandomGenerator random, dev.voiceagent.application.usage.CreditGate credits) {
+            Clock clock, RandomGenerator random, CreditGate credits) {
         this.credits = credits;
         this.objects = objects;
         this.tools = tools;
@@ -107,9 +108,9 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         if (initialContext != null) {
             context.putAll(initialContext);
         }
-        WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
-                runName, started.mode(), started.callType(), "initialized", false, null, null, null, null, context, null,
-                null, annotations, null, now);
+        WorkflowRun run = WorkflowRun.initialized(started.organizationId(), started.workflowId(),
+                started.definitionId(), runName, started.mode(), started.callType(), context, now)
+                .withAnnotations(annotations);
         return credits.requireCredit(workflow.organizationId()).chain(() -> Uni.combine().all().unis(
                 models.languageModel(workflow.organizationId(), owner(workflow), version.configurations()),
                 tools.load(workflow.organizationId(), version.definition())).asTuple()).chain(loaded -> {

@@ -110,9 +110,9 @@ public class VoiceReplayService implements VoiceReplayScenarioUseCase {
         Map<String, Object> context = new LinkedHashMap<>(started.initialContext() == null ? Map.of()
                 : started.initialContext());
         context.putAll(scenario.initialContext() == null ? Map.of() : scenario.initialContext());
-        WorkflowRun run = new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
-                started.name(), started.mode(), "inbound", "initialized", false, null, null, null, null, context,
-                null, null, Map.of("voice_replay", Map.of("scenario_run_id", scenario.runId())), null, now);
+        WorkflowRun run = WorkflowRun.initialized(started.organizationId(), started.workflowId(),
+                started.definitionId(), started.name(), started.mode(), "inbound", context, now)
+                .withAnnotations(Map.of("voice_replay", Map.of("scenario_run_id", scenario.runId())));
         int maxSeconds = Math.min(600, 60 + 20 * lines.size());
         String startNode = new AgentEngine(version.definition(), scenario.initialContext()).initialState()
                 .currentNodeId();

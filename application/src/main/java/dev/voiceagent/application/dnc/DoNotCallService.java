@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Numbers are kept in E.164 (what a public-network call dials), so a listed number matches however it was typed. */
 @Singleton
@@ -117,7 +118,7 @@ public class DoNotCallService implements DoNotCallUseCases.ListDoNotCallUseCase,
                     }
                     return Multi.createFrom().iterable(batches)
                             .onItem().transformToUniAndConcatenate(batch -> numbers.addAll(org, batch))
-                            .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue))
+                            .collect().with(Collectors.summingInt(Integer::intValue))
                             .map(added -> new ImportResult(counts[0], added, counts[0] - counts[1] - added, counts[1],
                                     List.copyOf(problems)));
                 });

@@ -177,9 +177,9 @@ public class EmbedService implements SaveEmbedTokenUseCase, GetEmbedTokenUseCase
         initial.putAll(context);
         initial.put("provider", "smallwebrtc");
         initial.put("direction", "inbound");
-        return new WorkflowRun(null, started.organizationId(), started.workflowId(), started.definitionId(),
-                started.name(), started.mode(), "inbound", "initialized", false, null, null, null, null, initial, null,
-                null, Map.of("embed", Map.of("source", "embed_widget", "modality", "voice")), null, now);
+        return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(),
+                started.name(), started.mode(), "inbound", initial, now)
+                .withAnnotations(Map.of("embed", Map.of("source", "embed_widget", "modality", "voice")));
     }
 
     private Map<String, Object> initConfig(EmbedToken t, long runId) {

@@ -3,6 +3,7 @@ package dev.voiceagent.application.knowledge;
 import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.domain.knowledge.KnowledgeDocument;
 import io.smallrye.mutiny.Uni;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +45,6 @@ public final class KnowledgeUseCases {
         Uni<Boolean> processNext();
 
         /** Forgets upload URLs never submitted (their rows) after {@code olderThan}; how many. */
-        Uni<Integer> purgeAbandonedUploads(java.time.Duration olderThan);
+        Uni<Integer> purgeAbandonedUploads(Duration olderThan);
     }
 }

@@ -4,6 +4,7 @@ import dev.voiceagent.application.knowledge.KnowledgeRepository.StoredChunk;
 import dev.voiceagent.application.knowledge.KnowledgeUseCases.ProcessDocumentsUseCase;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.application.storage.ObjectStore;
 import dev.voiceagent.domain.knowledge.Chunker;
 import dev.voiceagent.domain.knowledge.Chunker.Chunk;
@@ -11,6 +12,7 @@ import dev.voiceagent.domain.knowledge.DocumentFormat;
 import dev.voiceagent.domain.knowledge.KnowledgeDocument;
 import dev.voiceagent.domain.knowledge.KnowledgeDocument.RetrievalMode;
 import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.io.IOException;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -81,8 +84,8 @@ public class ProcessDocumentsService implements ProcessDocumentsUseCase {
                 return true;
             }).onFailure().recoverWithUni(failure -> {
                 String reason = failure instanceof Refused || failure instanceof IllegalArgumentException
-                        || failure instanceof dev.voiceagent.domain.shared.DomainRuleViolation
-                        || failure instanceof dev.voiceagent.application.shared.UpstreamServiceException
+                        || failure instanceof DomainRuleViolation
+                        || failure instanceof UpstreamServiceException
                         ? failure.getMessage() : "Processing failed: " + failure;
                 LOG.log(System.Logger.Level.INFO, "knowledge document {0} failed: {1}", document.uuid(), reason);
                 return documents.fail(document, owner, reason, document.fileSizeBytes(), document.fileHash())
@@ -124,7 +127,7 @@ public class ProcessDocumentsService implements ProcessDocumentsUseCase {
                                 ? List.of(new Chunk(0, extracted.text().strip(), null, Map.of("full_document", true)))
                                 : Chunker.chunks(extracted.text(), Chunker.DEFAULT_MAX_CHARS, Chunker.DEFAULT_OVERLAP);
                         Map<String, Object> metadata = new LinkedHashMap<>(extracted.metadata());
-                        metadata.put("format", format.name().toLowerCase(java.util.Locale.ROOT));
+                        metadata.put("format", format.name().toLowerCase(Locale.ROOT));
                         metadata.put("characters", extracted.text().length());
                         return embed(document, chunks, metadata).chain(stored -> documents.complete(document, owner,
                                 stored, read.bytes().length, read.hash(), metadata)).replaceWith(chunks.size());

@@ -19,7 +19,7 @@ public record ResolvedModels(String source, EffectiveModels effective, Map<Strin
     public static final String ORGANIZATION_V2 = "organization_v2";
 
     /** These models with a workflow's model_overrides (its configurations') over them. */
-    public ResolvedModels forWorkflow(java.util.Map<String, Object> workflowConfigurations) {
+    public ResolvedModels forWorkflow(Map<String, Object> workflowConfigurations) {
         Object overrides = workflowConfigurations == null ? null : workflowConfigurations.get("model_overrides");
         return overrides == null ? this : new ResolvedModels(source, effective.withOverrides(overrides),
                 organizationConfiguration, managed);

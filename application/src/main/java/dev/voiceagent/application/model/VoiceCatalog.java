@@ -1,5 +1,6 @@
 package dev.voiceagent.application.model;
 
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Optional;
@@ -7,7 +8,7 @@ import java.util.Optional;
 /**
  * Out-port: the voices of a text-to-speech provider, live from its API with the organization's key where
  * it has one (ElevenLabs, Cartesia), the provider's documented list otherwise (OpenAI, Deepgram Aura).
- * Empty for a provider this service cannot list; an {@link dev.voiceagent.application.shared.UpstreamServiceException}
+ * Empty for a provider this service cannot list; an {@link UpstreamServiceException}
  * when the provider fails.
  */
 public interface VoiceCatalog {

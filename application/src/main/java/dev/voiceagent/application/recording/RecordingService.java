@@ -41,16 +41,16 @@ public class RecordingService implements RecordingsUseCase {
     private final WorkflowRepository workflows;
     private final ObjectStore store;
     private final ModelConfigurations models;
-    private final SpeechToText speech;
+    private final Transcriber transcriber;
     private final Clock clock;
 
     public RecordingService(RecordingRepository recordings, WorkflowRepository workflows, ObjectStore store,
-            ModelConfigurations models, SpeechToText speech, Clock clock) {
+            ModelConfigurations models, Transcriber transcriber, Clock clock) {
         this.recordings = recordings;
         this.workflows = workflows;
         this.store = store;
         this.models = models;
-        this.speech = speech;
+        this.transcriber = transcriber;
         this.clock = clock;
     }
 
@@ -158,7 +158,7 @@ public class RecordingService implements RecordingsUseCase {
         return models.resolve(principal.organizationId(), principal.userId()).chain(resolved -> {
             var endpoint = resolved.endpoint(ModelService.STT).orElseThrow(() -> new DomainRuleViolation(
                     "No speech-to-text model is configured: set stt in the organization's model configuration"));
-            return speech.transcribe(endpoint, audio, type, lang).map(t -> new Transcription(t.text(),
+            return transcriber.transcribe(endpoint, audio, type, lang).map(t -> new Transcription(t.text(),
                     t.language() == null ? lang : t.language(), endpoint.provider(), endpoint.model(),
                     t.durationSeconds()));
         });

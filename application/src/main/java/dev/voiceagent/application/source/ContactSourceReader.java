@@ -2,6 +2,7 @@ package dev.voiceagent.application.source;
 
 import dev.voiceagent.domain.campaign.ContactSourceCheck;
 import io.smallrye.mutiny.Uni;
+import java.util.List;
 
 /** Out-port: reads a contact source (a CSV in the object store) row by row into a check, off the event loop. */
 public interface ContactSourceReader {
@@ -17,9 +18,9 @@ public interface ContactSourceReader {
 
     /** Receives a source's header, then its rows. */
     interface RowSink {
-        void header(java.util.List<String> columns);
+        void header(List<String> columns);
 
-        void row(java.util.List<String> values);
+        void row(List<String> values);
 
         /** After the last row, still on the reading thread. */
         default void end() {

@@ -2,6 +2,7 @@ package dev.voiceagent.application.telephony;
 
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import io.smallrye.mutiny.Uni;
+import java.util.List;
 
 /** Steps the telephony use cases share. */
 public final class TelephonyConfigurations {
@@ -23,6 +24,6 @@ public final class TelephonyConfigurations {
         return find(configurations, organizationId, configurationId).chain(view -> view.configuration().provider()
                 .supportsTrunks() ? trunks.list(organizationId, configurationId)
                         .map(list -> new TelephonyConfigurationDetails(view, list))
-                : Uni.createFrom().item(new TelephonyConfigurationDetails(view, java.util.List.of())));
+                : Uni.createFrom().item(new TelephonyConfigurationDetails(view, List.of())));
     }
 }

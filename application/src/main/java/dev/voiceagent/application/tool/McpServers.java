@@ -1,5 +1,7 @@
 package dev.voiceagent.application.tool;
 
+import dev.voiceagent.application.shared.OutboundRefusedException;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.List;
@@ -7,9 +9,9 @@ import java.util.Map;
 
 /**
  * Out-port: a Model Context Protocol server reached over the streamable HTTP transport (through the address
- * guard). A refused address fails with {@link dev.voiceagent.application.shared.OutboundRefusedException}; a
+ * guard). A refused address fails with {@link OutboundRefusedException}; a
  * server that cannot be reached, refuses or answers an error with
- * {@link dev.voiceagent.application.shared.UpstreamServiceException} carrying its message.
+ * {@link UpstreamServiceException} carrying its message.
  */
 public interface McpServers {
 

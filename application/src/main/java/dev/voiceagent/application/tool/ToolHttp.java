@@ -1,13 +1,15 @@
 package dev.voiceagent.application.tool;
 
+import dev.voiceagent.application.shared.OutboundRefusedException;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.tool.HttpToolRequest;
 import io.smallrye.mutiny.Uni;
 import java.util.Map;
 
 /**
  * Out-port: performs a tool's HTTP request through the installation's address guard. A refused address fails
- * with {@link dev.voiceagent.application.shared.OutboundRefusedException}; an unreachable host or a time-out with
- * {@link dev.voiceagent.application.shared.UpstreamServiceException}. Any answer, 4xx and 5xx included, is a reply.
+ * with {@link OutboundRefusedException}; an unreachable host or a time-out with
+ * {@link UpstreamServiceException}. Any answer, 4xx and 5xx included, is a reply.
  */
 public interface ToolHttp {
 

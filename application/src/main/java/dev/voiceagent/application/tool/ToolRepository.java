@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Out-port: an organization's tools (archived ones included: nodes keep naming them). */
 public interface ToolRepository {
@@ -16,7 +17,7 @@ public interface ToolRepository {
     }
 
     /** Newest first; a null filter matches all. */
-    Uni<List<StoredTool>> list(long organizationId, java.util.Set<ToolStatus> statuses, ToolCategory category);
+    Uni<List<StoredTool>> list(long organizationId, Set<ToolStatus> statuses, ToolCategory category);
 
     Uni<Optional<StoredTool>> find(long organizationId, String uuid);
 

@@ -24,10 +24,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -56,9 +58,9 @@ public class ToolService implements ToolsUseCase, TestToolUseCase, RefreshMcpToo
     }
 
     @Override
-    public Uni<List<StoredTool>> list(Principal principal, java.util.Set<ToolStatus> statuses, ToolCategory category) {
+    public Uni<List<StoredTool>> list(Principal principal, Set<ToolStatus> statuses, ToolCategory category) {
         return tools.list(principal.organizationId(), statuses.isEmpty()
-                ? java.util.EnumSet.complementOf(java.util.EnumSet.of(ToolStatus.ARCHIVED)) : statuses, category);
+                ? EnumSet.complementOf(EnumSet.of(ToolStatus.ARCHIVED)) : statuses, category);
     }
 
     @Override
@@ -180,10 +182,10 @@ public class ToolService implements ToolsUseCase, TestToolUseCase, RefreshMcpToo
         return copy;
     }
 
-    private Uni<java.util.Optional<Credential>> credentialOf(Tool tool) {
+    private Uni<Optional<Credential>> credentialOf(Tool tool) {
         Object uuid = tool.config().get("credential_uuid");
         if (!(uuid instanceof String s) || s.isBlank()) {
-            return Uni.createFrom().item(java.util.Optional.empty());
+            return Uni.createFrom().item(Optional.empty());
         }
         return credentials.find(tool.organizationId(), s).map(found -> {
             if (found.isEmpty()) {

@@ -9,6 +9,7 @@ import dev.voiceagent.domain.tool.ToolStatus;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Credentials and tools of an organization. */
 public final class ToolUseCases {
@@ -56,7 +57,7 @@ public final class ToolUseCases {
 
     public interface ToolsUseCase {
         /** The tools of these statuses (none given: every tool but the archived ones, as the reference lists). */
-        Uni<List<StoredTool>> list(Principal principal, java.util.Set<ToolStatus> statuses, ToolCategory category);
+        Uni<List<StoredTool>> list(Principal principal, Set<ToolStatus> statuses, ToolCategory category);
 
         Uni<StoredTool> get(Principal principal, String uuid);
 

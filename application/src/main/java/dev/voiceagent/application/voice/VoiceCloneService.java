@@ -1,16 +1,15 @@
 package dev.voiceagent.application.voice;
 
-import dev.voiceagent.application.voice.VoiceCloneUseCases.ProviderCapability;
-import dev.voiceagent.application.voice.VoiceCloneUseCases.Capabilities;
-import dev.voiceagent.application.voice.VoiceCloneUseCases.Preview;
-import jakarta.inject.Singleton;
-import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.model.ModelConfigurations;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.recording.RecordingRepository;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.voice.VoiceCloneUseCases.Capabilities;
+import dev.voiceagent.application.voice.VoiceCloneUseCases.Preview;
+import dev.voiceagent.application.voice.VoiceCloneUseCases.ProviderCapability;
 import dev.voiceagent.application.workflow.UpdateWorkflowCommand;
 import dev.voiceagent.application.workflow.UpdateWorkflowUseCase;
 import dev.voiceagent.application.workflow.WorkflowRepository;
@@ -23,6 +22,7 @@ import dev.voiceagent.domain.voice.VoiceClone;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -146,7 +147,7 @@ public class VoiceCloneService implements VoiceCloneUseCases.GetVoiceCloneCapabi
     }
 
     private static String contentType(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
+        String k = key.toLowerCase(Locale.ROOT);
         return k.endsWith(".mp3") ? "audio/mpeg" : k.endsWith(".ogg") ? "audio/ogg" : k.endsWith(".webm")
                 ? "audio/webm" : k.endsWith(".flac") ? "audio/flac" : k.endsWith(".m4a") ? "audio/mp4" : "audio/wav";
     }

@@ -1,12 +1,13 @@
 package dev.voiceagent.application.voice;
 
 import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
 /**
  * Out-port: a text-to-speech provider's voice cloning. A provider that fails or refuses is an
- * {@link dev.voiceagent.application.shared.UpstreamServiceException} with its message.
+ * {@link UpstreamServiceException} with its message.
  */
 public interface VoiceCloning {
 

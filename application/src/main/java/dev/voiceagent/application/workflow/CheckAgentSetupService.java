@@ -7,6 +7,7 @@ import dev.voiceagent.application.telephony.OutboundReadiness;
 import dev.voiceagent.domain.workflow.WorkflowError;
 import dev.voiceagent.domain.workflow.WorkflowValidator;
 import io.smallrye.mutiny.Uni;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Published version valid, telephony ready for outbound, and at least one test run. */
@@ -33,7 +34,7 @@ public class CheckAgentSetupService implements CheckAgentSetupUseCase {
                 .unis(workflows.triggerPathsInUse(org, workflowId), telephony.blockedReason(org),
                         runs.recent(org, workflowId, 1), tools.check(org, workflow.published().definition()))
                 .with((inUse, blocked, recent, toolErrors) -> {
-                    List<WorkflowError> errors = new java.util.ArrayList<>(WorkflowValidator.validate(
+                    List<WorkflowError> errors = new ArrayList<>(WorkflowValidator.validate(
                             workflow.published().definition(), inUse));
                     errors.addAll(toolErrors);
                     return AgentSetup.of(workflowId, List.of(

@@ -1,5 +1,7 @@
 package dev.voiceagent.application.workflow;
 
+import dev.voiceagent.domain.model.VoiceRuntimeProviders;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import jakarta.inject.Singleton;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
@@ -25,8 +27,8 @@ public class CreateWorkflowService implements CreateWorkflowUseCase {
         WorkflowDefinition definition = Workflows.mintTriggerPaths(command.definition());
         return workflows.triggerPathsInUse(org, null).chain(inUse -> {
             Workflows.preCheck(definition, inUse);
-            dev.voiceagent.domain.voice.VoicemailDetection.of(command.configurations()); // what a call will follow
-            dev.voiceagent.domain.model.VoiceRuntimeProviders.checkOverrides(command.configurations());
+            VoicemailDetection.of(command.configurations()); // what a call will follow
+            VoiceRuntimeProviders.checkOverrides(command.configurations());
             Workflow workflow = Workflow.create(org, command.principal().userId(), command.name(), definition,
                     command.configurations(), command.templateContextVariables(), clock.instant(), UUID.randomUUID());
             return workflows.insert(workflow);

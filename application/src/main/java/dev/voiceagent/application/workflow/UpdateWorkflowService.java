@@ -1,5 +1,7 @@
 package dev.voiceagent.application.workflow;
 
+import dev.voiceagent.domain.model.VoiceRuntimeProviders;
+import dev.voiceagent.domain.voice.VoicemailDetection;
 import jakarta.inject.Singleton;
 import dev.voiceagent.domain.workflow.SecretMasking;
 import dev.voiceagent.domain.workflow.JsonTree;
@@ -39,8 +41,8 @@ public class UpdateWorkflowService implements UpdateWorkflowUseCase {
                             SecretMasking.restore(c.definition().tree(), current.definition().tree()))));
             Map<String, Object> configurations = c.configurations() == null ? current.configurations()
                     : JsonTree.asMap(SecretMasking.restore(c.configurations(), current.configurations()));
-            dev.voiceagent.domain.voice.VoicemailDetection.of(configurations); // what a call will follow: 400 now
-            dev.voiceagent.domain.model.VoiceRuntimeProviders.checkOverrides(configurations);
+            VoicemailDetection.of(configurations); // what a call will follow: 400 now
+            VoiceRuntimeProviders.checkOverrides(configurations);
             Map<String, Object> variables = c.templateContextVariables() == null ? current.templateContextVariables()
                     : c.templateContextVariables();
             return workflows.triggerPathsInUse(org, before.id()).chain(inUse -> {

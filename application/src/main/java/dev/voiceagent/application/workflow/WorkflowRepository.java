@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /** Out-port: workflows and their versions, always within one organization. */
 public interface WorkflowRepository {
@@ -43,7 +44,7 @@ public interface WorkflowRepository {
     Uni<Optional<Long>> findIdByTriggerPath(long organizationId, String triggerPath);
 
     /** The workflow with this uuid. */
-    Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid);
+    Uni<Optional<Long>> findIdByUuid(long organizationId, UUID workflowUuid);
 
     /** One version of the workflow by id (a run's definition), whatever its status. */
     Uni<Optional<WorkflowVersion>> findVersion(long organizationId, long workflowId, long definitionId);

@@ -31,7 +31,7 @@ public interface WorkflowRunRepository {
      * its own). In the same transaction, the webhook events {@code events} gives for each closed run.
      */
     Uni<Integer> closeOrphaned(Instant heartbeatBefore, String disposition, String error, int limit,
-            java.util.function.Function<WorkflowRun, List<WebhookEvent>> events);
+            Function<WorkflowRun, List<WebhookEvent>> events);
 
     /** A run by id alone: only for what a signed link names (the link is the authorization). */
     Uni<Optional<WorkflowRun>> findById(long runId);

@@ -3,12 +3,13 @@ package dev.voiceagent.application.apikey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.fakes.InMemoryApiKeyRepository;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.apikey.ApiKey;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class ApiKeyServicesTest {
     void archivingTwiceKeepsTheFirstArchiveTime() {
         long id = create.create(ann, "k").await().indefinitely().key().id();
         Instant first = archive.archive(ann, id).await().indefinitely().archivedAt();
-        ArchiveApiKeyService later = new ArchiveApiKeyService(repository, Clock.offset(clock, java.time.Duration.ofHours(1)));
+        ArchiveApiKeyService later = new ArchiveApiKeyService(repository, Clock.offset(clock, Duration.ofHours(1)));
         assertThat(later.archive(ann, id).await().indefinitely().archivedAt()).isEqualTo(first);
     }
 }

@@ -1,8 +1,5 @@
 package dev.voiceagent.application.auth;
 
-import dev.voiceagent.application.shared.Principal;
-import dev.voiceagent.application.support.MutableClock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,12 +9,15 @@ import dev.voiceagent.application.fakes.InMemoryApiKeyRepository;
 import dev.voiceagent.application.fakes.InMemoryServiceKeyRepository;
 import dev.voiceagent.application.servicekey.ServiceKeyService;
 import dev.voiceagent.application.shared.AuthenticationException;
+import dev.voiceagent.application.shared.Principal;
+import dev.voiceagent.application.support.MutableClock;
 import dev.voiceagent.domain.account.EmailAddress;
 import dev.voiceagent.domain.account.Organization;
 import dev.voiceagent.domain.account.User;
 import dev.voiceagent.domain.apikey.ApiKey;
 import dev.voiceagent.domain.apikey.ApiKeySecret;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,7 +73,7 @@ class AuthenticateServiceTest {
         Principal principal = authenticate(created.rawKey(), null);
         assertThat(principal.organizationId()).isEqualTo(owner.organizationId());
         assertThat(principal.method()).isEqualTo(Principal.Method.SERVICE_KEY);
-        clock.advance(java.time.Duration.ofDays(2));
+        clock.advance(Duration.ofDays(2));
         assertThatThrownBy(() -> authenticate(created.rawKey(), null)).isInstanceOf(AuthenticationException.class)
                 .hasMessage("Invalid or expired API key");
         assertThatThrownBy(() -> keys.reactivate(creator, created.key().id()).await().indefinitely())

@@ -8,11 +8,17 @@ import dev.voiceagent.application.fakes.InMemoryAccountRepository;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
 import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.usage.CreditLedger;
 import dev.voiceagent.domain.account.EmailAddress;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.usage.CreditEntry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class SignUpAndLogInServiceTest {
@@ -57,17 +63,17 @@ class SignUpAndLogInServiceTest {
 
     @Test
     void aNewOrganizationGetsTheInstallationsWelcomeCreditsOnceAndASignUpSurvivesALedgerFailure() {
-        java.util.List<dev.voiceagent.application.usage.CreditLedger.Append> appended = new java.util.ArrayList<>();
-        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
-        dev.voiceagent.application.usage.CreditLedger ledger = new dev.voiceagent.application.usage.CreditLedger() {
+        List<CreditLedger.Append> appended = new ArrayList<>();
+        AtomicBoolean failing = new AtomicBoolean();
+        CreditLedger ledger = new CreditLedger() {
             @Override
-            public io.smallrye.mutiny.Uni<java.util.Optional<dev.voiceagent.domain.usage.CreditEntry>> append(
+            public io.smallrye.mutiny.Uni<Optional<CreditEntry>> append(
                     Append entry) {
                 if (failing.get()) {
                     return io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("database down"));
                 }
                 appended.add(entry);
-                return io.smallrye.mutiny.Uni.createFrom().item(java.util.Optional.empty());
+                return io.smallrye.mutiny.Uni.createFrom().item(Optional.empty());
             }
 
             @Override
@@ -85,7 +91,7 @@ class SignUpAndLogInServiceTest {
                 .await().indefinitely();
         assertThat(appended).singleElement().satisfies(a -> {
             assertThat(a.organizationId()).isEqualTo(session.user().organizationId());
-            assertThat(a.type()).isEqualTo(dev.voiceagent.domain.usage.CreditEntry.Type.GRANT);
+            assertThat(a.type()).isEqualTo(CreditEntry.Type.GRANT);
             assertThat(a.creditsDelta()).isEqualTo(500);
             assertThat(a.idempotencyKey()).isEqualTo("grant:signup:" + session.user().organizationId());
         });

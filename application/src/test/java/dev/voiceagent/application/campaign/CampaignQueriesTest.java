@@ -7,10 +7,16 @@ import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
+import dev.voiceagent.domain.campaign.CampaignTransition;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CampaignQueriesTest {
@@ -19,8 +25,8 @@ class CampaignQueriesTest {
             null, Instant.parse("2026-11-21T10:00:00Z")).withId(42);
 
     /** What each fold of the tallies answers (how many campaigns it folded), and the limits it was given. */
-    private final java.util.Deque<Integer> foldAnswers = new java.util.ArrayDeque<>();
-    private final List<Integer> foldLimits = new java.util.ArrayList<>();
+    private final Deque<Integer> foldAnswers = new ArrayDeque<>();
+    private final List<Integer> foldLimits = new ArrayList<>();
 
     /** A repository that only knows campaign 42 of organization 10. */
     private final CampaignRepository repository = new CampaignRepository() {
@@ -36,18 +42,18 @@ class CampaignQueriesTest {
         }
 
         @Override
-        public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition t) {
+        public Uni<Boolean> applyTransition(Campaign before, CampaignTransition t) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public Uni<java.util.Optional<Campaign>> insertRedial(Campaign parent, Campaign child, java.util.List<String> o) {
+        public Uni<Optional<Campaign>> insertRedial(Campaign parent, Campaign child, List<String> o) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition t,
-                java.util.Set<String> changed) {
+        public Uni<Boolean> applySettings(Campaign before, CampaignTransition t,
+                Set<String> changed) {
             throw new UnsupportedOperationException();
         }
 
@@ -98,7 +104,7 @@ class CampaignQueriesTest {
         assertThat(foldLimits).containsExactly(batch, batch, batch);
 
         foldLimits.clear();
-        foldAnswers.addAll(java.util.Collections.nCopies(FoldCampaignTalliesService.BATCHES + 5, batch));
+        foldAnswers.addAll(Collections.nCopies(FoldCampaignTalliesService.BATCHES + 5, batch));
         assertThat(fold.fold().await().indefinitely()).isEqualTo(FoldCampaignTalliesService.BATCHES * batch);
         assertThat(foldLimits).hasSize(FoldCampaignTalliesService.BATCHES);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.application.call.CallChanges;
 import dev.voiceagent.application.call.CallGateway;
-import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.ContactEffect;
 import dev.voiceagent.application.call.OutboundCall;
@@ -21,7 +20,10 @@ import dev.voiceagent.domain.calling.CallingHours;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
+import dev.voiceagent.domain.campaign.ContactScreening;
+import dev.voiceagent.domain.campaign.DueContact;
 import dev.voiceagent.domain.campaign.RetryConfig;
+import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
@@ -30,6 +32,7 @@ import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
@@ -37,6 +40,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +66,7 @@ class DispatchCampaignsServiceTest {
     private final List<OutboundCall> dialed = new ArrayList<>();
     private final List<List<WebhookEvent>> committed = new ArrayList<>();
     private final List<ContactEffect> effects = new ArrayList<>();
-    private final Set<String> refusedNumbers = new java.util.HashSet<>();
+    private final Set<String> refusedNumbers = new HashSet<>();
     private boolean creditsExhausted;
     private Function<Long, Uni<List<DispatchLedger.RunningCampaign>>> runningCampaigns;
 
@@ -81,7 +85,7 @@ class DispatchCampaignsServiceTest {
         Workflow workflow = Workflow.create(ORG, 2, "Agent", WorkflowDefinition.empty(), Map.of(),
                 Map.of("greeting", "Hello"), NOW, UUID.randomUUID());
         Workflow stored = new Workflow(3L, ORG, workflow.workflowUuid(), 2L, "Agent", workflow.status(), null, NOW,
-                new dev.voiceagent.domain.workflow.WorkflowVersion(30L, 1, workflow.published().status(),
+                new WorkflowVersion(30L, 1, workflow.published().status(),
                         workflow.published().definition(), Map.of(), Map.of("greeting", "Hello"), NOW, NOW), null);
         WorkflowRepository workflows = only(WorkflowRepository.class, Map.of(
                 "find", args -> Uni.createFrom().item(Optional.of(stored)),
@@ -96,10 +100,14 @@ class DispatchCampaignsServiceTest {
                 "organizationLimit", args -> Uni.createFrom().item(Optional.empty()),
                 "attachProviderCallId", args -> Uni.createFrom().voidItem(),
                 "applyReport", args -> {
+                    CallAttempt after = (CallAttempt) args[1];
                     ContactEffect effect = (ContactEffect) args[3];
                     effects.add(effect);
+                    if (after.status().isFinal()) {
+                        ledger.end(after.id(), after.status(), after.endedAt() == null ? NOW : after.endedAt(),
+                                effect == null ? null : effect.failureReason());
+                    }
                     if (effect != null && effect.finished()) {
-                        ledger.liveCalls.merge(effect.attempt().campaignId(), -1L, Long::sum);
                         ledger.contacts.get(effect.attempt().contactId()).state = "done";
                     }
                     @SuppressWarnings("unchecked")
@@ -197,7 +205,10 @@ class DispatchCampaignsServiceTest {
     void aTrippedBreakerPausesTheCampaignAndNothingIsDialed() {
         ledger.running(campaign(9, 5, new CircuitBreakerConfig(true, 0.5, 300, 5)));
         ledger.contact(9, 1, "+12125550101", "America/New_York", false, NOW);
-        ledger.windowCounts = new DispatchLedger.WindowCounts(10, 8, List.of("busy", "failed"));
+        for (int i = 0; i < 10; i++) { // 8 of the window's last 10 calls failed
+            long call = ledger.call(ORG, 9L, NOW.minusSeconds(120));
+            ledger.end(call, i < 8 ? CallStatus.FAILED : CallStatus.COMPLETED, NOW.minusSeconds(60), null);
+        }
         assertThat(tick(dispatcher())).isZero();
         assertThat(ledger.campaigns.get(9L).state()).isEqualTo(CampaignState.PAUSED);
         assertThat(ledger.events).extracting(WebhookEvent::type).containsExactly("campaign.circuit_open");
@@ -304,23 +315,23 @@ class DispatchCampaignsServiceTest {
 
     @Test
     void theLogSaysOnceWhenCallingHoursHoldDispatchBackAndOnceWhenItResumes() {
-        dev.voiceagent.domain.campaign.DueContact due = new dev.voiceagent.domain.campaign.DueContact(5, 1,
+        DueContact due = new DueContact(5, 1,
                 "+81355550101", "Asia/Tokyo", Map.of(), 0, null, false);
         Instant opens = NOW.plus(Duration.ofHours(8));
-        var heldPlan = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(), Map.of(5L,
+        var heldPlan = new ContactScreening.Plan(List.of(), Map.of(5L,
                 NOW.plus(Duration.ofMinutes(5))), Map.of(), Map.of(), Map.of(5L, opens));
         var held = DispatchCampaignsService.holdChange(false, heldPlan, NOW);
         assertThat(held.event()).isEqualTo(DispatchCampaignsService.HELD);
         assertThat(held.details()).containsEntry("contacts", 1).containsEntry("next_opening", opens.toString());
 
         assertThat(DispatchCampaignsService.holdChange(true, heldPlan, NOW)).as("held already: said once").isNull();
-        var dialPlan = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(due), Map.of(), Map.of(),
+        var dialPlan = new ContactScreening.Plan(List.of(due), Map.of(), Map.of(),
                 Map.of(), Map.of());
         var resumed = DispatchCampaignsService.holdChange(true, dialPlan, NOW);
         assertThat(resumed.event()).isEqualTo(DispatchCampaignsService.RESUMED);
         assertThat(DispatchCampaignsService.holdChange(false, dialPlan, NOW)).as("dialing as usual: nothing to say")
                 .isNull();
-        var mixed = new dev.voiceagent.domain.campaign.ContactScreening.Plan(List.of(due), Map.of(6L, NOW), Map.of(),
+        var mixed = new ContactScreening.Plan(List.of(due), Map.of(6L, NOW), Map.of(),
                 Map.of(), Map.of(6L, opens));
         assertThat(DispatchCampaignsService.holdChange(false, mixed, NOW)).as("some dialed: not held back").isNull();
     }

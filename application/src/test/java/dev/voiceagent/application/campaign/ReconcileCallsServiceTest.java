@@ -18,9 +18,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Each way an expired attempt is settled: through the provider's status, or closed as an error. */
@@ -29,9 +31,9 @@ class ReconcileCallsServiceTest {
     private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
 
     private final List<CallReport> applied = new ArrayList<>();
-    private final Map<String, Object> providerAnswers = new java.util.HashMap<>();
+    private final Map<String, Object> providerAnswers = new HashMap<>();
 
-    private static <T> T only(Class<T> type, Map<String, java.util.function.Function<Object[], Object>> methods) {
+    private static <T> T only(Class<T> type, Map<String, Function<Object[], Object>> methods) {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
             var body = methods.get(method.getName());
             if (body == null) {

@@ -22,9 +22,11 @@ import dev.voiceagent.domain.conversation.TextChatSession;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.model.EffectiveModels;
 import dev.voiceagent.domain.webhook.WebhookEvent;
+import dev.voiceagent.domain.workflow.VersionStatus;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import dev.voiceagent.domain.workflow.WorkflowRun;
+import dev.voiceagent.domain.workflow.WorkflowStatus;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import java.lang.reflect.Proxy;
@@ -40,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,10 +69,10 @@ class TextChatServiceTest {
     private final InMemoryChats chats = new InMemoryChats();
 
     private TextChatService service() {
-        WorkflowVersion version = new WorkflowVersion(30L, 1, dev.voiceagent.domain.workflow.VersionStatus.PUBLISHED,
+        WorkflowVersion version = new WorkflowVersion(30L, 1, VersionStatus.PUBLISHED,
                 DEFINITION, Map.of(), Map.of(), NOW, NOW);
         Workflow workflow = new Workflow(3L, 1, UUID.randomUUID(), 2L, "Agent",
-                dev.voiceagent.domain.workflow.WorkflowStatus.ACTIVE, null, NOW, version, null);
+                WorkflowStatus.ACTIVE, null, NOW, version, null);
         WorkflowRepository workflows = proxy(WorkflowRepository.class, Map.of(
                 "find", args -> Uni.createFrom().item(Optional.of(workflow)),
                 "findVersion", args -> Uni.createFrom().item(Optional.of(version))));
@@ -91,7 +94,7 @@ class TextChatServiceTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> T proxy(Class<T> type, Map<String, java.util.function.Function<Object[], Object>> methods) {
+    private static <T> T proxy(Class<T> type, Map<String, Function<Object[], Object>> methods) {
         return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, method, args) -> {
             var body = methods.get(method.getName());
             if (body == null) {

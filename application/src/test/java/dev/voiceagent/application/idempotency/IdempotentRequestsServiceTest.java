@@ -1,11 +1,10 @@
 package dev.voiceagent.application.idempotency;
 
-import dev.voiceagent.application.support.MutableClock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.support.MutableClock;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;

@@ -14,6 +14,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,10 +62,10 @@ final class BenchApp implements AutoCloseable {
         String jdbc = debian != null ? debian.jdbcUrl()
                 : "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
         log = Files.createTempFile("bench-app", ".log");
-        java.util.List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(java.util.List.of(jvmOptions));
-        command.addAll(java.util.List.of("-jar", jar.toString()));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("QUARKUS_DATASOURCE_REACTIVE_URL", jdbc.substring(5));
         builder.environment().put("QUARKUS_DATASOURCE_JDBC_URL", jdbc);
@@ -182,7 +185,7 @@ final class BenchApp implements AutoCloseable {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String query = rs.getString(4);
-                    out.append(String.format(java.util.Locale.ROOT, "  %8d calls  mean %.3f ms  total %.0f ms  %s%n",
+                    out.append(String.format(Locale.ROOT, "  %8d calls  mean %.3f ms  total %.0f ms  %s%n",
                             rs.getLong(1), rs.getDouble(2), rs.getDouble(3),
                             query.length() > 110 ? query.substring(0, 110) + "..." : query));
                 }

@@ -1,15 +1,11 @@
 package dev.voiceagent.deploy.bench;
 
 import java.io.BufferedWriter;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

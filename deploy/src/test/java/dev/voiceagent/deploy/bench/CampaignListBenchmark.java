@@ -1,9 +1,11 @@
 package dev.voiceagent.deploy.bench;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,6 +14,7 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application, driven by wrk.
@@ -43,7 +46,7 @@ public final class CampaignListBenchmark {
         // The process as Dockerfile.jvm runs it: no MALLOC_ARENA_MAX (with 2, the peak RSS was within the spread
         // between runs: 333-339 against 337-347 MB). The documentation index is written at once (while the data
         // is seeded), not 20 s later in a measured run.
-        try (BenchApp app = new BenchApp(jar, java.util.Map.of("VOICEAGENT_DOCS_INDEX_DELAY", "PT0S"), jvmOptions)) {
+        try (BenchApp app = new BenchApp(jar, Map.of("VOICEAGENT_DOCS_INDEX_DELAY", "PT0S"), jvmOptions)) {
             String apiKey = app.signUp();
             seed(app.postgres, campaigns);
             System.out.printf(Locale.ROOT, "Loaded %d campaigns (3 log entries, 20 contacts, 12 calls each) into one"
@@ -56,7 +59,7 @@ public final class CampaignListBenchmark {
             }
             StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                     "GET /api/v1/campaign/: %d campaigns, %d bytes per response; wrk %d s per run after %d s of warm-up%n",
-                    campaigns, sample.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length, duration, warmup));
+                    campaigns, sample.body().getBytes(StandardCharsets.UTF_8).length, duration, warmup));
             List<Wrk.Result> many = new ArrayList<>();
             List<Wrk.Result> one = new ArrayList<>();
             List<Long> rss = new ArrayList<>();
@@ -180,6 +183,6 @@ public final class CampaignListBenchmark {
     static {
         // quiet the embedded database's own logging
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        new java.io.File(System.getProperty("java.io.tmpdir")).mkdirs();
+        new File(System.getProperty("java.io.tmpdir")).mkdirs();
     }
 }

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 
 /**
  * Benchmark (not a test): the daily report and the daily usage breakdown of one organization with 1,000,000 runs,
@@ -61,7 +62,7 @@ public final class UsageReportBenchmark {
         }
     }
 
-    private static String measure(BenchApp app, String name, int requests, java.util.function.Supplier<String> path)
+    private static String measure(BenchApp app, String name, int requests, Supplier<String> path)
             throws Exception {
         for (int i = 0; i < 10; i++) {
             get(app, path.get());

@@ -2,12 +2,14 @@ package dev.voiceagent.deploy.bench;
 
 import dev.voiceagent.adapters.media.webrtc.WebRtcCaller;
 import dev.voiceagent.adapters.telephony.FormBody;
+import dev.voiceagent.application.voice.runtime.VoiceSessionFactory;
 import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.ScriptedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller;
+import dev.voiceagent.deploy.support.Speech;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -46,7 +49,7 @@ public final class VoiceCallBenchmark {
 
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
     /** What the turn waits for by design, and the fakes' delays (the first sentence ends with the second chunk). */
-    static final long DESIGNED_MS = dev.voiceagent.application.voice.runtime.VoiceSessionFactory.ACTIVITY.stop().toMillis()
+    static final long DESIGNED_MS = VoiceSessionFactory.ACTIVITY.stop().toMillis()
             + 150 + 250 + 20 + 100;
 
     private static final String WORKFLOW = """
@@ -175,7 +178,7 @@ public final class VoiceCallBenchmark {
     }
 
     private static String variable(String property) {
-        return property.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+        return property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     private static String level(BenchApp app, Vertx vertx, long workflow, int calls) throws Exception {
@@ -292,7 +295,7 @@ public final class VoiceCallBenchmark {
         long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600;
         for (String line : List.of("Where is my order?", "When will it arrive?", "Can I change it?",
                 "Tell me about returns.", "Stop, I see.")) {
-            scriptMs += dev.voiceagent.deploy.support.Speech.pcm16k(line).length / 32;
+            scriptMs += Speech.pcm16k(line).length / 32;
         }
         Thread.sleep(scriptMs + 500);
         // hang up: the plain route's hangup message; over WebRTC, as the dashboard does, by closing the signaling
@@ -397,7 +400,7 @@ public final class VoiceCallBenchmark {
     private static long lineMs(String... lines) {
         long ms = 0;
         for (String line : lines) {
-            ms += dev.voiceagent.deploy.support.Speech.mulaw(line).length / 8;
+            ms += Speech.mulaw(line).length / 8;
         }
         return ms;
     }

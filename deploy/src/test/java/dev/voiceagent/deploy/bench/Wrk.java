@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,7 +39,7 @@ final class Wrk {
                     middle(results, Result::p99), results.stream().mapToLong(Result::errors).sum());
         }
 
-        private static Double middle(List<Result> results, java.util.function.Function<Result, Double> figure) {
+        private static Double middle(List<Result> results, Function<Result, Double> figure) {
             List<Double> sorted = results.stream().map(figure).sorted(Comparator.naturalOrder()).toList();
             return sorted.get(sorted.size() / 2);
         }

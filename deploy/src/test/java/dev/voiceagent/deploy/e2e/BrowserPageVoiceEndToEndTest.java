@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -112,7 +113,7 @@ public class BrowserPageVoiceEndToEndTest {
                 assertThat(seen.getJsonArray("errors")).as("the page's errors (Chromium: %s)", chromium.logTail())
                         .isEmpty();
                 return seen;
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new AssertionError("the page never reported; Chromium said:\n" + chromium.logTail(), e);
             }
         } finally {

@@ -15,6 +15,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,9 +60,9 @@ class CreateCampaignEndToEndTest {
 
     private String upload(String csv) {
         var presigned = as(key).body(Map.of("file_name", "contacts.csv", "file_size",
-                        csv.getBytes(java.nio.charset.StandardCharsets.UTF_8).length))
+                        csv.getBytes(StandardCharsets.UTF_8).length))
                 .post("/api/v1/object-store/presigned-upload-url").then().statusCode(200).extract().jsonPath();
-        given().contentType("text/csv; charset=UTF-8").body(csv.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        given().contentType("text/csv; charset=UTF-8").body(csv.getBytes(StandardCharsets.UTF_8))
                 .put(presigned.getString("upload_url")).then().statusCode(200);
         return presigned.getString("file_key");
     }
@@ -98,15 +105,15 @@ class CreateCampaignEndToEndTest {
 
     /** A calling window three days from today (UTC): closed now in every time zone. */
     static Map<String, Object> closedWindow() {
-        int day = (java.time.LocalDate.now(java.time.ZoneOffset.UTC).getDayOfWeek().getValue() - 1 + 3) % 7;
+        int day = (LocalDate.now(ZoneOffset.UTC).getDayOfWeek().getValue() - 1 + 3) % 7;
         return Map.of("enabled", true, "timezone", "UTC",
                 "slots", List.of(Map.of("day_of_week", day, "start_time", "09:00", "end_time", "17:00")));
     }
 
     private io.restassured.path.json.JsonPath awaitState(long campaignId, String state) throws InterruptedException {
-        java.time.Instant deadline = java.time.Instant.now().plusSeconds(10);
+        Instant deadline = Instant.now().plusSeconds(10);
         io.restassured.path.json.JsonPath campaign = null;
-        while (java.time.Instant.now().isBefore(deadline)) {
+        while (Instant.now().isBefore(deadline)) {
             campaign = as(key).get("/api/v1/campaign/" + campaignId).then().statusCode(200).extract().jsonPath();
             if (state.equals(campaign.getString("state"))) {
                 return campaign;
@@ -371,7 +378,7 @@ class CreateCampaignEndToEndTest {
     }
 
     @Test
-    void everyCheckAnswersWithAClearMessageAndStoresNothing() throws java.io.IOException {
+    void everyCheckAnswersWithAClearMessageAndStoresNothing() throws IOException {
         String good = upload("phone_number,first_name\n+15550000011,Ann\n");
         as(key).body(request(good)).post("/api/v1/campaign/create").then().statusCode(400)
                 .body("detail", equalTo("No telephony configuration: configure telephony first"));
@@ -398,9 +405,9 @@ class CreateCampaignEndToEndTest {
                 .then().statusCode(400).body("detail", startsWith("Failed to access CSV file"));
         // an empty object, as a store without size checks (a presigned S3 PUT) lets through: refused by its size
         String empty = "campaigns/" + account.organizationId() + "/empty.csv";
-        java.nio.file.Path file = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "voice-agent-test-objects", empty);
-        java.nio.file.Files.createDirectories(file.getParent());
-        java.nio.file.Files.write(file, new byte[0]);
+        Path file = Path.of(System.getProperty("java.io.tmpdir"), "voice-agent-test-objects", empty);
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[0]);
         as(key).body(request(empty)).post("/api/v1/campaign/create").then().statusCode(400)
                 .body("detail", equalTo("The CSV file must be between 1 byte and 10485760 bytes (it is 0)"));
         as(key).body(request("campaigns/" + (account.organizationId() + 1000) + "/x.csv")).post("/api/v1/campaign/create")

@@ -3,9 +3,12 @@ package dev.voiceagent.deploy.e2e;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.StoppablePostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +24,7 @@ class DatabaseOutageEndToEndTest {
     void theAutoscaleMetricAndOrdinaryRequestsAre503WithRetryAfterWhileTheDatabaseIsOut() {
         given().header("X-Devops-Secret", "test-devops-secret").get("/api/v1/health/autoscale-metric?buffer=5")
                 .then().statusCode(200);
-        String key = dev.voiceagent.deploy.support.Api.createKey(dev.voiceagent.deploy.support.Api.signUp("outage"),
+        String key = Api.createKey(Api.signUp("outage"),
                 "k");
         given().header("X-API-Key", key).get("/api/v1/campaign/").then().statusCode(200);
         StoppablePostgresResource.stopDatabase();
@@ -34,8 +37,8 @@ class DatabaseOutageEndToEndTest {
                     .header("Retry-After", "5")
                     .body("detail", org.hamcrest.Matchers.containsString("cannot reach its database"));
         }
-        given().header("X-API-Key", key).contentType("application/json").body(java.util.Map.of("name", "x",
-                "workflow_definition", java.util.Map.of("nodes", java.util.List.of(), "edges", java.util.List.of())))
+        given().header("X-API-Key", key).contentType("application/json").body(Map.of("name", "x",
+                "workflow_definition", Map.of("nodes", List.of(), "edges", List.of())))
                 .post("/api/v1/workflow/create/definition").then().statusCode(503).header("Retry-After", "5");
     }
 }

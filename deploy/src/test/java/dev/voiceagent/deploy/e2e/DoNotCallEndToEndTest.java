@@ -7,20 +7,38 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import dev.voiceagent.application.call.CallChanges;
+import dev.voiceagent.application.call.CallGateway;
+import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.campaign.DispatchCampaignsService;
+import dev.voiceagent.application.campaign.DispatchLedger;
+import dev.voiceagent.application.campaign.DispatchSettings;
+import dev.voiceagent.application.dispatch.DispatchMetrics;
+import dev.voiceagent.application.telephony.NumberTimeZones;
+import dev.voiceagent.application.telephony.PhoneNumberRepository;
+import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
+import dev.voiceagent.application.usage.CreditGate;
+import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.Sql;
+import dev.voiceagent.domain.calling.CallingHours;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,26 +53,26 @@ class DoNotCallEndToEndTest {
     AgroalDataSource dataSource;
 
     @Inject
-    dev.voiceagent.application.campaign.DispatchLedger ledger;
+    DispatchLedger ledger;
     @Inject
-    dev.voiceagent.application.workflow.WorkflowRepository workflowRepository;
+    WorkflowRepository workflowRepository;
     @Inject
-    dev.voiceagent.application.telephony.TelephonyConfigurationRepository configurations;
+    TelephonyConfigurationRepository configurations;
     @Inject
-    dev.voiceagent.application.telephony.PhoneNumberRepository phoneNumbers;
+    PhoneNumberRepository phoneNumbers;
     @Inject
-    dev.voiceagent.application.call.CallRepository calls;
+    CallRepository calls;
     @Inject
-    dev.voiceagent.application.call.CallChanges changes;
+    CallChanges changes;
     @Inject
-    @jakarta.enterprise.inject.Any
-    jakarta.enterprise.inject.Instance<dev.voiceagent.application.call.CallGateway> gateways;
+    @Any
+    Instance<CallGateway> gateways;
     @Inject
-    dev.voiceagent.application.dispatch.DispatchMetrics metrics;
+    DispatchMetrics metrics;
     @Inject
-    dev.voiceagent.application.usage.CreditGate credits;
+    CreditGate credits;
     @Inject
-    dev.voiceagent.application.telephony.NumberTimeZones numberZones;
+    NumberTimeZones numberZones;
 
     private Sql sql;
     private Api.Account account;
@@ -173,7 +191,7 @@ class DoNotCallEndToEndTest {
     @Test
     void aDispositionTheOrganizationMapsToDoNotCallListsTheCustomersNumber() {
         as(key).get(DNC + "/dispositions").then().statusCode(200).body("disposition_codes", hasSize(0));
-        as(key).body(Map.of("disposition_codes", java.util.List.of("DNC", "HOSTILE"))).put(DNC + "/dispositions")
+        as(key).body(Map.of("disposition_codes", List.of("DNC", "HOSTILE"))).put(DNC + "/dispositions")
                 .then().statusCode(200).body("disposition_codes", contains("DNC", "HOSTILE"));
         as(otherKey).get(DNC + "/dispositions").then().body("disposition_codes", hasSize(0));
         long workflow = workflow();
@@ -193,7 +211,7 @@ class DoNotCallEndToEndTest {
                 .isEqualTo(outbound);
         assertThat(sql.queryLong("SELECT workflow_run_id FROM dnc_numbers WHERE organization_id = ?"
                 + " AND phone_number = '+14155550162'", account.organizationId())).isEqualTo(inbound);
-        as(key).body(Map.of("disposition_codes", java.util.List.of(""))).put(DNC + "/dispositions").then()
+        as(key).body(Map.of("disposition_codes", List.of(""))).put(DNC + "/dispositions").then()
                 .statusCode(400);
     }
 
@@ -236,10 +254,10 @@ class DoNotCallEndToEndTest {
         for (int i = 0; i < 30; i += 3) {
             as(key).body(Map.of("phone_number", "+141555502%02d".formatted(50 + i))).post(DNC).then().statusCode(200);
         }
-        var replicaB = new dev.voiceagent.application.campaign.DispatchCampaignsService(ledger, workflowRepository,
-                configurations, phoneNumbers, calls, changes, gateways.stream().toList(), java.time.Clock.systemUTC(),
-                new java.util.Random(), new dev.voiceagent.application.campaign.DispatchSettings(10, Duration.ofHours(2),
-                        Duration.ofMinutes(2), dev.voiceagent.domain.calling.CallingHours.parse("00:00", "24:00")),
+        var replicaB = new DispatchCampaignsService(ledger, workflowRepository,
+                configurations, phoneNumbers, calls, changes, gateways.stream().toList(), Clock.systemUTC(),
+                new Random(), new DispatchSettings(10, Duration.ofHours(2),
+                        Duration.ofMinutes(2), CallingHours.parse("00:00", "24:00")),
                 metrics, credits, numberZones);
         as(key).post("/api/v1/campaign/" + campaign + "/start").then().statusCode(200);
         Instant deadline = Instant.now().plusSeconds(40);

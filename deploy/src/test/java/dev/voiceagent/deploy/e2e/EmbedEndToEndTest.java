@@ -142,6 +142,50 @@ class EmbedEndToEndTest {
     }
 
     @Test
+    void aSessionsPreflightsAnswerItsPagesWithEachPathsMethodsAndRefuseAnotherDomain() {
+        String token = token(Map.of("allowed_domains", List.of("acme.io"), "settings", Map.of("widgetType", "chat")));
+        String session = page("https://acme.io").body(Map.of("token", token)).post(EMBED + "/init").then()
+                .statusCode(200).extract().path("session_token");
+        Map<String, String> methods = Map.of("/chat/" + session, "GET, POST, OPTIONS",
+                "/chat/" + session + "/messages", "GET, POST, OPTIONS", "/chat/" + session + "/end",
+                "GET, POST, OPTIONS", "/turn-credentials/" + session, "GET, OPTIONS");
+        for (Map.Entry<String, String> path : methods.entrySet()) {
+            Response ok = given().header("Origin", "https://acme.io").header("Access-Control-Request-Method", "POST")
+                    .options(EMBED + path.getKey());
+            assertThat(ok.statusCode()).as(path.getKey()).isEqualTo(200);
+            assertThat(ok.header("Access-Control-Allow-Origin")).as(path.getKey()).isEqualTo("https://acme.io");
+            assertThat(ok.header("Access-Control-Allow-Methods")).as(path.getKey()).isEqualTo(path.getValue());
+            assertThat(ok.header("Access-Control-Allow-Headers")).isEqualTo("Content-Type, Origin");
+            assertThat(ok.header("Access-Control-Max-Age")).isEqualTo("86400");
+            assertThat(ok.header("Vary")).isEqualTo("Origin");
+
+            Response refused = given().header("Origin", "https://evil.com").header("Access-Control-Request-Method",
+                    "POST").options(EMBED + path.getKey());
+            assertThat(refused.statusCode()).as(path.getKey()).isEqualTo(403);
+            assertThat(refused.jsonPath().getString("detail")).isEqualTo("Origin not allowed for this embed");
+            assertThat(refused.header("Access-Control-Allow-Origin")).as("a refused preflight grants nothing")
+                    .isNull();
+        }
+        // no Origin at all (not a browser's preflight): init's answers granting no origin, a known session's refuses
+        Response bare = given().options(EMBED + "/init");
+        assertThat(bare.statusCode()).isEqualTo(200);
+        assertThat(bare.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(bare.header("Access-Control-Allow-Methods")).isEqualTo("POST, OPTIONS");
+        given().options(EMBED + "/chat/" + session).then().statusCode(403);
+        // a token or session longer than any is refused as the path's value, as the other methods refuse it
+        given().header("Origin", "https://acme.io").options(EMBED + "/config/" + "x".repeat(257)).then()
+                .statusCode(422).body("detail[0].loc", equalTo(List.of("path", "token")))
+                .body("detail[0].type", equalTo("string_length"))
+                .body("detail[0].msg", equalTo("size must be between 0 and 256"))
+                .body("detail[0].input", equalTo("x".repeat(257)));
+        given().header("Origin", "https://acme.io").options(EMBED + "/chat/" + "x".repeat(257) + "/end").then()
+                .statusCode(422).body("detail[0].loc", equalTo(List.of("path", "session_token")));
+        // a path the widget does not call has no preflight here
+        given().header("Origin", "https://acme.io").header("Access-Control-Request-Method", "GET")
+                .options(EMBED + "/nothing").then().statusCode(404);
+    }
+
+    @Test
     void aChatWidgetGreetsOnInitAndChatsUntilItEnds() {
         String token = token(Map.of("allowed_domains", List.of("acme.io"), "settings", Map.of("widgetType", "chat",
                 "theme", "dark")));

@@ -6,10 +6,12 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.voiceagent.adapters.postgres.knowledge.PostgresKnowledgeRepository;
+import dev.voiceagent.application.knowledge.KnowledgeUseCases;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeModelProviders;
 import dev.voiceagent.deploy.support.FakeModelProviders.Received;
+import dev.voiceagent.deploy.support.Sql;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -195,7 +197,7 @@ public class KnowledgeBaseEndToEndTest {
         assertThat(search(key, Map.of("query", "refunds card")).getList("chunks")).isEmpty();
     }
 
-    @jakarta.inject.Inject
+    @Inject
     io.agroal.api.AgroalDataSource dataSource;
 
     /** An uploaded file whose row is then put in a state by hand (a replica's claim); its uuid. */
@@ -209,7 +211,7 @@ public class KnowledgeBaseEndToEndTest {
 
     @Test
     void aDocumentWhoseReplicaDiedIsTakenOverAndGivenUpAfterThreeAttempts() {
-        dev.voiceagent.deploy.support.Sql sql = new dev.voiceagent.deploy.support.Sql(dataSource);
+        Sql sql = new Sql(dataSource);
         // claimed by a replica that died: its lease ran out a second ago, after one attempt
         String orphan = uploadedOnly("Orphaned notes about the dental chair maintenance schedule.");
         sql.update("UPDATE knowledge_documents SET submitted_at = now(), status = 'processing', lease_owner ="
@@ -233,12 +235,12 @@ public class KnowledgeBaseEndToEndTest {
                 leased)).isEqualTo("processing replica-alive");
     }
 
-    @jakarta.inject.Inject
-    dev.voiceagent.application.knowledge.KnowledgeUseCases.ProcessDocumentsUseCase processing;
+    @Inject
+    KnowledgeUseCases.ProcessDocumentsUseCase processing;
 
     @Test
     void anUploadNeverSubmittedIsForgottenADayLater() {
-        dev.voiceagent.deploy.support.Sql sql = new dev.voiceagent.deploy.support.Sql(dataSource);
+        Sql sql = new Sql(dataSource);
         String old = uploadedOnly("Uploaded and never submitted.");
         String recent = uploadedOnly("Uploaded a minute ago.");
         String submitted = add(key, "kept.txt", "text/plain", "Submitted long ago.".getBytes(StandardCharsets.UTF_8),

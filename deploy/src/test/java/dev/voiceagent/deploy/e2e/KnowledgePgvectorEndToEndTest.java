@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -152,7 +153,7 @@ public class KnowledgePgvectorEndToEndTest {
                 "sedation", "referral", "copay", "deductible", "orthodontist", "pediatric", "emergency"};
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            String uuid = java.util.UUID.randomUUID().toString();
+            String uuid = UUID.randomUUID().toString();
             long document;
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO knowledge_documents (organization_id, uuid,"
                     + " filename, storage_key, file_size_bytes, file_hash, mime_type, status, total_chunks,"

@@ -16,7 +16,9 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -155,7 +157,7 @@ class ModelConfigurationEndToEndTest {
     }
 
     private static List<Object> append(List<Object> loc, Object element) {
-        List<Object> out = new java.util.ArrayList<>(loc);
+        List<Object> out = new ArrayList<>(loc);
         out.add(element);
         return out;
     }
@@ -248,7 +250,7 @@ class ModelConfigurationEndToEndTest {
         assertThat(context.getBoolean("model_services.has_model_configuration_v2")).isFalse();
         assertThat(context.getString("model_services.managed_service_version")).isNull();
         assertThat(context.getLong("user.id")).isEqualTo(a.userId());
-        assertThat(context.getString("user.email")).isEqualTo(a.email().toLowerCase(java.util.Locale.ROOT));
+        assertThat(context.getString("user.email")).isEqualTo(a.email().toLowerCase(Locale.ROOT));
         assertThat(context.getBoolean("setup.telephony_ready_for_outbound")).isFalse();
         assertThat(context.getInt("setup.active_api_keys")).isEqualTo(1);
         assertThat(context.getBoolean("setup.model_configuration_present")).isFalse();

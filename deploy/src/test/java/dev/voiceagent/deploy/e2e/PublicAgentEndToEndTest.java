@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +50,7 @@ public class PublicAgentEndToEndTest {
     @BeforeEach
     void agent() {
         key = Api.createKey(Api.signUp("trigger"), "k");
-        path = "demo-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        path = "demo-" + UUID.randomUUID().toString().substring(0, 8);
         JsonPath created = as(key).body(Map.of("name", "Reminder", "workflow_definition", withTrigger(path, true)))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath();
         workflow = created.getLong("id");

@@ -6,10 +6,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
-import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.ratelimit.RateLimitService;
 import dev.voiceagent.application.ratelimit.RateLimitStore;
 import dev.voiceagent.application.ratelimit.RateLimitUseCase;
+import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.Sql;

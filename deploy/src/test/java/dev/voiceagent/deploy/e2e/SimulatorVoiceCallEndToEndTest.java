@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.domain.audio.Wav;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -149,7 +150,7 @@ class SimulatorVoiceCallEndToEndTest {
     static byte[] toneWav(int ms) {
         int n = 16 * ms;
         ByteBuffer b = ByteBuffer.allocate(44 + 2 * n).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(dev.voiceagent.domain.audio.Wav.header(1, 16_000, 2L * n));
+        b.put(Wav.header(1, 16_000, 2L * n));
         for (int i = 0; i < n; i++) {
             b.putShort((short) (10_000 * Math.sin(2 * Math.PI * 440 * i / 16_000.0)));
         }

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +66,7 @@ class TelnyxEndToEndTest {
 
     @Test
     void anIncomingCallIsAnsweredAndStreamedThroughCallControlAndItsHangupEndsTheRun() throws Exception {
-        String id = "v3:inbound-" + java.util.UUID.randomUUID();
+        String id = "v3:inbound-" + UUID.randomUUID();
         String initiated = "{\"data\":{\"id\":\"ev-in-1\",\"event_type\":\"call.initiated\",\"payload\":{"
                 + "\"call_control_id\":\"" + id + "\",\"direction\":\"incoming\",\"to\":\"+14155552671\","
                 + "\"from\":\"+447700900123\",\"connection_id\":\"conn-1\"}}}";

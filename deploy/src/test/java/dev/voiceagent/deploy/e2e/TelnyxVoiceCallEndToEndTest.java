@@ -28,6 +28,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,7 +170,7 @@ class TelnyxVoiceCallEndToEndTest {
 
     /** A Call Control event about the run's call, signed with the configuration's key, as Telnyx posts it. */
     private void event(long runId, String type, String result) throws Exception {
-        String body = "{\"data\":{\"id\":\"ev-" + java.util.UUID.randomUUID() + "\",\"event_type\":\"" + type
+        String body = "{\"data\":{\"id\":\"ev-" + UUID.randomUUID() + "\",\"event_type\":\"" + type
                 + "\",\"payload\":{\"call_control_id\":\"" + FakeProviderServer.lastSid + "\",\"result\":\""
                 + result + "\"}}}";
         String timestamp = String.valueOf(Instant.now().getEpochSecond());
@@ -216,7 +217,7 @@ class TelnyxVoiceCallEndToEndTest {
     void anInboundCallIsAnsweredWithItsStreamInOneCommandAndACallerOnALawIsHeard() throws Exception {
         FakeVoiceProviders.CALLER_LINES.add("What are your opening hours?");
         FakeVoiceProviders.REPLIES.add(Reply.says("We are open from nine to five."));
-        String id = "v3:inbound-" + java.util.UUID.randomUUID();
+        String id = "v3:inbound-" + UUID.randomUUID();
         String initiated = "{\"data\":{\"id\":\"ev-" + id + "\",\"event_type\":\"call.initiated\",\"payload\":{"
                 + "\"call_control_id\":\"" + id + "\",\"direction\":\"incoming\",\"to\":\"+14155552671\","
                 + "\"from\":\"+447700900123\",\"connection_id\":\"conn-1\"}}}";

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -312,7 +313,7 @@ class TextChatEndToEndTest {
         assertThat(messages.stream().filter(m -> "user".equals(m.get("role")))).hasSize(1 + (int) ok);
     }
 
-    private static List<Integer> parallel(int count, java.util.function.IntFunction<Integer> request) {
+    private static List<Integer> parallel(int count, IntFunction<Integer> request) {
         List<CompletableFuture<Integer>> all = IntStream.range(0, count)
                 .mapToObj(i -> CompletableFuture.supplyAsync(() -> request.apply(i))).toList();
         return all.stream().map(CompletableFuture::join).toList();

@@ -21,6 +21,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -89,7 +90,7 @@ class ToolsEndToEndTest {
         as().get("/api/v1/tools/" + uuid).then().statusCode(200).body("definition.config.url", equalTo(""));
         as().post("/api/v1/tools/" + uuid + "/test").then().statusCode(400)
                 .body("detail", org.hamcrest.Matchers.containsString("has no URL yet"));
-        Map<String, Object> start = new java.util.LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
+        Map<String, Object> start = new LinkedHashMap<>(Map.of("name", "Start", "prompt", "Help.",
                 "tool_uuids", List.of(uuid)));
         long workflow = as().body(Map.of("name", "Uses a draft tool", "workflow_definition", Map.of("nodes",
                         List.of(Map.of("id", "1", "type", "startCall", "position", Map.of("x", 0, "y", 0), "data",

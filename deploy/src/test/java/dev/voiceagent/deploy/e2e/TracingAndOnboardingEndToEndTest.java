@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -93,7 +94,7 @@ class TracingAndOnboardingEndToEndTest {
                 .post(TRACING).then().statusCode(422).body("detail[0].loc", equalTo(List.of("body", "project_id")));
         as(key).body(Map.of("host", "https://cloud.langfuse.com", "public_key", "pk", "secret_key", "sk",
                 "project_id", "")).post(TRACING).then().statusCode(422);
-        as(key).body(credentials("pk", "sk").entrySet().stream().collect(java.util.stream.Collectors.toMap(
+        as(key).body(credentials("pk", "sk").entrySet().stream().collect(Collectors.toMap(
                 Map.Entry::getKey, e -> e.getKey().equals("host") ? "ftp://langfuse" : e.getValue())))
                 .post(TRACING).then().statusCode(400);
         assertThat(repository.find(a.organizationId()).await().indefinitely()).isEmpty();

@@ -17,6 +17,7 @@ import io.restassured.specification.RequestSpecification;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -95,7 +96,7 @@ class TwilioEndToEndTest {
         long runId = initiate();
         String url = "http://localhost:8081/api/v1/telephony/twilio/status-callback/" + runId;
         String callSid = FakeProviderServer.lastSid;
-        Map<String, String> completed = new java.util.LinkedHashMap<>(Map.of("CallSid", callSid, "CallStatus",
+        Map<String, String> completed = new LinkedHashMap<>(Map.of("CallSid", callSid, "CallStatus",
                 "completed", "CallDuration", "12", "AccountSid", SID, "SequenceNumber", "3"));
         String body = form(completed);
         String signature = TwilioSignature.compute(TOKEN, url, FormBody.parse(body));

@@ -3,21 +3,24 @@ package dev.voiceagent.deploy.e2e;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voiceagent.deploy.support.PackagedInstance;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
-import dev.voiceagent.deploy.support.PackagedInstance;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -142,7 +145,7 @@ class TwoInstancesDispatchIT {
     private static void assertProductionLogsAreJsonLines(Path log) throws Exception {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         List<com.fasterxml.jackson.databind.JsonNode> lines = new ArrayList<>();
-        for (String line : java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             if (!line.isBlank()) {
                 lines.add(json.readTree(line)); // throws on any line that is not JSON
             }
@@ -182,14 +185,14 @@ class TwoInstancesDispatchIT {
             Thread.sleep(50);
         }
         assertThat(sawNotReady).as("not ready while draining").isTrue();
-        assertThat(draining.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(draining.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertProductionLogsAreJsonLines(Path.of("target", "two-instances-draining.log"));
         // its live calls ended while it drained (their reports reached it), and it dialed nothing new
         assertThat(query(active, campaign)).isZero();
         assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND status = 'completed'", campaign))
                 .isGreaterThanOrEqualTo(2);
         assertThat(query("SELECT count(*) FROM calls WHERE campaign_id = ? AND started_at > ?", campaign,
-                java.sql.Timestamp.from(sigterm.plusSeconds(1)))).isZero();
+                Timestamp.from(sigterm.plusSeconds(1)))).isZero();
         assertThat(query("SELECT count(*) FROM campaign_contacts WHERE campaign_id = ? AND state = 'pending'", campaign))
                 .isGreaterThan(0);
         // another replica takes the remaining contacts

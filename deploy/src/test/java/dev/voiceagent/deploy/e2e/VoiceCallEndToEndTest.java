@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.voiceagent.adapters.telephony.FormBody;
+import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
 import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.application.model.ModelConfigurationRepository;
+import dev.voiceagent.application.voice.runtime.VoiceSessions;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeProviderServer;
@@ -26,11 +29,14 @@ import jakarta.inject.Inject;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -63,10 +69,10 @@ class VoiceCallEndToEndTest {
     VoiceRuntime runtime;
 
     @Inject
-    dev.voiceagent.application.voice.runtime.VoiceSessions sessions;
+    VoiceSessions sessions;
 
     @Inject
-    dev.voiceagent.application.model.ModelConfigurationRepository modelConfigurations;
+    ModelConfigurationRepository modelConfigurations;
 
     private Api.Account account;
     private String key;
@@ -523,7 +529,7 @@ class VoiceCallEndToEndTest {
         as(key).body(grok).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
                 .body("detail[0].loc", org.hamcrest.Matchers.hasItems("realtime", "provider"))
                 .body("detail[0].type", org.hamcrest.Matchers.equalTo("voice_runtime_unsupported"));
-        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), grok, java.time.Instant.now())
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), grok, Instant.now())
                 .await().indefinitely();
         String url = dial();
         SimulatedCaller caller = caller().connect(url);
@@ -538,7 +544,7 @@ class VoiceCallEndToEndTest {
         String body = "CallSid=CA1&AccountSid=" + SID + "&CallStatus=in-progress";
         String path = url.substring(url.indexOf("/api/"));
         given().contentType(ContentType.URLENC).body(body).post(path).then().statusCode(403);
-        String signature = dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1", url,
+        String signature = TwilioSignature.compute("twilio-auth-token-1", url,
                 FormBody.parse(body));
         return given().contentType(ContentType.URLENC).header("X-Twilio-Signature", signature).body(body).post(path)
                 .then().statusCode(200).contentType("text/xml").extract().asString();
@@ -640,7 +646,7 @@ class VoiceCallEndToEndTest {
         given().contentType(ContentType.URLENC).body(body).post("/api/v1/telephony/twilio/amd/" + runId).then()
                 .statusCode(403);
         given().contentType(ContentType.URLENC).header("X-Twilio-Signature",
-                        dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                        TwilioSignature.compute("twilio-auth-token-1",
                                 callback, FormBody.parse(body))).body(body)
                 .post("/api/v1/telephony/twilio/amd/" + runId).then().statusCode(200)
                 .body("answered_by", org.hamcrest.Matchers.equalTo("machine_after_greeting"));
@@ -677,7 +683,7 @@ class VoiceCallEndToEndTest {
         String callback = "http://localhost:8081/api/v1/telephony/twilio/amd/" + runId;
         String body = "CallSid=CA1&AccountSid=" + SID + "&AnsweredBy=machine_start";
         given().contentType(ContentType.URLENC).header("X-Twilio-Signature",
-                        dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                        TwilioSignature.compute("twilio-auth-token-1",
                                 callback, FormBody.parse(body))).body(body)
                 .post("/api/v1/telephony/twilio/amd/" + runId).then().statusCode(200);
         Thread.sleep(1_000);
@@ -741,7 +747,7 @@ class VoiceCallEndToEndTest {
     private String ended(SimulatedCaller caller, long runId) throws Exception {
         try {
             return caller.closed.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             caller.hangUp();
             throw new AssertionError("the call did not end; the caller spoke " + caller.speech.size()
                     + " times, heard " + caller.agentFrames.size() + " frames; the run's events: "
@@ -864,7 +870,7 @@ class VoiceCallEndToEndTest {
             given().urlEncodingEnabled(false).contentType(ContentType.URLENC).body(body).post(path).then()
                     .statusCode(403);
             given().urlEncodingEnabled(false).contentType(ContentType.URLENC).header("X-Twilio-Signature",
-                            dev.voiceagent.adapters.telephony.twilio.TwilioSignature.compute("twilio-auth-token-1",
+                            TwilioSignature.compute("twilio-auth-token-1",
                                     whisper, FormBody.parse(body))).body(body).post(path).then().statusCode(200)
                     .body(org.hamcrest.Matchers.endsWith("<Response><Say>A caller about order A-17 &amp; its refund."
                             + "</Say></Response>"));
@@ -992,7 +998,7 @@ class VoiceCallEndToEndTest {
                         "tts", Map.of("provider", "google", "api_key", "g-voice-test"))));
         // refused when saved; one stored before that check existed still reaches a call, which ends with the reason
         as(key).body(pipeline).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422);
-        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), pipeline, java.time.Instant.now())
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), pipeline, Instant.now())
                 .await().indefinitely();
         String url = dial();
         SimulatedCaller caller = caller().connect(url);
@@ -1008,7 +1014,7 @@ class VoiceCallEndToEndTest {
         try {
             probe.connect(url);
             return 0;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof UpgradeRejectedException rejected) {
                 return rejected.getStatus();
             }

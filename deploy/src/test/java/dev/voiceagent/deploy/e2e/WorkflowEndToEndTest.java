@@ -19,6 +19,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -246,7 +247,7 @@ public class WorkflowEndToEndTest {
         as(key).get("/api/v1/workflow/fetch/" + theirs).then().statusCode(404).body("detail", equalTo(notFound));
         as(key).body(Map.of("name", "x")).put("/api/v1/workflow/" + theirs).then().statusCode(404);
         as(key).body(Map.of("status", "archived")).put("/api/v1/workflow/" + theirs + "/status").then().statusCode(404);
-        as(key).body(java.util.Collections.singletonMap("folder_id", null)).put("/api/v1/workflow/" + theirs + "/folder").then().statusCode(404);
+        as(key).body(Collections.singletonMap("folder_id", null)).put("/api/v1/workflow/" + theirs + "/folder").then().statusCode(404);
         as(key).post("/api/v1/workflow/" + theirs + "/duplicate").then().statusCode(404);
         as(key).post("/api/v1/workflow/" + theirs + "/validate").then().statusCode(404);
         as(key).get("/api/v1/workflow/" + theirs + "/versions").then().statusCode(404);

@@ -3,10 +3,13 @@ package dev.voiceagent.deploy.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -77,7 +80,7 @@ class KubernetesManifestsTest {
             assertThat(type).as("a known API type for " + key).isNotNull();
             Object bound = json.convertValue(document, type);
             List<String> unknown = new ArrayList<>();
-            unknownFields(bound, key, unknown, new java.util.IdentityHashMap<>());
+            unknownFields(bound, key, unknown, new IdentityHashMap<>());
             assertThat(unknown).as("fields the Kubernetes API does not define").isEmpty();
             checked++;
         }
@@ -106,7 +109,7 @@ class KubernetesManifestsTest {
         if (!node.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
             return;
         }
-        for (java.lang.reflect.Method getter : node.getClass().getMethods()) {
+        for (Method getter : node.getClass().getMethods()) {
             if (getter.getParameterCount() != 0 || !getter.getName().startsWith("get")
                     || getter.getDeclaringClass() == Object.class) {
                 continue;
@@ -179,7 +182,7 @@ class KubernetesManifestsTest {
     }
 
     private static Map<String, Object> env(Map<String, Object> container) {
-        Map<String, Object> env = new java.util.LinkedHashMap<>();
+        Map<String, Object> env = new LinkedHashMap<>();
         for (Map<String, Object> variable : KubernetesManifestsTest.<List<Map<String, Object>>>at(container, "env")) {
             env.put((String) variable.get("name"), variable.get("value"));
         }

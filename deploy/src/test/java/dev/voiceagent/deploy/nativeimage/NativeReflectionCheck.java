@@ -5,28 +5,33 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.voiceagent.domain.model.ModelCatalog;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 
 /**
  * Run after the native sources-only build ({@code ./mvnw -B -Pnative-sources -DskipTests verify},
- * which .ci/run runs): reads the reflection configuration the build generated for native-image
- * ({@code META-INF/native-image/reflect-config.json} in {@code target/native-sources/*-runner.jar})
- * and fails unless
+ * which .ci/run runs): reads the reflection and resource configuration the build generated for native-image
+ * ({@code META-INF/native-image/reflect-config.json} and {@code resource-config.json} in
+ * {@code target/native-sources/*-runner.jar}) and fails unless
  * <ul>
  *   <li>every record of the adapters, which are the JSON bodies Jackson reads and writes by
  *       reflection, is registered with its constructors, methods and fields (Quarkus registers
- *       those it sees in resource signatures; the others need {@code @RegisterForReflection}), and
+ *       those it sees in resource signatures; the others need {@code @RegisterForReflection}),
  *   <li>every JAX-RS resource class is registered with its methods (the error mapper reads their
- *       parameter annotations to place a 422 at [path|query|header, name]).
+ *       parameter annotations to place a 422 at [path|query|header, name]), and
+ *   <li>every class-path resource the code reads by name ({@link #RESOURCES}) is included in the image
+ *       ({@code quarkus.native.resources.includes}): a native image carries only the resources named.
  * </ul>
  * In a JVM build none of this matters, which is why only the native configuration can show it.
  */
@@ -53,9 +58,15 @@ public final class NativeReflectionCheck {
             Map.entry("dev.voiceagent.adapters.simulator.SpokenLines$Heard",
                     "a simulated callee's line and whether a frame ends it"));
 
+    /** Class-path resources read by name at run time: the model catalog, the documentation assistant's sources. */
+    static final List<String> RESOURCES = List.of(
+            ModelCatalog.class.getPackageName().replace('.', '/') + "/" + ModelCatalog.RESOURCE,
+            "docs/README.md", "docs/openapi.json");
+
     public static void main(String[] args) throws Exception {
         Path nativeSources = Path.of(args.length > 0 ? args[0] : "deploy/target/native-sources");
-        Map<String, JsonNode> registered = registrations(nativeSources);
+        Path runner = runner(nativeSources);
+        Map<String, JsonNode> registered = registrations(runner);
         Set<String> problems = new TreeSet<>();
         var classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.voiceagent.adapters");
@@ -89,21 +100,43 @@ public final class NativeReflectionCheck {
                 problems.add(notJson + " is listed as not JSON but no longer exists: drop it from the list");
             }
         }
+        List<Pattern> included = includedResources(runner);
+        for (String resource : RESOURCES) {
+            if (included.stream().noneMatch(pattern -> pattern.matcher(resource).matches())) {
+                problems.add(resource + ": read by name but not included in the native image (add it to"
+                        + " quarkus.native.resources.includes)");
+            }
+        }
         if (!problems.isEmpty()) {
             problems.forEach(problem -> System.err.println("native reflection: " + problem));
             System.exit(1);
         }
-        System.out.printf("native reflection: %d JSON records and %d resource classes registered (%d entries in %s)%n",
-                records, resources, registered.size(), nativeSources);
+        System.out.printf("native reflection: %d JSON records and %d resource classes registered (%d entries in %s);"
+                + " %d named resources included%n", records, resources, registered.size(), nativeSources,
+                RESOURCES.size());
     }
 
-    private static Map<String, JsonNode> registrations(Path nativeSources) throws Exception {
-        Path runner;
+    private static Path runner(Path nativeSources) throws Exception {
         try (Stream<Path> files = Files.list(nativeSources)) {
-            runner = files.filter(f -> f.getFileName().toString().endsWith("-runner.jar")).findFirst()
+            return files.filter(f -> f.getFileName().toString().endsWith("-runner.jar")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no *-runner.jar in " + nativeSources
                             + ": run the native sources-only build first"));
         }
+    }
+
+    /** The include patterns of the image's resource configuration (regular expressions on resource paths). */
+    private static List<Pattern> includedResources(Path runner) throws Exception {
+        List<Pattern> patterns = new ArrayList<>();
+        try (ZipFile jar = new ZipFile(runner.toFile());
+                InputStream in = jar.getInputStream(jar.getEntry("META-INF/native-image/resource-config.json"))) {
+            for (JsonNode include : new ObjectMapper().readTree(in).path("resources").path("includes")) {
+                patterns.add(Pattern.compile(include.path("pattern").asText()));
+            }
+        }
+        return patterns;
+    }
+
+    private static Map<String, JsonNode> registrations(Path runner) throws Exception {
         Map<String, JsonNode> byName = new HashMap<>();
         try (ZipFile jar = new ZipFile(runner.toFile());
                 InputStream in = jar.getInputStream(jar.getEntry("META-INF/native-image/reflect-config.json"))) {

@@ -5,17 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.campaign.CampaignRepository;
-import dev.voiceagent.application.campaign.DispatchLedger;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository;
 import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.Sql;
 import dev.voiceagent.domain.campaign.Campaign;
-import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
-import dev.voiceagent.domain.campaign.DueContact;
-import dev.voiceagent.domain.campaign.LogLevel;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
@@ -45,8 +41,8 @@ import org.junit.jupiter.api.Test;
  * What the SQL-heavy ports promise, held against the Postgres adapters on a real PostgreSQL, with the background
  * ticks off so that only the test claims: a guarded write that lost its race writes nothing (neither its log nor its
  * events); events are written with the change that raised them; concurrent reservations never pass a limit; a
- * claimed delivery belongs to one replica until its lease expires and only its holder settles it; the dispatch
- * ledger's claims, skips, deferrals and records.
+ * claimed delivery belongs to one replica until its lease expires and only its holder settles it. The dispatch
+ * ledger's contract is PostgresDispatchLedgerTest's.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -66,8 +62,6 @@ class PostgresContractsTest {
     @Inject
     CampaignRepository campaigns;
     @Inject
-    DispatchLedger ledger;
-    @Inject
     CallRepository calls;
     @Inject
     WebhookOutbox outbox;
@@ -76,7 +70,7 @@ class PostgresContractsTest {
     @Inject
     AgroalDataSource dataSource;
     @Inject
-    dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore voiceRuns;
+    VoiceRunStore voiceRuns;
 
     private Sql sql;
     private long org;
@@ -117,12 +111,6 @@ class PostgresContractsTest {
         assertThat(await(campaigns.applyTransition(created, created.start(NOW)))).isTrue();
         assertThat(await(campaigns.applyTransition(syncing, syncing.contactsLoaded(3, NOW)))).isTrue();
         return await(campaigns.findView(org, created.id())).orElseThrow().campaign();
-    }
-
-    private long contact(long campaignId, int row, Instant due) {
-        return sql.insertReturningId("INSERT INTO campaign_contacts (organization_id, campaign_id, row_number,"
-                + " phone_number, next_attempt_at) VALUES (?, ?, ?, ?, ?)", org, campaignId, row,
-                "+1415555" + String.format("%04d", row), java.sql.Timestamp.from(due));
     }
 
     @Test
@@ -171,7 +159,7 @@ class PostgresContractsTest {
                 Map.of("llm", Map.of("openai/gpt", Map.of("total_tokens", 60))),
                 null, null, Map.of("call_disposition", "end_call_node"), null, null, null, snapshot.createdAt());
         List<Map<String, Object>> events = List.of(Map.of("type", "rtf-bot-text", "payload", Map.of("text", "Hi")));
-        dev.voiceagent.domain.webhook.WebhookEvent completed = new dev.voiceagent.domain.webhook.WebhookEvent
+        WebhookEvent completed = new WebhookEvent
                 .RunCompleted(NOW, ended, List.of());
         assertThat(await(voiceRuns.finish(ended, events, List.of(completed), NOW))).isTrue();
         assertThat(await(voiceRuns.finish(ended, events, List.of(completed), NOW))).as("completed once").isFalse();
@@ -251,33 +239,5 @@ class PostgresContractsTest {
                 .satisfies(d -> assertThat(d.attempt()).isEqualTo(due.attempt() + 1));
         assertThat(sql.queryLong("SELECT count(*) FROM webhook_attempts WHERE delivery_id = ?", due.deliveryId()))
                 .isOne();
-    }
-
-    @Test
-    void theLedgerClaimsDueContactsAndWritesSkipsDeferralsAndAttempts() {
-        subscribe("contact.skipped");
-        Campaign running = runningCampaign();
-        long first = contact(running.id(), 2, NOW.minusSeconds(5));
-        long second = contact(running.id(), 3, NOW.minusSeconds(4));
-        long third = contact(running.id(), 4, NOW.minusSeconds(3));
-        contact(running.id(), 5, NOW.plusSeconds(600));
-
-        List<Long> claimed = await(ledger.underOrganizationLock(org, session -> session.claimDue(running.id(), NOW, 10)
-                .chain(due -> {
-                    DueContact skipped = due.get(1);
-                    CampaignLogEntry entry = new CampaignLogEntry(NOW, LogLevel.WARNING, "contact_skipped", "listed",
-                            Map.of("contact_id", skipped.id(), "reason", "do_not_call"));
-                    return session.skip(org, running.id(), Map.of(skipped.id(), entry), "skipped_do_not_call",
-                                    List.of(new WebhookEvent.ContactSkipped(NOW, running.id(), entry.details())))
-                            .chain(() -> session.defer(Map.of(third, NOW.plusSeconds(60)), Map.of()))
-                            .replaceWith(due.stream().map(DueContact::id).toList());
-                })));
-        assertThat(claimed).as("due ones only, in row order").containsExactly(first, second, third);
-        assertThat(sql.queryString("SELECT state FROM campaign_contacts WHERE id = ?", second)).isEqualTo("done");
-        assertThat(deliveries("contact.skipped")).isOne();
-
-        List<Long> next = await(ledger.underOrganizationLock(org, session -> session.claimDue(running.id(), NOW, 10)
-                .map(due -> due.stream().map(DueContact::id).toList())));
-        assertThat(next).as("the skipped one is final, the deferred one waits").containsExactly(first);
     }
 }

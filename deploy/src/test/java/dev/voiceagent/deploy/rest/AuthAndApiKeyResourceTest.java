@@ -10,11 +10,14 @@ import static org.hamcrest.Matchers.nullValue;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.domain.apikey.ApiKeySecret;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -43,7 +46,7 @@ class AuthAndApiKeyResourceTest {
                 rs.next();
                 assertThat(rs.getString(1)).startsWith("$2a$").doesNotContain("password1");
             }
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new AssertionError(e);
         }
     }
@@ -76,7 +79,7 @@ class AuthAndApiKeyResourceTest {
                 .body("detail.find { it.loc == ['body', 'email'] }.msg", notNullValue());
         given().contentType(ContentType.JSON).body(Map.of("password", "password1"))
                 .post("/api/v1/auth/signup").then().statusCode(422)
-                .body("detail[0].loc", equalTo(java.util.List.of("body", "email")))
+                .body("detail[0].loc", equalTo(List.of("body", "email")))
                 .body("detail[0].type", equalTo("missing")).body("detail[0].msg", equalTo("Field required"));
     }
 
@@ -125,10 +128,10 @@ class AuthAndApiKeyResourceTest {
             ps.setLong(1, ann.organizationId());
             try (var rs = ps.executeQuery()) {
                 rs.next();
-                assertThat(rs.getString(1)).isEqualTo(new dev.voiceagent.domain.apikey.ApiKeySecret(key).hash());
+                assertThat(rs.getString(1)).isEqualTo(new ApiKeySecret(key).hash());
                 assertThat(rs.getString(2)).isEqualTo(key.substring(0, 8));
             }
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new AssertionError(e);
         }
     }

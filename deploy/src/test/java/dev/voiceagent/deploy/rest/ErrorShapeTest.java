@@ -1,9 +1,9 @@
 package dev.voiceagent.deploy.rest;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.containsString;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;

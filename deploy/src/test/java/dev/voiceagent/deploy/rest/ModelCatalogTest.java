@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -155,7 +156,7 @@ class ModelCatalogTest {
     }
 
     private static void check(List<String> differences, String what, Object ours, Object theirs) {
-        if (!java.util.Objects.equals(ours, theirs)) {
+        if (!Objects.equals(ours, theirs)) {
             differences.add(what + ": " + ours + " is " + theirs);
         }
     }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -62,7 +63,7 @@ class ReferenceShapesTest {
                     continue;
                 }
                 compared++;
-                String key = op.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey();
+                String key = op.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey();
                 compare(key + " request", schema(reference, theirs.path("requestBody")),
                         schema(ours, op.getValue().path("requestBody")), reference, ours, missing);
                 if (!NOT_JSON.contains(key)) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -68,7 +69,7 @@ final class ApiDocument {
                 JsonNode content = op.getValue().path("requestBody").path("content");
                 String mediaType = content.fieldNames().hasNext() ? content.fieldNames().next() : null;
                 JsonNode body = mediaType == null ? null : resolve(content.path(mediaType).path("schema"));
-                found.add(new Operation(op.getKey().toUpperCase(java.util.Locale.ROOT), path.getKey(),
+                found.add(new Operation(op.getKey().toUpperCase(Locale.ROOT), path.getKey(),
                         List.copyOf(pathParameters), List.copyOf(queryParameters), body, mediaType, authenticated));
             }
         }

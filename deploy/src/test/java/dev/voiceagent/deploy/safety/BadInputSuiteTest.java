@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.voiceagent.adapters.rest.shared.PublicPaths;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeModelProviders;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(dev.voiceagent.deploy.support.FakeModelProviders.class) // voice clones and speech reach a local stand-in
+@WithTestResource(FakeModelProviders.class) // voice clones and speech reach a local stand-in
 class BadInputSuiteTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,8 +101,8 @@ class BadInputSuiteTest {
                 .isEmpty();
         // every route called has its own request metrics (no cap dropping the later ones)
         String metrics = RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
-        java.util.Set<String> uris = new java.util.TreeSet<>();
-        java.util.regex.Matcher tag = java.util.regex.Pattern.compile("http_server_requests_seconds_count\\{[^}]*uri=\"([^\"]*)\"")
+        Set<String> uris = new TreeSet<>();
+        Matcher tag = Pattern.compile("http_server_requests_seconds_count\\{[^}]*uri=\"([^\"]*)\"")
                 .matcher(metrics);
         while (tag.find()) {
             uris.add(tag.group(1));
@@ -120,7 +127,7 @@ class BadInputSuiteTest {
         List<String> failures = new ArrayList<>();
         int authenticated = 0;
         for (ApiDocument.Operation op : document.operations()) {
-            if (dev.voiceagent.adapters.rest.shared.PublicPaths.signed(op.path())) {
+            if (PublicPaths.signed(op.path())) {
                 continue; // a carrier's, the payment provider's or a signed link's route: its signature is checked
             }
             String url = tenant.url(op);
@@ -320,7 +327,7 @@ class BadInputSuiteTest {
         try {
             return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(c.operation() + " " + c.what(), e);
+            throw new UncheckedIOException(c.operation() + " " + c.what(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeModelProviders;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(dev.voiceagent.deploy.support.FakeModelProviders.class) // voice clones and speech reach a local stand-in
+@WithTestResource(FakeModelProviders.class) // voice clones and speech reach a local stand-in
 class CrossOrganizationIsolationTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

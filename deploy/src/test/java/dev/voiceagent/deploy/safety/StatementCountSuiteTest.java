@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeModelProviders;
 import dev.voiceagent.deploy.support.Sql;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(dev.voiceagent.deploy.support.FakeModelProviders.class)
+@WithTestResource(FakeModelProviders.class)
 class StatementCountSuiteTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -3,11 +3,17 @@ package dev.voiceagent.deploy.safety;
 import static io.restassured.RestAssured.given;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.voiceagent.deploy.e2e.KnowledgeBaseEndToEndTest;
+import dev.voiceagent.deploy.e2e.PublicAgentEndToEndTest;
 import dev.voiceagent.deploy.e2e.WorkflowEndToEndTest;
 import dev.voiceagent.deploy.support.Api;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +22,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * One organization holding one of each resource the API can create, every one named with the
@@ -240,7 +247,7 @@ final class TenantFixture {
         f.resources.put("workflow", workflow);
         String trigger = m + "-trigger";
         long triggered = f.post("/api/v1/workflow/create/definition", Map.of("name", m + " triggered agent",
-                "workflow_definition", dev.voiceagent.deploy.e2e.PublicAgentEndToEndTest.withTrigger(trigger, true)))
+                "workflow_definition", PublicAgentEndToEndTest.withTrigger(trigger, true)))
                 .path("id").asLong();
         f.resources.put("trigger_path", trigger);
         f.resources.put("workflow_uuid", f.get("/api/v1/workflow/fetch/" + triggered).path("workflow_uuid").asText());
@@ -324,7 +331,7 @@ final class TenantFixture {
         f.resources.put("voice_clone", f.post("/api/v1/voice-clones", Map.of("name", m + " voice", "recording_ids",
                 List.of(f.resources.get("recording_id")))).path("id").asLong());
         // the background processing settles the document before the suites read it
-        dev.voiceagent.deploy.e2e.KnowledgeBaseEndToEndTest.settled(f.apiKey, (String) f.resources.get("document"));
+        KnowledgeBaseEndToEndTest.settled(f.apiKey, (String) f.resources.get("document"));
         if (first != null) {
             for (String parent : List.of("workflow", "configuration", "trunk_configuration")) {
                 resources.put(parent, first.get(parent));
@@ -340,8 +347,8 @@ final class TenantFixture {
         String json = as().contentType(ContentType.JSON).body(body).post(path).then().statusCode(200).extract().asString();
         try {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -349,8 +356,8 @@ final class TenantFixture {
         String json = as().get(path).then().statusCode(200).extract().asString();
         try {
             return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -363,7 +370,7 @@ final class TenantFixture {
     }
 
     Map<String, Object> resources() {
-        return java.util.Collections.unmodifiableMap(resources);
+        return Collections.unmodifiableMap(resources);
     }
 
     /** The value of a path parameter of an operation: this tenant's resource, or a global value; null if unknown. */
@@ -402,7 +409,7 @@ final class TenantFixture {
     }
 
     static String encode(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** A valid body for the operation: from {@link #SAMPLES}, else generated from its schema's required fields. */
@@ -442,7 +449,7 @@ final class TenantFixture {
         }
         if (s.has("pattern") && "string".equals(ApiDocument.type(s))) {
             for (String candidate : List.of("sample", "csv", "09:00", "a", "1")) {
-                if (java.util.regex.Pattern.compile(s.path("pattern").asText()).matcher(candidate).find()) {
+                if (Pattern.compile(s.path("pattern").asText()).matcher(candidate).find()) {
                     return candidate;
                 }
             }

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -194,12 +196,12 @@ public class FakeModelProviders implements QuarkusTestResourceLifecycleManager {
 
     public static List<Object> vector(String text, int size) {
         double[] v = new double[size];
-        for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^a-z0-9]+")) {
+        for (String word : text.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
             if (word.length() > 2) {
                 v[Math.floorMod(word.hashCode(), size)] += 1;
             }
         }
-        List<Object> out = new java.util.ArrayList<>();
+        List<Object> out = new ArrayList<>();
         for (double d : v) {
             out.add(d);
         }

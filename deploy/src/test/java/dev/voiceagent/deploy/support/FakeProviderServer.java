@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** A local stand-in for api.twilio.com and api.telnyx.com that records every request a gateway makes. */
 public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
@@ -19,7 +20,7 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
     public static final List<Received> REQUESTS = new CopyOnWriteArrayList<>();
     public static volatile int status = 201;
     public static volatile String lastSid;
-    private static final java.util.concurrent.atomic.AtomicLong SIDS = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong SIDS = new AtomicLong();
     private HttpServer server;
 
     @Override

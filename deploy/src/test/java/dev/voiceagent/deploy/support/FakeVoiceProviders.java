@@ -8,11 +8,14 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +70,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     /** When set, each Deepgram connection settles these lines in order, its own copy (many calls at once). */
     public static volatile List<String> callerScript = List.of();
     /** Replies chosen by the caller's last line (many calls at once); else the next of {@link #REPLIES}. */
-    public static final Map<String, Reply> REPLY_FOR = new java.util.concurrent.ConcurrentHashMap<>();
+    public static final Map<String, Reply> REPLY_FOR = new ConcurrentHashMap<>();
     public static final Deque<Reply> REPLIES = new ConcurrentLinkedDeque<>();
     public static final List<String> VIOLATIONS = new CopyOnWriteArrayList<>();
 
@@ -356,7 +359,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 vertx.setTimer(ttsDelayMs, t -> {
                     for (int at = 0; at < audio.length; at += 100 * bytesPerMs) {
-                        byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length,
+                        byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length,
                                 at + 100 * bytesPerMs));
                         // the characters starting in this chunk, their times from the chunk's start (ElevenLabs's
                         // alignment restarts at zero in every message)
@@ -463,7 +466,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
 
     /** Cartesia's TTS WebSocket: each request a whole sentence (continue false), its chunks, timestamps, done. */
     private void cartesia(ServerWebSocket ws) {
-        java.util.Set<String> cancelled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> cancelled = ConcurrentHashMap.newKeySet();
         ws.binaryMessageHandler(b -> VIOLATIONS.add("cartesia: a binary frame"));
         ws.textMessageHandler(text -> {
             JsonObject m = new JsonObject(text);
@@ -498,7 +501,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             }
             vertx.setTimer(ttsDelayMs, t -> {
                 for (int at = 0; at < audio.length && !ws.isClosed() && !cancelled.contains(id); at += 800) {
-                    byte[] chunk = java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
+                    byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
                     ws.writeTextMessage(new JsonObject().put("type", "chunk").put("context_id", id).put("done", false)
                             .put("data", Base64.getEncoder().encodeToString(chunk)).encode());
                     if (at == 0) {

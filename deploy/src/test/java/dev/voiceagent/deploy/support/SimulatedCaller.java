@@ -1,5 +1,7 @@
 package dev.voiceagent.deploy.support;
 
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Loudness;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -8,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
@@ -135,8 +138,8 @@ public final class SimulatedCaller implements AutoCloseable {
         int first = -1;
         int last = -1;
         for (int at = 0, i = 0; at < audio.length; at += 160, i++) {
-            byte[] frame = java.util.Arrays.copyOfRange(audio, at, at + 160);
-            if (dev.voiceagent.domain.audio.Loudness.dbfs(dev.voiceagent.domain.audio.G711.decode(frame)) > VOICED_DBFS) {
+            byte[] frame = Arrays.copyOfRange(audio, at, at + 160);
+            if (Loudness.dbfs(G711.decode(frame)) > VOICED_DBFS) {
                 first = first < 0 ? i : first;
                 last = i;
             }
@@ -165,7 +168,7 @@ public final class SimulatedCaller implements AutoCloseable {
     private static final byte[] LATE = new byte[160];
 
     static {
-        java.util.Arrays.fill(SILENCE, (byte) 0xFF);
+        Arrays.fill(SILENCE, (byte) 0xFF);
         for (int i = 0; i < LATE.length; i++) {
             LATE[i] = (byte) (i / 4 % 2 == 0 ? 0x80 : 0x00);
         }
@@ -196,7 +199,7 @@ public final class SimulatedCaller implements AutoCloseable {
             if ("PCMA".equals(encoding)) {
                 sent = new byte[frame.length];
                 for (int i = 0; i < frame.length; i++) {
-                    sent[i] = dev.voiceagent.domain.audio.G711.encodeAlaw(dev.voiceagent.domain.audio.G711.decode(
+                    sent[i] = G711.encodeAlaw(G711.decode(
                             frame[i]));
                 }
             }

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.UUID;
 
 /** Plain JDBC for test fixtures of tables whose features come later (workflows, telephony, attempts). */
 public final class Sql {
@@ -62,7 +63,7 @@ public final class Sql {
     }
 
     public long organization() {
-        return insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + java.util.UUID.randomUUID());
+        return insertReturningId("INSERT INTO organizations (provider_id) VALUES (?)", "org-" + UUID.randomUUID());
     }
 
     /**

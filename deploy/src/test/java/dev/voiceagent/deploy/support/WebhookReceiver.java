@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -48,7 +51,7 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public final List<Received> received = new CopyOnWriteArrayList<>();
     /** Every delivery's headers, names in lower case, in the order received. */
-    public final List<java.util.Map<String, String>> headers = new CopyOnWriteArrayList<>();
+    public final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
     public final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
     private final HttpServer server;
 
@@ -62,8 +65,8 @@ public final class WebhookReceiver implements AutoCloseable {
         server.createContext("/", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             var h = exchange.getRequestHeaders();
-            java.util.Map<String, String> all = new java.util.TreeMap<>();
-            h.forEach((k, v) -> all.put(k.toLowerCase(java.util.Locale.ROOT), v.getFirst()));
+            Map<String, String> all = new TreeMap<>();
+            h.forEach((k, v) -> all.put(k.toLowerCase(Locale.ROOT), v.getFirst()));
             headers.add(all);
             received.add(new Received(h.getFirst("webhook-id"), h.getFirst("webhook-timestamp"),
                     h.getFirst("webhook-signature"), body));

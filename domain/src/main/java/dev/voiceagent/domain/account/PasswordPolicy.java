@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.account;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import java.nio.charset.StandardCharsets;
 
 /** Rules a new password must satisfy before it is hashed. */
 public final class PasswordPolicy {
@@ -16,7 +17,7 @@ public final class PasswordPolicy {
         if (password == null || password.length() < MIN_LENGTH) {
             throw new DomainRuleViolation("Password must be at least " + MIN_LENGTH + " characters");
         }
-        if (password.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_BYTES) {
+        if (password.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
             throw new DomainRuleViolation("Password must be at most " + MAX_BYTES + " bytes");
         }
     }

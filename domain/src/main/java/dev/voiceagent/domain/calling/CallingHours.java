@@ -4,10 +4,12 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -102,8 +104,8 @@ public record CallingHours(LocalTime start, LocalTime end) {
             LocalDate today = now.atZone(zone).toLocalDate();
             for (int d = 0; d <= HORIZON_DAYS; d++) {
                 // a start inside a spring-forward gap opens when the clocks jump past it
-                java.time.LocalDateTime local = today.plusDays(d).atTime(start);
-                java.time.zone.ZoneOffsetTransition gap = zone.getRules().getTransition(local);
+                LocalDateTime local = today.plusDays(d).atTime(start);
+                ZoneOffsetTransition gap = zone.getRules().getTransition(local);
                 Instant opening = gap != null && gap.isGap() ? gap.getInstant()
                         : ZonedDateTime.of(local, zone).toInstant();
                 if (opening.isAfter(now)) {

@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.calling;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /** A number the organization must not call: added by hand, by an import, or by a run's disposition. */
 public record DoNotCallEntry(String phoneNumber, Source source, String reason, Long workflowRunId, Instant createdAt) {
@@ -11,11 +12,11 @@ public record DoNotCallEntry(String phoneNumber, Source source, String reason, L
         MANUAL, IMPORT, DISPOSITION;
 
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public static Source fromWireName(String value) {
-            return valueOf(value.toUpperCase(java.util.Locale.ROOT));
+            return valueOf(value.toUpperCase(Locale.ROOT));
         }
     }
 }

@@ -2,8 +2,14 @@ package dev.voiceagent.domain.campaign;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * An outbound calling job: a contact list (source) called through a workflow, with retry, schedule
@@ -64,14 +70,14 @@ public record Campaign(
     }
 
     /** The call outcomes a redial can select: the contact was not reached. */
-    public static final java.util.List<String> REDIAL_OUTCOMES = java.util.List.of("voicemail", "no-answer", "busy");
+    public static final List<String> REDIAL_OUTCOMES = List.of("voicemail", "no-answer", "busy");
 
     /**
      * A redial of this (completed, not yet redialed) campaign: same workflow, source and settings,
      * and, unlike the reference, the same telephony configuration. Its contacts are copied from
      * this campaign's, so it starts straight into running. {@code name} null means "name (Redial)".
      */
-    public Campaign redial(String newName, RetryConfig newRetry, java.util.Collection<String> outcomes, Instant now) {
+    public Campaign redial(String newName, RetryConfig newRetry, Collection<String> outcomes, Instant now) {
         if (state != CampaignState.COMPLETED) {
             throw new DomainRuleViolation("Only completed campaigns can be redialed (current state: " + state.wireName() + ")");
         }
@@ -85,14 +91,14 @@ public record Campaign(
         String childName = newName != null ? newName.strip()
                 : (name.length() + suffix.length() > MAX_NAME_LENGTH
                         ? name.substring(0, MAX_NAME_LENGTH - suffix.length()) : name) + suffix;
-        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        Map<String, Object> details = new LinkedHashMap<>();
         details.put("parent_campaign_id", id);
-        details.put("outcomes", java.util.List.copyOf(outcomes));
+        details.put("outcomes", List.copyOf(outcomes));
         CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.INFO, "created",
                 "Redial of campaign " + id + " for contacts whose last call ended " + String.join(", ", outcomes), details);
         return new Campaign(null, organizationId, childName, workflowId, createdBy, telephonyConfigurationId, sourceType,
                 sourceId, CampaignState.CREATED, null, 0, 0, newRetry != null ? newRetry : retryConfig, maxConcurrency,
-                scheduleConfig, circuitBreaker, id, null, now, null, null, java.util.List.of(entry));
+                scheduleConfig, circuitBreaker, id, null, now, null, null, List.of(entry));
     }
 
     /** The breaker in force: the stored one, or {@link CircuitBreakerConfig#NONE}. */
@@ -104,7 +110,7 @@ public record Campaign(
      * created -> syncing (a redial, whose contacts exist already, goes straight to running).
      * Needs a telephony configuration in the organization; the caller checks that.
      */
-    public CampaignTransition start(java.time.Instant now) {
+    public CampaignTransition start(Instant now) {
         if (state != CampaignState.CREATED) {
             throw new DomainRuleViolation("Campaign must be in 'created' state to start, current state: " + state.wireName());
         }
@@ -114,7 +120,7 @@ public record Campaign(
     }
 
     /** running or syncing -> paused. A pause during syncing sticks when the sync finishes. */
-    public CampaignTransition pause(java.time.Instant now, String reason) {
+    public CampaignTransition pause(Instant now, String reason) {
         if (state != CampaignState.RUNNING && state != CampaignState.SYNCING) {
             throw new DomainRuleViolation("Campaign must be in 'running' or 'syncing' state to pause, current state: "
                     + state.wireName());
@@ -122,7 +128,7 @@ public record Campaign(
         return transition(CampaignState.PAUSED, now, null, "paused", reason == null ? "Campaign paused" : reason, null);
     }
 
-    public CampaignTransition resume(java.time.Instant now) {
+    public CampaignTransition resume(Instant now) {
         if (state != CampaignState.PAUSED) {
             throw new DomainRuleViolation("Campaign must be in 'paused' state to resume, current state: " + state.wireName());
         }
@@ -131,28 +137,26 @@ public record Campaign(
     }
 
     /** The contacts are loaded: syncing -> running, or completed when there are none; a paused campaign stays paused. */
-    public CampaignTransition contactsLoaded(int rows, java.time.Instant now) {
-        return contactsLoaded(rows, 0, java.util.List.of(), now);
+    public CampaignTransition contactsLoaded(int rows, Instant now) {
+        return contactsLoaded(rows, 0, List.of(), now);
     }
 
     /**
-     * As {@link #contactsLoaded(int, java.time.Instant)}, with the rows the import skipped (a number no
+     * As {@link #contactsLoaded(int, Instant)}, with the rows the import skipped (a number no
      * longer valid: the file changed after create): a warning entry naming the first of them.
      */
-    public CampaignTransition contactsLoaded(int rows, int skipped, java.util.List<Integer> skippedExamples,
-            java.time.Instant now) {
+    public CampaignTransition contactsLoaded(int rows, int skipped, List<Integer> skippedExamples, Instant now) {
         CampaignTransition loaded = loaded(rows, now);
         if (skipped == 0) {
             return loaded;
         }
-        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>(loaded.entry().details());
+        Map<String, Object> details = new LinkedHashMap<>(loaded.entry().details());
         details.put("skipped_rows", skipped);
-        details.put("skipped_row_numbers", java.util.List.copyOf(skippedExamples));
+        details.put("skipped_row_numbers", List.copyOf(skippedExamples));
         CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.WARNING, loaded.entry().event(),
                 loaded.entry().message() + "; " + skipped + " rows skipped (invalid phone number), e.g. rows "
-                        + skippedExamples.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
-                details);
-        java.util.List<CampaignLogEntry> logs = new java.util.ArrayList<>(loaded.campaign().logs());
+                        + skippedExamples.stream().map(String::valueOf).collect(Collectors.joining(", ")), details);
+        List<CampaignLogEntry> logs = new ArrayList<>(loaded.campaign().logs());
         logs.set(logs.size() - 1, entry);
         Campaign c = loaded.campaign();
         return CampaignTransition.of(this, new Campaign(c.id(), c.organizationId(), c.name(), c.workflowId(), c.createdBy(),
@@ -161,11 +165,11 @@ public record Campaign(
                 c.parentCampaignId(), c.redialedCampaignId(), c.createdAt(), c.startedAt(), c.completedAt(), logs), entry);
     }
 
-    private CampaignTransition loaded(int rows, java.time.Instant now) {
+    private CampaignTransition loaded(int rows, Instant now) {
         Campaign counted = new Campaign(id, organizationId, name, workflowId, createdBy, telephonyConfigurationId,
                 sourceType, sourceId, state, rows, processedRows, failedRows, retryConfig, maxConcurrency, scheduleConfig,
                 circuitBreaker, parentCampaignId, redialedCampaignId, createdAt, startedAt, completedAt, logs);
-        java.util.Map<String, Object> details = java.util.Map.of("total_rows", rows);
+        Map<String, Object> details = Map.of("total_rows", rows);
         if (rows == 0) {
             return counted.transition(CampaignState.COMPLETED, now, now, "completed", "No contacts to call", details);
         }
@@ -180,15 +184,15 @@ public record Campaign(
      * telephony configuration never change. The entry names what changed.
      */
     public CampaignTransition update(String newName, RetryConfig newRetry, Integer newMaxConcurrency,
-            ScheduleConfig newSchedule, CircuitBreakerConfig newBreaker, java.time.Instant now) {
+            ScheduleConfig newSchedule, CircuitBreakerConfig newBreaker, Instant now) {
         if (state.isTerminal()) {
             throw new DomainRuleViolation("Cannot update a " + state.wireName() + " campaign");
         }
-        java.util.List<String> changed = changedSettings(newName, newRetry, newMaxConcurrency, newSchedule, newBreaker);
+        List<String> changed = changedSettings(newName, newRetry, newMaxConcurrency, newSchedule, newBreaker);
         CampaignLogEntry entry = new CampaignLogEntry(now, LogLevel.INFO, "updated",
                 changed.isEmpty() ? "Nothing to change" : "Settings changed: " + String.join(", ", changed),
-                java.util.Map.of("changed", java.util.List.copyOf(changed)));
-        java.util.List<CampaignLogEntry> appended = new java.util.ArrayList<>(logs);
+                Map.of("changed", List.copyOf(changed)));
+        List<CampaignLogEntry> appended = new ArrayList<>(logs);
         appended.add(entry);
         Campaign updated = new Campaign(id, organizationId, newName != null ? newName.strip() : name, workflowId,
                 createdBy, telephonyConfigurationId, sourceType, sourceId, state, totalRows, processedRows, failedRows,
@@ -199,9 +203,9 @@ public record Campaign(
     }
 
     /** The wire names of the settings an update gives (non-null), in a fixed order. */
-    public static java.util.List<String> changedSettings(String newName, RetryConfig newRetry, Integer newMaxConcurrency,
+    public static List<String> changedSettings(String newName, RetryConfig newRetry, Integer newMaxConcurrency,
             ScheduleConfig newSchedule, CircuitBreakerConfig newBreaker) {
-        java.util.List<String> changed = new java.util.ArrayList<>();
+        List<String> changed = new ArrayList<>();
         String[] names = {"name", "retry_config", "max_concurrency", "schedule_config", "circuit_breaker"};
         Object[] values = {newName, newRetry, newMaxConcurrency, newSchedule, newBreaker};
         for (int i = 0; i < names.length; i++) {
@@ -209,19 +213,18 @@ public record Campaign(
                 changed.add(names[i]);
             }
         }
-        return java.util.List.copyOf(changed);
+        return List.copyOf(changed);
     }
 
     /** No contact is pending or waiting for a retry and no call is active. */
-    public CampaignTransition complete(java.time.Instant now) {
+    public CampaignTransition complete(Instant now) {
         if (state.isTerminal()) {
             throw new DomainRuleViolation("Campaign is already " + state.wireName());
         }
         return transition(CampaignState.COMPLETED, now, now, "completed", "All contacts reached a final state", null);
     }
 
-    public CampaignTransition fail(java.time.Instant now, String event, String message,
-            java.util.Map<String, Object> details) {
+    public CampaignTransition fail(Instant now, String event, String message, Map<String, Object> details) {
         if (state.isTerminal()) {
             throw new DomainRuleViolation("Campaign is already " + state.wireName());
         }
@@ -229,36 +232,35 @@ public record Campaign(
     }
 
     /** The breaker tripped: running -> paused, the entry carrying the rate, counts and threshold. */
-    public CampaignTransition tripBreaker(CircuitBreakerPolicy.Trip trip, java.util.List<String> recentFailures,
-            java.time.Instant now) {
-        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+    public CampaignTransition tripBreaker(CircuitBreakerPolicy.Trip trip, List<String> recentFailures, Instant now) {
+        Map<String, Object> details = new LinkedHashMap<>();
         details.put("failure_rate", trip.failureRate());
         details.put("calls", trip.calls());
         details.put("failures", trip.failures());
         details.put("threshold", trip.threshold());
         details.put("window_seconds", trip.windowSeconds());
-        details.put("recent_failures", java.util.List.copyOf(recentFailures));
-        return transition(CampaignState.PAUSED, now, null, "circuit_breaker_tripped", String.format(java.util.Locale.ROOT,
+        details.put("recent_failures", List.copyOf(recentFailures));
+        return transition(CampaignState.PAUSED, now, null, "circuit_breaker_tripped", String.format(Locale.ROOT,
                 "Failure rate %.0f%% (%d of %d calls in %d s) reached the threshold of %.0f%%: campaign paused",
                 trip.failureRate() * 100, trip.failures(), trip.calls(), trip.windowSeconds(), trip.threshold() * 100),
                 details, LogLevel.WARNING);
     }
 
-    private CampaignTransition transition(CampaignState next, java.time.Instant now, java.time.Instant completed,
-            String event, String message, java.util.Map<String, Object> details) {
+    private CampaignTransition transition(CampaignState next, Instant now, Instant completed,
+            String event, String message, Map<String, Object> details) {
         return transition(next, now, completed, event, message, details, LogLevel.INFO);
     }
 
-    private CampaignTransition transition(CampaignState next, java.time.Instant now, java.time.Instant completed,
-            String event, String message, java.util.Map<String, Object> details, LogLevel level) {
-        java.util.Map<String, Object> all = new java.util.LinkedHashMap<>();
+    private CampaignTransition transition(CampaignState next, Instant now, Instant completed,
+            String event, String message, Map<String, Object> details, LogLevel level) {
+        Map<String, Object> all = new LinkedHashMap<>();
         all.put("from", state.wireName());
         all.put("to", next.wireName());
         if (details != null) {
             all.putAll(details);
         }
         CampaignLogEntry entry = new CampaignLogEntry(now, level, event, message, all);
-        java.util.List<CampaignLogEntry> appended = new java.util.ArrayList<>(logs);
+        List<CampaignLogEntry> appended = new ArrayList<>(logs);
         appended.add(entry);
         Campaign changed = new Campaign(id, organizationId, name, workflowId, createdBy, telephonyConfigurationId,
                 sourceType, sourceId, next, totalRows, processedRows, failedRows, retryConfig, maxConcurrency,

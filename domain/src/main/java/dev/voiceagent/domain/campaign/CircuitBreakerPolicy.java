@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.campaign;
 
 import dev.voiceagent.domain.telephony.CallStatus;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -20,9 +21,8 @@ public final class CircuitBreakerPolicy {
      * Where the window starts: window_seconds back from now, but never before the campaign last
      * resumed (a resume starts a fresh window, so the failures that tripped it do not trip it again).
      */
-    public static java.time.Instant windowStart(CircuitBreakerConfig config, java.time.Instant freshFrom,
-            java.time.Instant now) {
-        java.time.Instant start = now.minusSeconds(config.windowSeconds());
+    public static Instant windowStart(CircuitBreakerConfig config, Instant freshFrom, Instant now) {
+        Instant start = now.minusSeconds(config.windowSeconds());
         return freshFrom != null && freshFrom.isAfter(start) ? freshFrom : start;
     }
 

@@ -1,5 +1,12 @@
 package dev.voiceagent.domain.campaign;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -18,8 +25,8 @@ public record Contact(long organizationId, long campaignId, int rowNumber, Strin
      * columns folded into one greeting_override ({type: text, text} or {type: audio, recording_id})
      * when complete, else dropped.
      */
-    public static Map<String, Object> contextOf(java.util.List<String> header, java.util.List<String> values) {
-        Map<String, Object> context = new java.util.HashMap<>();
+    public static Map<String, Object> contextOf(List<String> header, List<String> values) {
+        Map<String, Object> context = new HashMap<>();
         for (int i = 0; i < header.size(); i++) {
             String value = i < values.size() && values.get(i) != null ? values.get(i) : "";
             context.putIfAbsent(header.get(i), value);
@@ -27,7 +34,7 @@ public record Contact(long organizationId, long campaignId, int rowNumber, Strin
         Object type = context.remove("greeting_override_type");
         Object text = context.remove("greeting_override_text");
         Object recording = context.remove("greeting_override_recording_id");
-        String kind = type == null ? "" : type.toString().strip().toLowerCase(java.util.Locale.ROOT);
+        String kind = type == null ? "" : type.toString().strip().toLowerCase(Locale.ROOT);
         if (kind.equals("text") && text != null && !text.toString().isBlank()) {
             context.put("greeting_override", Map.of("type", "text", "text", text.toString()));
         } else if (kind.equals("audio") && recording != null && !recording.toString().isBlank()) {
@@ -39,10 +46,10 @@ public record Contact(long organizationId, long campaignId, int rowNumber, Strin
     /** The reference's source_uuid: csv_ + the first 8 hex digits of md5(source id) + _row_ + the data row (1-based). */
     public static String sourceUuid(String sourceId, int rowNumber) {
         try {
-            byte[] md5 = java.security.MessageDigest.getInstance("MD5")
-                    .digest(sourceId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return "csv_" + java.util.HexFormat.of().formatHex(md5).substring(0, 8) + "_row_" + (rowNumber - 1);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            byte[] md5 = MessageDigest.getInstance("MD5")
+                    .digest(sourceId.getBytes(StandardCharsets.UTF_8));
+            return "csv_" + HexFormat.of().formatHex(md5).substring(0, 8) + "_row_" + (rowNumber - 1);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

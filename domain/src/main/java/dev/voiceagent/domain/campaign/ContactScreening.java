@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +36,10 @@ public final class ContactScreening {
 
         public Plan {
             dial = List.copyOf(dial);
-            defer = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(defer));
-            callingHours = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(callingHours));
-            skipDoNotCall = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skipDoNotCall));
-            skipNeverOpen = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skipNeverOpen));
+            defer = Collections.unmodifiableMap(new LinkedHashMap<>(defer));
+            callingHours = Collections.unmodifiableMap(new LinkedHashMap<>(callingHours));
+            skipDoNotCall = Collections.unmodifiableMap(new LinkedHashMap<>(skipDoNotCall));
+            skipNeverOpen = Collections.unmodifiableMap(new LinkedHashMap<>(skipNeverOpen));
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.Optional;
@@ -69,7 +70,7 @@ public final class ScheduleWindow {
     }
 
     /** A local time on a date as an instant; a time inside a daylight-saving gap is the end of the gap. */
-    private static Instant localInstant(LocalDate date, java.time.LocalTime time, ZoneId zone) {
+    private static Instant localInstant(LocalDate date, LocalTime time, ZoneId zone) {
         LocalDateTime local = LocalDateTime.of(date, time);
         var transition = zone.getRules().getTransition(local);
         if (transition != null && transition.isGap()) {

@@ -10,11 +10,13 @@ import dev.voiceagent.domain.workflow.WorkflowDefinition.Node;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -125,17 +127,17 @@ public final class AgentEngine {
      * The start node's pre-recorded greeting (greeting_type audio with a greeting_recording_id): the recording a voice
      * call plays instead of synthesizing a greeting; empty otherwise.
      */
-    public java.util.Optional<String> greetingRecording() {
+    public Optional<String> greetingRecording() {
         if (!NodeTypes.START_CALL.equals(start.type()) || override("text", "text") != null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String overridden = override("audio", "recording_id");
         if (overridden != null) {
-            return java.util.Optional.of(overridden);
+            return Optional.of(overridden);
         }
         String recording = text(start, "greeting_recording_id");
         return "audio".equals(text(start, "greeting_type")) && recording != null && !recording.isBlank()
-                ? java.util.Optional.of(recording.strip()) : java.util.Optional.empty();
+                ? Optional.of(recording.strip()) : Optional.empty();
     }
 
     /**
@@ -213,7 +215,7 @@ public final class AgentEngine {
     public List<FunctionSpec> functions(String nodeId) {
         Node node = nodeOr(nodeId);
         List<FunctionSpec> functions = new ArrayList<>();
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (Edge edge : outgoing.getOrDefault(node.id(), List.of())) {
             String name = WorkflowDefinition.transitionToolName(edge.label());
             if (names.add(name)) {

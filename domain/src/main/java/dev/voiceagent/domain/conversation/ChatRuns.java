@@ -30,11 +30,11 @@ public final class ChatRuns {
         Map<String, Object> gathered = new LinkedHashMap<>(run.gatheredContext() == null ? Map.of()
                 : run.gatheredContext());
         gathered.putAll(state.gathered());
-        WorkflowRun updated = with(run, "running", false, usageWith(run.usageInfo(), modelKey, usage), gathered);
+        WorkflowRun updated = run.withState("running", false).withUsage(usageWith(run.usageInfo(), modelKey, usage))
+                .withGathered(gathered);
         return state.ended() ? completed(updated, state.endReason(), now) : updated;
     }
 
-    /** The run completed: its disposition, the tags (the disposition and extracted tag_* values), the duration. */
     /**
      * The run with its conversation as feedback events (logs.realtime_feedback_events, what the run page shows), from
      * the chat's active turns.
@@ -42,12 +42,10 @@ public final class ChatRuns {
     public static WorkflowRun withFeedback(WorkflowRun r, List<ChatTurn> turns) {
         Map<String, Object> logs = new LinkedHashMap<>(r.logs() == null ? Map.of() : r.logs());
         logs.put(FeedbackEvents.KEY, FeedbackEvents.of(turns));
-        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
-                r.callType(), r.state(), r.completed(), r.recordingUrl(), r.transcriptUrl(), r.usageInfo(),
-                r.costInfo(), r.initialContext(), r.gatheredContext(), logs, r.annotations(), r.campaignId(),
-                r.createdAt());
+        return r.withLogs(logs);
     }
 
+    /** The run completed: its disposition, the tags (the disposition and extracted tag_* values), the duration. */
     public static WorkflowRun completed(WorkflowRun run, String disposition, Instant now) {
         Map<String, Object> gathered = new LinkedHashMap<>(run.gatheredContext() == null ? Map.of()
                 : run.gatheredContext());
@@ -70,7 +68,7 @@ public final class ChatRuns {
         Map<String, Object> usage = new LinkedHashMap<>(run.usageInfo() == null ? Map.of() : run.usageInfo());
         double seconds = Math.max(0, Duration.between(run.createdAt(), now).toMillis() / 1000.0);
         usage.put("call_duration_seconds", seconds);
-        return with(run, "completed", true, usage, gathered);
+        return run.withState("completed", true).withUsage(usage).withGathered(gathered);
     }
 
     static Map<String, Object> usageWith(Map<String, Object> existing, String modelKey, TokenUsage usage) {
@@ -91,12 +89,5 @@ public final class ChatRuns {
 
     private static long number(Map<String, Object> map, String key) {
         return map != null && map.get(key) instanceof Number n ? n.longValue() : 0;
-    }
-
-    private static WorkflowRun with(WorkflowRun r, String state, boolean completed, Map<String, Object> usage,
-            Map<String, Object> gathered) {
-        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
-                r.callType(), state, completed, r.recordingUrl(), r.transcriptUrl(), usage, r.costInfo(),
-                r.initialContext(), gathered, r.logs(), r.annotations(), r.campaignId(), r.createdAt());
     }
 }

@@ -29,7 +29,7 @@ public record ConversationState(String currentNodeId, List<ChatMessage> messages
      */
     public ConversationState interrupted(String heard) {
         String kept = heard == null || heard.isBlank() ? null : heard.strip();
-        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        List<ChatMessage> out = new ArrayList<>(messages);
         for (int i = out.size() - 1; i >= 0; i--) {
             ChatMessage m = out.get(i);
             if (m.role() == ChatMessage.Role.ASSISTANT && m.content() != null) {
@@ -49,7 +49,7 @@ public record ConversationState(String currentNodeId, List<ChatMessage> messages
      * answer, when it heard anything; nothing the unfinished turn decided (transitions, tools, extraction) applies.
      */
     public ConversationState cutShort(String userText, String heard) {
-        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        List<ChatMessage> out = new ArrayList<>(messages);
         int turns = userTurns;
         if (userText != null && !userText.isBlank()) {
             out.add(ChatMessage.user(userText));
@@ -71,7 +71,7 @@ public record ConversationState(String currentNodeId, List<ChatMessage> messages
                 || userText == null || userText.isBlank()) {
             return this;
         }
-        List<ChatMessage> out = new java.util.ArrayList<>(messages);
+        List<ChatMessage> out = new ArrayList<>(messages);
         out.set(index, ChatMessage.user(userText.strip()));
         return new ConversationState(currentNodeId, out, gathered, userTurns, ended, endReason);
     }

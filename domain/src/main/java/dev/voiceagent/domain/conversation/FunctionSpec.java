@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.conversation;
 
 import dev.voiceagent.domain.workflow.JsonTree;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,7 +18,7 @@ public record FunctionSpec(String name, String description, Map<String, Object> 
 
     /** {"type": "object", "properties": ...}, in that order (what a provider is sent is always the same text). */
     public static Map<String, Object> objectSchema(Map<String, Object> properties) {
-        Map<String, Object> schema = new java.util.LinkedHashMap<>();
+        Map<String, Object> schema = new LinkedHashMap<>();
         schema.put("type", "object");
         schema.put("properties", properties);
         return JsonTree.asMap(JsonTree.freeze(schema));

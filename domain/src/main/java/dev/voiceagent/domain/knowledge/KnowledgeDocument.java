@@ -4,6 +4,7 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A document of an organization's knowledge base: uploaded to the object store, then processed by a tick on any
@@ -22,13 +23,13 @@ public record KnowledgeDocument(Long id, long organizationId, String uuid, Strin
             return name().toLowerCase(Locale.ROOT);
         }
 
-        public static java.util.Optional<Status> byWireName(String name) {
+        public static Optional<Status> byWireName(String name) {
             for (Status s : values()) {
                 if (s.wireName().equals(name)) {
-                    return java.util.Optional.of(s);
+                    return Optional.of(s);
                 }
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 

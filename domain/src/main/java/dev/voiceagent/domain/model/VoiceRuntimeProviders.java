@@ -1,7 +1,9 @@
 package dev.voiceagent.domain.model;
 
+import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The speech providers the voice runtime speaks to, per service: a pipeline whose voice is another is refused when the
@@ -49,7 +51,7 @@ public final class VoiceRuntimeProviders {
         for (ModelService service : List.of(ModelService.STT, ModelService.TTS, ModelService.REALTIME)) {
             if (overrides.get(service.wireName()) instanceof Map<?, ?> section
                     && section.get("provider") instanceof String provider && !of(service).contains(provider)) {
-                throw new dev.voiceagent.domain.shared.DomainRuleViolation("model_overrides." + service.wireName()
+                throw new DomainRuleViolation("model_overrides." + service.wireName()
                         + ": the voice runtime cannot use " + provider + " for " + what(service)
                         + " yet: choose one of " + String.join(", ",
                         of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
@@ -74,20 +76,20 @@ public final class VoiceRuntimeProviders {
      * Why checked {@code settings} (a pipeline's stt or tts, provider first) cannot be used on a call, at which field;
      * none when they can.
      */
-    public static java.util.Optional<SettingsProblem> problem(ModelService service, Map<String, Object> settings,
+    public static Optional<SettingsProblem> problem(ModelService service, Map<String, Object> settings,
             List<Object> loc) {
         if (settings == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String provider = String.valueOf(settings.get("provider"));
         if (checks(service) && !of(service).contains(provider)) {
             String what = what(service);
-            return java.util.Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "provider"),
+            return Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "provider"),
                     "The voice runtime cannot use " + provider + " for " + what + " yet: choose one of "
                             + String.join(", ", of(service).stream().filter(p -> !"simulator".equals(p)).toList())
                             + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
                             "voice_runtime_unsupported", provider));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }

@@ -5,6 +5,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,7 +58,7 @@ public final class AddressPolicy {
 
     /** The installation's allow-list: host names ("ollama.internal") and networks ("10.0.0.0/8", "127.0.0.1"). */
     public static AddressPolicy allowing(List<String> entries) {
-        java.util.HashSet<String> hosts = new java.util.HashSet<>();
+        HashSet<String> hosts = new HashSet<>();
         List<Network> networks = new ArrayList<>();
         for (String raw : entries) {
             String entry = raw.strip().toLowerCase(Locale.ROOT);

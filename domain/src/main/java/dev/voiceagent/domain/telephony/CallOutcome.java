@@ -21,8 +21,7 @@ public final class CallOutcome {
     public static WorkflowRun applyTo(WorkflowRun run, CallAttempt attempt) {
         CallStatus status = attempt.status();
         if (!status.isFinal()) {
-            return status == CallStatus.IN_PROGRESS ? with(run, "running", false, run.usageInfo(), run.gatheredContext())
-                    : run;
+            return status == CallStatus.IN_PROGRESS ? run.withState("running", false) : run;
         }
         Map<String, Object> usage = new LinkedHashMap<>(run.usageInfo() == null ? Map.of() : run.usageInfo());
         usage.put("call_duration_seconds", attempt.durationSeconds() == null ? 0 : attempt.durationSeconds());
@@ -43,13 +42,6 @@ public final class CallOutcome {
             gathered.put("call_disposition", status.wireName());
             gathered.put("mapped_call_disposition", status.wireName());
         }
-        return with(run, "completed", true, usage, gathered);
-    }
-
-    private static WorkflowRun with(WorkflowRun r, String state, boolean completed, Map<String, Object> usage,
-            Map<String, Object> gathered) {
-        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
-                r.callType(), state, completed, r.recordingUrl(), r.transcriptUrl(), usage, r.costInfo(),
-                r.initialContext(), gathered, r.logs(), r.annotations(), r.campaignId(), r.createdAt());
+        return run.withState("completed", true).withUsage(usage).withGathered(gathered);
     }
 }

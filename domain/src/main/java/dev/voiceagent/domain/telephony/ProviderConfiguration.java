@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -17,8 +18,8 @@ public sealed interface ProviderConfiguration {
     Map<String, Object> fields();
 
     /** The provider's own set-up steps beyond credentials and numbers (none by default). */
-    default java.util.List<SetupStep> providerSteps() {
-        return java.util.List.of();
+    default List<SetupStep> providerSteps() {
+        return List.of();
     }
 
     record Twilio(String accountSid, String authToken, boolean amdEnabled) implements ProviderConfiguration {
@@ -53,9 +54,8 @@ public sealed interface ProviderConfiguration {
         }
 
         @Override
-        public java.util.List<SetupStep> providerSteps() {
-            return java.util.List.of(
-                    SetupStep.blocking("connection_id", "Call Control connection",
+        public List<SetupStep> providerSteps() {
+            return List.of(SetupStep.blocking("connection_id", "Call Control connection",
                             "The Telnyx Call Control application (connection_id) that places the calls",
                             connectionId != null, "Telnyx needs the Call Control connection_id to place calls"),
                     SetupStep.blocking("webhook_public_key", "Webhook public key",
@@ -90,8 +90,8 @@ public sealed interface ProviderConfiguration {
         }
 
         @Override
-        public java.util.List<SetupStep> providerSteps() {
-            return java.util.List.of(SetupStep.recommended("signature_secret", "Webhook signature secret",
+        public List<SetupStep> providerSteps() {
+            return List.of(SetupStep.recommended("signature_secret", "Webhook signature secret",
                     "The signature secret of the Vonage account, to verify its call events", signatureSecret != null));
         }
     }
@@ -110,7 +110,7 @@ public sealed interface ProviderConfiguration {
 
     record Cloudonix(String bearerToken, String domainId, String applicationName) implements ProviderConfiguration {
         public Cloudonix {
-            domainId = domainId.strip().toLowerCase(java.util.Locale.ROOT);
+            domainId = domainId.strip().toLowerCase(Locale.ROOT);
         }
 
         @Override

@@ -4,6 +4,7 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * The calculator tool: arithmetic on decimal numbers, nothing else (no names, no code). Operators + - * / %
@@ -124,7 +125,7 @@ public final class Calculator {
                 at++;
             }
             if (at > start) {
-                String name = text.substring(start, at).toLowerCase(java.util.Locale.ROOT);
+                String name = text.substring(start, at).toLowerCase(Locale.ROOT);
                 expect('(');
                 BigDecimal arg = sum();
                 expect(')');

@@ -5,6 +5,7 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.workflow.JsonTree;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ public record HttpToolRequest(String method, String url, Map<String, String> hea
         if (staticHeaders != null) {
             staticHeaders.forEach((k, v) -> headers.put(k, fill(String.valueOf(v), values, null, false)));
         }
-        List<String> hidden = new java.util.ArrayList<>();
+        List<String> hidden = new ArrayList<>();
         if (credential != null) {
             credential.headers().forEach((k, v) -> {
                 headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(k));

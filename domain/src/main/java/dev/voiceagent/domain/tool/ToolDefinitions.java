@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -370,7 +371,7 @@ public final class ToolDefinitions {
             return fallback;
         }
         if (!(value instanceof String s) || !allowed.contains(s)) {
-            problems.add(problem(at, field, field + " must be one of " + String.join(", ", new java.util.TreeSet<>(allowed)),
+            problems.add(problem(at, field, field + " must be one of " + String.join(", ", new TreeSet<>(allowed)),
                     value));
             return fallback;
         }

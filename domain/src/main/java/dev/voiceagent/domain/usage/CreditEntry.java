@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.usage;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,11 +16,11 @@ public record CreditEntry(long id, Type type, String origin, long creditsDelta, 
         GRANT, PURCHASE, USAGE;
 
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public static Type fromWireName(String name) {
-            return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+            return valueOf(name.toUpperCase(Locale.ROOT));
         }
     }
 }

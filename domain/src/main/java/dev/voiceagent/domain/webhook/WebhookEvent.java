@@ -2,10 +2,12 @@ package dev.voiceagent.domain.webhook;
 
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Every webhook event the service raises, decided here and nowhere else: its type (what an endpoint subscribes to),
@@ -22,8 +24,8 @@ public sealed interface WebhookEvent {
      * Every type an endpoint may subscribe to, derived from the kinds below (the campaign's in its log events'
      * order, then the contacts', the run's and the call's).
      */
-    List<String> TYPES = java.util.stream.Stream.concat(CampaignStateChanged.BY_LOG_EVENT.values().stream(),
-            java.util.stream.Stream.of(ContactFinished.COMPLETED, ContactFinished.FAILED, ContactSkipped.TYPE,
+    List<String> TYPES = Stream.concat(CampaignStateChanged.BY_LOG_EVENT.values().stream(),
+            Stream.of(ContactFinished.COMPLETED, ContactFinished.FAILED, ContactSkipped.TYPE,
                     RunCompleted.TYPE, CallStatusChanged.TYPE)).toList();
 
     String type();
@@ -60,7 +62,7 @@ public sealed interface WebhookEvent {
             for (int i = 0; i < pairs.length; i += 2) {
                 map.put(pairs[i], pairs[i + 1]);
             }
-            return java.util.Collections.unmodifiableMap(map);
+            return Collections.unmodifiableMap(map);
         }
 
         /** The event a campaign log entry raises, if its log event is one an endpoint can subscribe to. */

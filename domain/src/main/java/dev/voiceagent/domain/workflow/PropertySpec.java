@@ -1,5 +1,6 @@
 package dev.voiceagent.domain.workflow;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,7 +86,7 @@ public record PropertySpec(
     PropertySpec options(Object... values) {
         return new PropertySpec(name, type, displayName, description, required, defaultValue, minValue, maxValue,
                 minLength, maxLength, pattern,
-                java.util.Arrays.stream(values).map(v -> new Option(v, String.valueOf(v), null)).toList(), properties,
+                Arrays.stream(values).map(v -> new Option(v, String.valueOf(v), null)).toList(), properties,
                 llmHint, placeholder, editor, showWhen);
     }
 

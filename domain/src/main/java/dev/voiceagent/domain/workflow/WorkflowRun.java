@@ -2,6 +2,8 @@ package dev.voiceagent.domain.workflow;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,11 +57,9 @@ public record WorkflowRun(
      */
     public WorkflowRun withContextVariables(Map<String, Object> variables) {
         checkContextVariables(variables);
-        Map<String, Object> merged = new java.util.LinkedHashMap<>(initialContext == null ? Map.of() : initialContext);
+        Map<String, Object> merged = new LinkedHashMap<>(initialContext == null ? Map.of() : initialContext);
         merged.putAll(variables);
-        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
-                recordingUrl, transcriptUrl, usageInfo, costInfo, merged, gatheredContext, logs, annotations, campaignId,
-                createdAt);
+        return withInitialContext(merged);
     }
 
     /** Throws a {@link DomainRuleViolation} saying what is wrong with these context variables. */
@@ -102,8 +102,90 @@ public record WorkflowRun(
                 : version.templateContextVariables();
         String callType = BROWSER_MODES.contains(normalized) && !"outbound".equals(variables.get("direction"))
                 ? "inbound" : "outbound";
-        return new WorkflowRun(null, organizationId, workflowId, version.id(), runName, normalized, callType,
-                "initialized", false, null, null, null, null, variables, null, null, null, null, now);
+        return initialized(organizationId, workflowId, version.id(), runName, normalized, callType, variables, now);
+    }
+
+    /**
+     * A run about to be stored: no id yet, initialized, with nothing recorded, used, gathered or logged, outside any
+     * campaign. Its name, mode and call type are taken as given ({@link #start} checks and normalizes them).
+     */
+    public static WorkflowRun initialized(long organizationId, long workflowId, long definitionId, String name,
+            String mode, String callType, Map<String, Object> initialContext, Instant createdAt) {
+        return new WorkflowRun(null, organizationId, workflowId, definitionId, name, mode, callType, "initialized",
+                false, null, null, null, null, initialContext, null, null, null, null, createdAt);
+    }
+
+    /** This run as stored under {@code id}. */
+    public WorkflowRun withId(long id) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run in {@code state} ("initialized", "running", "completed", ...), completed or not. */
+    public WorkflowRun withState(String state, boolean completed) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run with its usage_info replaced (call duration, tokens and audio per model). */
+    public WorkflowRun withUsage(Map<String, Object> usageInfo) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run with its initial context replaced (what the conversation starts from). */
+    public WorkflowRun withInitialContext(Map<String, Object> initialContext) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run with its gathered context replaced (what the conversation extracted, its disposition and tags). */
+    public WorkflowRun withGathered(Map<String, Object> gatheredContext) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run with {@code reason} as its gathered context's error, the rest of that context kept. */
+    public WorkflowRun withError(String reason) {
+        Map<String, Object> gathered = new LinkedHashMap<>(gatheredContext == null ? Map.of() : gatheredContext);
+        gathered.put("error", reason);
+        return withGathered(gathered);
+    }
+
+    /** This run with its logs replaced (e.g. logs.realtime_feedback_events, what the run page shows). */
+    public WorkflowRun withLogs(Map<String, Object> logs) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run with its annotations replaced (where it came from: an embed, a voice replay, ...). */
+    public WorkflowRun withAnnotations(Map<String, Object> annotations) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /** This run as a call of campaign {@code campaignId}. */
+    public WorkflowRun withCampaign(long campaignId) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
+    }
+
+    /**
+     * What a finished call leaves on its run: the object-store keys of its recording and transcript (either may be
+     * null when it was not stored) and its usage_info.
+     */
+    public WorkflowRun withArtifacts(String recordingUrl, String transcriptUrl, Map<String, Object> usageInfo) {
+        return new WorkflowRun(id, organizationId, workflowId, definitionId, name, mode, callType, state, completed,
+                recordingUrl, transcriptUrl, usageInfo, costInfo, initialContext, gatheredContext, logs, annotations,
+                campaignId, createdAt);
     }
 
     /** usage_info.call_duration_seconds, when recorded. */
@@ -127,10 +209,10 @@ public record WorkflowRun(
         if (duration == null && tokens == null) {
             return null;
         }
-        Map<String, Object> summary = new java.util.LinkedHashMap<>();
+        Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("dograh_token_usage", tokens == null ? 0 : tokens);
         summary.put("call_duration_seconds", duration == null ? 0 : duration);
-        return java.util.Collections.unmodifiableMap(summary);
+        return Collections.unmodifiableMap(summary);
     }
 
     public String disposition() {
@@ -142,7 +224,7 @@ public record WorkflowRun(
      * name (which adds the run's initial_context).
      */
     public Map<String, Object> results() {
-        Map<String, Object> results = new java.util.LinkedHashMap<>();
+        Map<String, Object> results = new LinkedHashMap<>();
         results.put("workflow_run_id", id);
         results.put("workflow_id", workflowId);
         results.put("campaign_id", campaignId);

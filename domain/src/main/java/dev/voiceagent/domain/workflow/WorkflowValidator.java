@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -133,65 +134,65 @@ public final class WorkflowValidator {
         return errors;
     }
 
-    private static java.util.Optional<String> checkProperty(PropertySpec spec, Object value, String field, boolean full) {
+    private static Optional<String> checkProperty(PropertySpec spec, Object value, String field, boolean full) {
         String name = spec.name();
         if (value == null || (value instanceof String s && s.isBlank() && spec.type().textual())) {
-            return full && spec.required() ? java.util.Optional.of(name + " is required") : java.util.Optional.empty();
+            return full && spec.required() ? Optional.of(name + " is required") : Optional.empty();
         }
         return switch (spec.type()) {
             case STRING, MENTION_TEXTAREA, URL, RECORDING_REF, CREDENTIAL_REF -> {
                 if (!(value instanceof String s)) {
-                    yield java.util.Optional.of(name + " must be a string");
+                    yield Optional.of(name + " must be a string");
                 }
                 if (spec.maxLength() != null && s.length() > spec.maxLength()) {
-                    yield java.util.Optional.of(name + " must be at most " + spec.maxLength() + " characters");
+                    yield Optional.of(name + " must be at most " + spec.maxLength() + " characters");
                 }
                 if (spec.pattern() != null && !Pattern.compile(spec.pattern()).matcher(s).matches()) {
-                    yield java.util.Optional.of(name + " must match " + spec.pattern());
+                    yield Optional.of(name + " must match " + spec.pattern());
                 }
-                yield java.util.Optional.empty();
+                yield Optional.empty();
             }
             case NUMBER -> {
                 if (!(value instanceof Number n)) {
-                    yield java.util.Optional.of(name + " must be a number");
+                    yield Optional.of(name + " must be a number");
                 }
                 double v = n.doubleValue();
                 if ((spec.minValue() != null && v < spec.minValue()) || (spec.maxValue() != null && v > spec.maxValue())) {
-                    yield java.util.Optional.of(name + " must be between " + plain(spec.minValue()) + " and "
+                    yield Optional.of(name + " must be between " + plain(spec.minValue()) + " and "
                             + plain(spec.maxValue()));
                 }
-                yield java.util.Optional.empty();
+                yield Optional.empty();
             }
-            case BOOLEAN -> value instanceof Boolean ? java.util.Optional.empty()
-                    : java.util.Optional.of(name + " must be a boolean");
-            case OPTIONS -> spec.options().stream().anyMatch(o -> o.value().equals(value)) ? java.util.Optional.empty()
-                    : java.util.Optional.of(name + " must be one of: "
+            case BOOLEAN -> value instanceof Boolean ? Optional.empty()
+                    : Optional.of(name + " must be a boolean");
+            case OPTIONS -> spec.options().stream().anyMatch(o -> o.value().equals(value)) ? Optional.empty()
+                    : Optional.of(name + " must be one of: "
                             + String.join(", ", spec.options().stream().map(o -> String.valueOf(o.value())).toList()));
             case TOOL_REFS, DOCUMENT_REFS, MULTI_OPTIONS -> value instanceof List<?> list
-                    && list.stream().allMatch(v -> v instanceof String) ? java.util.Optional.empty()
-                    : java.util.Optional.of(name + " must be a list of strings");
+                    && list.stream().allMatch(v -> v instanceof String) ? Optional.empty()
+                    : Optional.of(name + " must be a list of strings");
             case FIXED_COLLECTION -> checkCollection(spec, value, full);
-            case JSON -> java.util.Optional.empty();
+            case JSON -> Optional.empty();
         };
     }
 
-    private static java.util.Optional<String> checkCollection(PropertySpec spec, Object value, boolean full) {
+    private static Optional<String> checkCollection(PropertySpec spec, Object value, boolean full) {
         if (!(value instanceof List<?> items)) {
-            return java.util.Optional.of(spec.name() + " must be a list");
+            return Optional.of(spec.name() + " must be a list");
         }
         for (int i = 0; i < items.size(); i++) {
             Map<String, Object> item = JsonTree.asMap(items.get(i));
             if (item == null) {
-                return java.util.Optional.of(spec.name() + "[" + i + "] must be an object");
+                return Optional.of(spec.name() + "[" + i + "] must be an object");
             }
             for (PropertySpec nested : spec.properties()) {
                 var problem = checkProperty(nested, item.get(nested.name()), nested.name(), full);
                 if (problem.isPresent()) {
-                    return java.util.Optional.of(spec.name() + "[" + i + "]." + problem.get());
+                    return Optional.of(spec.name() + "[" + i + "]." + problem.get());
                 }
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static String plain(Double d) {

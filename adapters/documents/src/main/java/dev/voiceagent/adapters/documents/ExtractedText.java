@@ -7,6 +7,7 @@ import dev.voiceagent.domain.knowledge.DocumentFormat;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,7 +84,7 @@ public class ExtractedText implements DocumentText {
                 }
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return new Extracted(out.toString(), Map.of("rows", rows, "columns", header == null ? List.of() : header));
     }

@@ -6,14 +6,14 @@ import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitt
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.util.Locale;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The carriers' media route, the reference's address: GET /api/v1/telephony/ws/{workflow_id}/{organization_id}/

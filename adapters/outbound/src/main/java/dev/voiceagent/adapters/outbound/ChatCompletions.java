@@ -14,16 +14,20 @@ import dev.voiceagent.domain.conversation.ToolCall;
 import dev.voiceagent.domain.outbound.RetryBudget;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -138,15 +142,15 @@ public class ChatCompletions {
         private final String provider;
         private final StringBuilder pending = new StringBuilder();
         private final StringBuilder text = new StringBuilder();
-        private final java.util.TreeMap<Integer, String[]> calls = new java.util.TreeMap<>();
+        private final TreeMap<Integer, String[]> calls = new TreeMap<>();
         private TokenUsage usage = TokenUsage.ZERO;
 
         SseReply(String provider) {
             this.provider = provider;
         }
 
-        List<ModelDelta> feed(io.vertx.core.buffer.Buffer chunk) {
-            pending.append(chunk.toString(java.nio.charset.StandardCharsets.UTF_8));
+        List<ModelDelta> feed(Buffer chunk) {
+            pending.append(chunk.toString(StandardCharsets.UTF_8));
             List<ModelDelta> out = new ArrayList<>();
             int newline;
             while ((newline = pending.indexOf("\n")) >= 0) {
@@ -339,7 +343,7 @@ public class ChatCompletions {
 
     private static Object plainValue(Object value) {
         if (value instanceof JsonObject o) {
-            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            Map<String, Object> out = new LinkedHashMap<>();
             o.forEach(e -> out.put(e.getKey(), plainValue(e.getValue())));
             return out;
         }

@@ -4,10 +4,12 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.OutboundRefusedException;
 import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.application.voice.VoiceCloning;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +62,7 @@ public class ElevenLabsVoiceCloning implements VoiceCloning {
 
     private static String key(ModelEndpoint tts) {
         if (tts.apiKey() == null) {
-            throw new dev.voiceagent.domain.shared.DomainRuleViolation("ElevenLabs API key is missing");
+            throw new DomainRuleViolation("ElevenLabs API key is missing");
         }
         return tts.apiKey();
     }
@@ -144,6 +146,6 @@ public class ElevenLabsVoiceCloning implements VoiceCloning {
     }
 
     private static String encode(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -10,6 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -21,9 +22,13 @@ import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.SocketAddress;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,7 +60,7 @@ public class GuardedHttp {
 
         /** The body as UTF-8 text. */
         public String body() {
-            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            return new String(bytes, StandardCharsets.UTF_8);
         }
 
         Reply reply() {
@@ -99,7 +104,7 @@ public class GuardedHttp {
     /** How a host name becomes addresses (the system resolver; tests give their own). */
     @FunctionalInterface
     interface Resolver {
-        InetAddress[] resolve(String host) throws java.io.IOException;
+        InetAddress[] resolve(String host) throws IOException;
     }
 
     static final int MAX_BODY = 1 << 20;
@@ -117,7 +122,7 @@ public class GuardedHttp {
     private final Duration timeout;
     private final Resolver resolver;
 
-    @jakarta.inject.Inject
+    @Inject
     public GuardedHttp(Vertx vertx,
             @ConfigProperty(name = "voiceagent.outbound.allowed") Optional<List<String>> allowed,
             @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout) {
@@ -154,7 +159,7 @@ public class GuardedHttp {
      * is not followed: a POST is not repeated somewhere else.
      */
     public Uni<Reply> postJson(String url, Map<String, String> headers, String json, Duration limit, boolean guarded) {
-        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        Map<String, String> all = new LinkedHashMap<>(headers);
         all.put("Content-Type", "application/json");
         all.put("Accept", "application/json");
         return Uni.createFrom().completionStage(() -> send(HttpMethod.POST, url, all, Buffer.buffer(json), limit,
@@ -308,7 +313,7 @@ public class GuardedHttp {
                 return;
             }
             String host = target.host();
-            io.vertx.core.http.HttpClientRequest[] open = new io.vertx.core.http.HttpClientRequest[1];
+            HttpClientRequest[] open = new HttpClientRequest[1];
             emitter.onTermination(() -> {
                 if (open[0] != null) {
                     open[0].reset(); // cancelled or done: the connection is not reused mid-stream
@@ -331,7 +336,7 @@ public class GuardedHttp {
             }).onSuccess(response -> {
                 if (response.statusCode() / 100 != 2) {
                     response.body().onComplete(body -> emitter.fail(new StreamRefused(response.statusCode(),
-                            body.succeeded() ? body.result().toString(java.nio.charset.StandardCharsets.UTF_8) : "",
+                            body.succeeded() ? body.result().toString(StandardCharsets.UTF_8) : "",
                             response.getHeader("Retry-After"))));
                     return;
                 }
@@ -417,7 +422,7 @@ public class GuardedHttp {
 
     /** A redirect to another origin does not carry the request's credentials (only Accept and User-Agent go on). */
     private static Map<String, String> neutral(Map<String, String> headers) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         headers.forEach((k, v) -> {
             if (k.equalsIgnoreCase("Accept") || k.equalsIgnoreCase("User-Agent")) {
                 out.put(k, v);
@@ -457,7 +462,7 @@ public class GuardedHttp {
         });
         response.exceptionHandler(reply::tryFail);
         response.endHandler(v -> {
-            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            Map<String, String> headers = new LinkedHashMap<>();
             response.headers().names().forEach(name -> headers.put(name.toLowerCase(Locale.ROOT),
                     String.join(", ", response.headers().getAll(name))));
             reply.tryComplete(new Exchange(response.statusCode(), Map.copyOf(headers), body.getBytes(), truncated[0],

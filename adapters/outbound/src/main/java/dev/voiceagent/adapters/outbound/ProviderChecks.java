@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Checks a configured key with the provider itself: an OpenAI-compatible GET {base_url}/models (OpenAI,
@@ -86,7 +87,7 @@ public class ProviderChecks implements ModelProviderCheck {
         return null;
     }
 
-    private static final java.util.Set<String> OPENAI_COMPATIBLE_WITH_BASE = java.util.Set.of("openai",
+    private static final Set<String> OPENAI_COMPATIBLE_WITH_BASE = Set.of("openai",
             "openai_realtime", "groq", "xai", "atlascloud", "openrouter", "huggingface", "minimax", "speaches");
 
     private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,

@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.application.model.ModelEndpoint;
-import dev.voiceagent.application.recording.SpeechToText;
+import dev.voiceagent.application.recording.Transcriber;
 import dev.voiceagent.application.shared.OutboundRefusedException;
 import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Speech to text with the organization's model: OpenAI-compatible POST {base}/audio/transcriptions (multipart:
@@ -22,15 +23,14 @@ import java.util.Map;
  * Deepgram's pre-recorded POST /v1/listen (the audio as the body; Token key).
  */
 @Singleton
-public class Transcriptions implements SpeechToText {
+public class Transcriptions implements Transcriber {
 
     private final GuardedHttp http;
     private final ProviderApis apis;
     private final Duration limit;
 
     public Transcriptions(GuardedHttp http, ProviderApis apis,
-            @org.eclipse.microprofile.config.inject.ConfigProperty(name = "voiceagent.models.upload-timeout",
-                    defaultValue = "PT60S") Duration limit) {
+            @ConfigProperty(name = "voiceagent.models.upload-timeout", defaultValue = "PT60S") Duration limit) {
         this.http = http;
         this.apis = apis;
         this.limit = limit;

@@ -20,11 +20,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
@@ -45,7 +45,7 @@ class ChatCompletionsTest {
     }
 
     private static final List<Received> RECEIVED = new CopyOnWriteArrayList<>();
-    private static final Deque<Answer> ANSWERS = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private static final Deque<Answer> ANSWERS = new ConcurrentLinkedDeque<>();
     private static HttpServer server;
     private static Vertx vertx;
     private static String base;

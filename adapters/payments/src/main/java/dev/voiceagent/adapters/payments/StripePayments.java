@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
@@ -79,7 +80,7 @@ public class StripePayments implements Payments {
         form.put("mode", "payment");
         form.put("customer", customerId);
         form.put("client_reference_id", Long.toString(organizationId));
-        form.put("line_items[0][price_data][currency]", currency.toLowerCase(java.util.Locale.ROOT));
+        form.put("line_items[0][price_data][currency]", currency.toLowerCase(Locale.ROOT));
         form.put("line_items[0][price_data][unit_amount]", Long.toString(amountMinor));
         form.put("line_items[0][price_data][product_data][name]", credits + " voice agent credits");
         form.put("line_items[0][quantity]", "1");

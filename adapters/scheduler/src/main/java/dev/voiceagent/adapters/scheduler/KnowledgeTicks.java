@@ -6,6 +6,7 @@ import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,7 +29,7 @@ public class KnowledgeTicks {
     @Scheduled(identity = "knowledge-abandoned-uploads", every = "${voiceagent.knowledge.purge-every:1h}",
             delayed = "1m", concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> purgeAbandonedUploads() {
-        return documents.purgeAbandonedUploads(java.time.Duration.ofDays(1)).invoke(purged -> {
+        return documents.purgeAbandonedUploads(Duration.ofDays(1)).invoke(purged -> {
             if (purged > 0) {
                 LOG.infof("forgot %d knowledge uploads never submitted", purged);
             }

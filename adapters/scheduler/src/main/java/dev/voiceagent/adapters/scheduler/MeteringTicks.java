@@ -6,6 +6,7 @@ import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,7 +29,7 @@ public class MeteringTicks {
             delayed = "${voiceagent.usage.meter-delay:10s}", concurrentExecution = ConcurrentExecution.SKIP)
     Uni<Void> meter() {
         return Multi.createBy().repeating().uni(metering::meterNext).whilst(metered -> metered > 0)
-                .select().first(BATCHES_PER_TICK).collect().with(java.util.stream.Collectors.summingInt(Integer::intValue))
+                .select().first(BATCHES_PER_TICK).collect().with(Collectors.summingInt(Integer::intValue))
                 .invoke(total -> {
                     if (total > 0) {
                         LOG.debugf("metered %d finished runs", total);

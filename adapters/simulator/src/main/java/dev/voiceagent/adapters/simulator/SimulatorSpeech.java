@@ -8,6 +8,7 @@ import dev.voiceagent.domain.audio.AudioFormat;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -155,7 +156,7 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
                 }
                 int piece = format.bytes(PIECE_MS);
                 for (int at = 0; at < audio.length; at += piece) {
-                    listener.audio(utterance, java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length,
+                    listener.audio(utterance, Arrays.copyOfRange(audio, at, Math.min(audio.length,
                             at + piece)));
                 }
                 listener.done(utterance);

@@ -13,6 +13,7 @@ import dev.voiceagent.domain.audio.Loudness;
 import dev.voiceagent.domain.model.ModelService;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -50,7 +51,7 @@ class SimulatorSpeechTest {
 
         // in pieces that do not follow the 20 ms frames: the oracle re-frames from the stream's start
         for (int at = 0; at < cancel.length; at += 250) {
-            stream.audio(java.util.Arrays.copyOfRange(cancel, at, Math.min(cancel.length, at + 250)));
+            stream.audio(Arrays.copyOfRange(cancel, at, Math.min(cancel.length, at + 250)));
         }
         assertThat(heard).containsExactly("interim:Please cancel my appointment.");
         stream.finalizeNow();
@@ -63,9 +64,9 @@ class SimulatorSpeechTest {
 
         heard.clear(); // a pause mid-line: the line is settled only once its audio ended
         int half = booking.length / 2 / 160 * 160;
-        stream.audio(java.util.Arrays.copyOfRange(booking, 0, half));
+        stream.audio(Arrays.copyOfRange(booking, 0, half));
         stream.finalizeNow();
-        stream.audio(java.util.Arrays.copyOfRange(booking, half, booking.length));
+        stream.audio(Arrays.copyOfRange(booking, half, booking.length));
         stream.finalizeNow();
         assertThat(heard).containsExactly("interim:I would like to book a cleaning on Tuesday.", "final:",
                 "final:I would like to book a cleaning on Tuesday.");

@@ -16,6 +16,7 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * CSV with FastCSV (RFC 4180: quotes, embedded commas and newlines, CRLF), streamed from the
@@ -36,12 +37,12 @@ public class CsvContactSourceReader implements ContactSourceReader {
     public Uni<Void> read(String sourceKey, ContactSourceCheck check) {
         return forEachRow(sourceKey, new RowSink() {
             @Override
-            public void header(java.util.List<String> columns) {
+            public void header(List<String> columns) {
                 check.header(columns);
             }
 
             @Override
-            public void row(java.util.List<String> values) {
+            public void row(List<String> values) {
                 check.row(values);
             }
         });

@@ -13,6 +13,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -104,8 +105,7 @@ public class LocalObjectStore implements ObjectStore {
                 Path partial = file.resolveSibling(file.getFileName() + ".partial");
                 Files.write(partial, content);
                 Files.writeString(metaFile(key), contentType);
-                Files.move(partial, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return null;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.Locale;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -35,6 +36,6 @@ public final class CallbackSigner {
             return false;
         }
         return MessageDigest.isEqual(sign(body).getBytes(StandardCharsets.US_ASCII),
-                signature.strip().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+                signature.strip().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
     }
 }

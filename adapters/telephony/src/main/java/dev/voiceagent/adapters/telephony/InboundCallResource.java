@@ -10,6 +10,7 @@ import dev.voiceagent.adapters.telephony.telnyx.TelnyxSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioStreams;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
+import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.FindCallRunUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase;
@@ -32,6 +33,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -80,7 +82,7 @@ public class InboundCallResource {
             @HeaderParam("telnyx-signature-ed25519") String telnyxSignature,
             @HeaderParam("telnyx-timestamp") String telnyxTimestamp,
             @HeaderParam(SimulatorCallGateway.SIGNATURE_HEADER) String simulatorSignature, String body) {
-        String type = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (type.startsWith(MediaType.APPLICATION_FORM_URLENCODED)) {
             return twilio(RUN, twilioSignature, body);
         }
@@ -162,7 +164,7 @@ public class InboundCallResource {
                         ? Uni.createFrom().item(json(200, Map.of("status", "ignored: " + r.reason())))
                         : telnyx.reject(r.configuration(), callControlId, "busy".equals(r.reason()))
                                 .replaceWith(json(200, Map.of("status", "rejected: " + r.reason())));
-            }).onFailure(dev.voiceagent.application.call.CallGatewayException.class).recoverWithItem(failure -> {
+            }).onFailure(CallGatewayException.class).recoverWithItem(failure -> {
                 LOG.warnf("inbound Telnyx call %s could not be handled: %s", callControlId, failure.getMessage());
                 return json(200, Map.of("status", "failed: " + failure.getMessage()));
             });

@@ -213,7 +213,7 @@ public class CallCompletion {
         LOG.log(Level.WARNING, "voice session of run {0} not started: {1}", admitted.runId(), reason);
         loop.execute(() -> media.close(Ended.PIPELINE_ERROR));
         Instant now = Instant.now();
-        return finishUnstarted(admitted, ChatRuns.completed(withError(admitted.run(), reason),
+        return finishUnstarted(admitted, ChatRuns.completed(admitted.run().withError(reason),
                 Ended.PIPELINE_ERROR, now), FeedbackEvent.PipelineError.fatal(reason), now);
     }
 
@@ -265,7 +265,7 @@ public class CallCompletion {
         WorkflowRun after = ChatRuns.afterTurn(run, ended.conversation(), ended.tokens(),
                 ConversationModels.key(models.llm()), ended.endedAt());
         if (ended.failure() != null) {
-            after = withError(after, ended.failure());
+            after = after.withError(ended.failure());
         }
         WorkflowRun completed = ChatRuns.completed(after, ended.reason(), ended.endedAt());
         Map<String, Object> usage = new LinkedHashMap<>(completed.usageInfo());
@@ -280,20 +280,7 @@ public class CallCompletion {
             usage.put("tts", Map.of(ConversationModels.key(models.tts()), Map.of("characters",
                     ended.spokenCharacters())));
         }
-        return new WorkflowRun(completed.id(), completed.organizationId(), completed.workflowId(),
-                completed.definitionId(), completed.name(), completed.mode(), completed.callType(), completed.state(),
-                completed.completed(), recordingKey, transcriptKey, usage, completed.costInfo(),
-                completed.initialContext(), completed.gatheredContext(), completed.logs(), completed.annotations(),
-                completed.campaignId(), completed.createdAt());
-    }
-
-    private static WorkflowRun withError(WorkflowRun r, String reason) {
-        Map<String, Object> gathered = new LinkedHashMap<>(r.gatheredContext() == null ? Map.of()
-                : r.gatheredContext());
-        gathered.put("error", reason);
-        return new WorkflowRun(r.id(), r.organizationId(), r.workflowId(), r.definitionId(), r.name(), r.mode(),
-                r.callType(), r.state(), r.completed(), r.recordingUrl(), r.transcriptUrl(), r.usageInfo(),
-                r.costInfo(), r.initialContext(), gathered, r.logs(), r.annotations(), r.campaignId(), r.createdAt());
+        return completed.withArtifacts(recordingKey, transcriptKey, usage);
     }
 
     /** "user: ..." and "assistant: ..." lines, what was said (as heard), as text chat's transcripts read. */

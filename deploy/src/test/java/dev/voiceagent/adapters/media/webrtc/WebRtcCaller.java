@@ -17,14 +17,15 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -145,7 +146,7 @@ public final class WebRtcCaller implements ScriptedCaller {
 
     /** A Binding request to the service: USERNAME, ICE-CONTROLLING, USE-CANDIDATE, MESSAGE-INTEGRITY, FINGERPRINT. */
     private void check() {
-        byte[] username = (serverUfrag + ":" + ufrag).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] username = (serverUfrag + ":" + ufrag).getBytes(StandardCharsets.UTF_8);
         int padded = (username.length + 3) & ~3;
         ByteBuffer out = ByteBuffer.allocate(20 + 4 + padded + 12 + 4 + 24 + 8);
         byte[] transaction = new byte[12];

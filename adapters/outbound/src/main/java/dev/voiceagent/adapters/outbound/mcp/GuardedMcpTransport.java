@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -88,7 +89,7 @@ final class GuardedMcpTransport implements McpClientTransport {
                         return Mono.error(new McpTransportException("The MCP server answered HTTP " + reply.status()
                                 + excerpt(reply.body())));
                     }
-                    String session = reply.headers().get(SESSION_HEADER.toLowerCase(java.util.Locale.ROOT));
+                    String session = reply.headers().get(SESSION_HEADER.toLowerCase(Locale.ROOT));
                     if (initialize && session != null && !session.isBlank()) {
                         sessionId = session;
                     }
@@ -114,7 +115,7 @@ final class GuardedMcpTransport implements McpClientTransport {
     /** The messages of an answer: one JSON message, a JSON batch, or the data of each SSE event. */
     private List<McpSchema.JSONRPCMessage> messages(String contentType, String body) throws IOException {
         List<McpSchema.JSONRPCMessage> out = new ArrayList<>();
-        if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream")) {
+        if (contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
             for (String event : body.replace("\r\n", "\n").split("\n\n")) {
                 StringBuilder data = new StringBuilder();
                 for (String line : event.split("\n")) {

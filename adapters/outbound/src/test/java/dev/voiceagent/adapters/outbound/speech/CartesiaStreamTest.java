@@ -15,7 +15,9 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,7 +134,7 @@ class CartesiaStreamTest {
 
     private static void audio(ServerWebSocket ws, String context, int value) {
         byte[] bytes = new byte[160];
-        java.util.Arrays.fill(bytes, (byte) value);
+        Arrays.fill(bytes, (byte) value);
         ws.writeTextMessage(new JsonObject().put("type", "chunk").put("context_id", context).put("done", false)
                 .put("data", Base64.getEncoder().encodeToString(bytes)).encode());
     }
@@ -242,7 +244,7 @@ class CartesiaStreamTest {
     @Test
     void speedAndVolumeOtherThanTheDefaultsGoInTheGenerationConfig() throws Exception {
         Heard heard = new Heard();
-        Map<String, Object> settings = new java.util.HashMap<>(cartesia("ca-key").settings());
+        Map<String, Object> settings = new HashMap<>(cartesia("ca-key").settings());
         settings.put("speed", 1.2);
         settings.put("volume", 0.8);
         TextToSpeech.Stream stream = speech.open(new ModelEndpoint(ModelService.TTS, "cartesia", "sonic-3.5", null,

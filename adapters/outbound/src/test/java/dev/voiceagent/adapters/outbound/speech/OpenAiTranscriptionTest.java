@@ -6,6 +6,7 @@ import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
+import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.ModelService;
 import io.vertx.core.Vertx;
@@ -212,6 +213,6 @@ class OpenAiTranscriptionTest {
         assertThat(heard.events.getFirst()).startsWith("failed:OpenAI").contains("401");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> speech.open(openai("sk-good"),
                         AudioFormat.PCM_16K, new Heard()))
-                .isInstanceOf(dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider.class);
+                .isInstanceOf(UnsupportedSpeechProvider.class);
     }
 }

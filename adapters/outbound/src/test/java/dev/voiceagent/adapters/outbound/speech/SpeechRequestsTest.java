@@ -25,6 +25,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,7 +177,7 @@ class SpeechRequestsTest {
 
     private static byte[] filled(int n, byte value) {
         byte[] bytes = new byte[n];
-        java.util.Arrays.fill(bytes, value);
+        Arrays.fill(bytes, value);
         return bytes;
     }
 
@@ -265,7 +266,7 @@ class SpeechRequestsTest {
         assertThat(heard.events).containsExactly("done:u1");
         byte[] audio = heard.audio.get("u1").toByteArray();
         assertThat(audio.length).as("half a second at 8 kHz").isBetween(3_990, 4_010);
-        short[] samples = G711.decode(java.util.Arrays.copyOfRange(audio, 400, 3_600));
+        short[] samples = G711.decode(Arrays.copyOfRange(audio, 400, 3_600));
         assertThat(Loudness.dbfs(samples)).as("the tone kept its level").isBetween(-16.0, -9.0);
         int crossings = 0;
         for (int i = 1; i < samples.length; i++) {

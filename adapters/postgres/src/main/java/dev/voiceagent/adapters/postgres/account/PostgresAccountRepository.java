@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.account;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.auth.AccountRepository;
 import dev.voiceagent.application.shared.ConflictException;
@@ -12,6 +13,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresAccountRepository implements AccountRepository {
 

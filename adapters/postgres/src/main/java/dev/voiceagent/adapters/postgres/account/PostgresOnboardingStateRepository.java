@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.account;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.account.OnboardingStateRepository;
 import dev.voiceagent.domain.account.OnboardingState;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /** A user's onboarding as one JSON document; updates read and write it under the row's lock. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresOnboardingStateRepository implements OnboardingStateRepository {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.apikey;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.apikey.ApiKeyRepository;
 import dev.voiceagent.domain.apikey.ApiKey;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresApiKeyRepository implements ApiKeyRepository {
 

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.billing.BillingAccounts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** Each organization's customer at the payment provider; subscription changes applied newest-event-wins. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresBillingAccounts implements BillingAccounts {
 

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
@@ -15,6 +16,7 @@ import dev.voiceagent.application.call.CampaignAttempt;
 import dev.voiceagent.application.call.ContactEffect;
 import dev.voiceagent.adapters.postgres.campaign.CampaignLogs;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
@@ -37,6 +39,7 @@ import java.util.Optional;
  * Calls in PostgreSQL. A reservation takes a transaction-scoped advisory lock per organization, so
  * that counting the active calls and inserting the new one is exact with any number of replicas.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCallRepository implements CallRepository {
 
@@ -178,7 +181,7 @@ public class PostgresCallRepository implements CallRepository {
                                 .replaceWith(true)));
     }
 
-    private static boolean completedBefore(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static boolean completedBefore(RowSet<Row> rows) {
         return rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("was_completed"));
     }
 

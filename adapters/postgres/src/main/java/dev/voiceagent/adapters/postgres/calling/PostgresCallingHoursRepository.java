@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.calling;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.calling.CallingHoursRepository;
 import dev.voiceagent.domain.calling.CallingHours;
 import io.smallrye.mutiny.Uni;
@@ -11,6 +12,7 @@ import java.time.LocalTime;
 import java.util.Optional;
 
 /** Hours are stored as minutes of the day, 0..1440 (the end 1440 is 24:00). */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCallingHoursRepository implements CallingHoursRepository {
 

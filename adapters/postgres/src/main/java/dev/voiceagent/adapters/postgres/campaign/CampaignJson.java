@@ -2,7 +2,7 @@ package dev.voiceagent.adapters.postgres.campaign;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.voiceagent.adapters.postgres.shared.JsonText;
+import dev.voiceagent.adapters.postgres.shared.JsonColumns;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;
@@ -165,7 +165,7 @@ final class CampaignJson {
 
     /** The fields of the JSON object that is the whole text, one by one. */
     private static void readObject(String text, FieldReader field) {
-        try (JsonParser p = JsonText.parser(text)) {
+        try (JsonParser p = JsonColumns.parser(text)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("expected a JSON object, got " + p.currentToken());
             }

@@ -5,14 +5,17 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
-import dev.voiceagent.adapters.postgres.shared.JsonText;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
+import dev.voiceagent.adapters.postgres.shared.JsonColumns;
 import dev.voiceagent.application.campaign.CampaignRepository;
 import dev.voiceagent.application.campaign.CampaignView;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import dev.voiceagent.domain.campaign.CampaignState;
+import dev.voiceagent.domain.campaign.CampaignTransition;
 import dev.voiceagent.domain.campaign.LogLevel;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
+import dev.voiceagent.domain.campaign.RetryConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -25,11 +28,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Campaigns on the reactive PG client. The list costs two statements whatever the number of
  * campaigns: names by join and counts from the campaigns' tallies in one, the ordered logs in the other.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCampaignRepository implements CampaignRepository {
 
@@ -61,7 +66,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
 
     /**
      * Plain rows (no JSON built in the database): the cheapest way to ship a large log. JSON columns
-     * come as text here and in the list, parsed by {@link JsonText} and {@link CampaignJson}.
+     * come as text here and in the list, parsed by {@link JsonColumns} and {@link CampaignJson}.
      */
     private static final String LOG_COLUMNS = "campaign_id, ts, level, event, message, details::text";
     private static final String LOGS_SELECT = "SELECT " + LOG_COLUMNS + """
@@ -141,7 +146,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Boolean> applyTransition(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition) {
+    public Uni<Boolean> applyTransition(Campaign before, CampaignTransition transition) {
         return pool.withTransaction(tx -> applyTransition(tx, before, transition));
     }
 
@@ -149,8 +154,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
      * Within the caller's transaction: the new state, its log entry and its webhook event, only if the campaign is still
      * in the state it was read in. Leaving paused for running starts the breaker's fresh window.
      */
-    public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before,
-            dev.voiceagent.domain.campaign.CampaignTransition transition) {
+    public static Uni<Boolean> applyTransition(SqlClient tx, Campaign before, CampaignTransition transition) {
         Campaign after = transition.campaign();
         return tx.preparedQuery("""
                         UPDATE campaigns SET state = $1, started_at = $2, completed_at = $3, total_rows = $4,
@@ -169,8 +173,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Boolean> applySettings(Campaign before, dev.voiceagent.domain.campaign.CampaignTransition transition,
-            java.util.Set<String> changed) {
+    public Uni<Boolean> applySettings(Campaign before, CampaignTransition transition, Set<String> changed) {
         Campaign after = transition.campaign();
         // CASE on a flag per setting: one statement text, only the changed settings written
         Tuple values = Tuple.tuple()
@@ -216,7 +219,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     }
 
     @Override
-    public Uni<Optional<dev.voiceagent.domain.campaign.RetryConfig>> retryConfig(long organizationId, long campaignId) {
+    public Uni<Optional<RetryConfig>> retryConfig(long organizationId, long campaignId) {
         return pool.preparedQuery("SELECT retry_config::text AS retry FROM campaigns WHERE organization_id = $1"
                         + " AND id = $2")
                 .execute(Tuple.of(organizationId, campaignId))
@@ -280,7 +283,7 @@ public class PostgresCampaignRepository implements CampaignRepository {
     private static List<CampaignView> views(RowSet<Row> campaignRows, RowSet<Row> logRows) {
         Map<Long, List<CampaignLogEntry>> logs = new HashMap<>();
         for (Row row : logRows) {
-            Map<String, Object> details = JsonText.toMap(row.getString(LOG_DETAILS));
+            Map<String, Object> details = JsonColumns.toMap(row.getString(LOG_DETAILS));
             logs.computeIfAbsent(row.getLong(LOG_CAMPAIGN_ID), id -> new ArrayList<>()).add(new CampaignLogEntry(
                     row.getOffsetDateTime(LOG_TS).toInstant(), LogLevel.fromWireName(row.getString(LOG_LEVEL)),
                     row.getString(LOG_EVENT), row.getString(LOG_MESSAGE), details));

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.campaign.ContactRepository;
 import dev.voiceagent.domain.campaign.Contact;
@@ -7,8 +8,12 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresContactRepository implements ContactRepository {
 
@@ -68,10 +73,10 @@ public class PostgresContactRepository implements ContactRepository {
                         FROM campaign_contacts
                         WHERE organization_id = $1 AND campaign_id = $2 GROUP BY state, last_outcome""")
                 .execute(Tuple.of(organizationId, campaignId)).map(rows -> {
-                    java.util.Map<String, Long> byState = new java.util.TreeMap<>();
-                    java.util.Map<String, Long> outcomes = new java.util.TreeMap<>();
+                    Map<String, Long> byState = new TreeMap<>();
+                    Map<String, Long> outcomes = new TreeMap<>();
                     long held = 0;
-                    java.time.Instant opens = null;
+                    Instant opens = null;
                     for (var row : rows) {
                         byState.merge(row.getString("state"), row.getLong("contacts"), Long::sum);
                         if (row.getString("state").equals("done") && row.getString("last_outcome") != null) {

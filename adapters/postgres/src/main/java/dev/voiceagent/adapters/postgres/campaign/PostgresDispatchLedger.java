@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.postgres.campaign;
 
+import dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.domain.campaign.CampaignLogEntry;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
@@ -42,6 +44,7 @@ import java.util.function.Function;
  * waits for it, and is seen by the next tick), claims due contacts with FOR UPDATE SKIP LOCKED and
  * writes runs, attempts and contact states in three batched statements.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresDispatchLedger implements DispatchLedger {
 
@@ -85,7 +88,7 @@ public class PostgresDispatchLedger implements DispatchLedger {
                     for (Row row : rows) {
                         running.add(new RunningCampaign(PostgresCampaignRepository.campaign(row, List.of()),
                                 instant(row.getOffsetDateTime("breaker_window_from")),
-                                dev.voiceagent.adapters.postgres.calling.PostgresCallingHoursRepository.hours(
+                                PostgresCallingHoursRepository.hours(
                                         row.getInteger("hours_start"), row.getInteger("hours_end")),
                                 Boolean.TRUE.equals(row.getBoolean("calling_hours_held"))));
                     }
@@ -270,6 +273,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
         @Override
         public Uni<Void> skip(long organizationId, long campaignId, Map<Long, CampaignLogEntry> contacts,
                 String outcome, List<WebhookEvent> events) {
+            if (contacts.isEmpty()) { // a batch of no statements is refused by the client: nothing to skip
+                return PostgresWebhookOutbox.enqueue(tx, organizationId, events);
+            }
             Long[] ids = contacts.keySet().toArray(Long[]::new);
             return tx.preparedQuery("""
                             WITH skipped AS (
@@ -308,6 +314,9 @@ public class PostgresDispatchLedger implements DispatchLedger {
 
         @Override
         public Uni<List<CallRecord>> record(List<CallRecord> attempts, Instant leaseUntil) {
+            if (attempts.isEmpty()) { // a batch of no statements is refused by the client: nothing to record
+                return Uni.createFrom().item(List.of());
+            }
             return tx.preparedQuery(RunRows.INSERT)
                     .executeBatch(attempts.stream().map(a -> RunRows.insertTuple(a.run())).toList())
                     .map(PgSession::eachFirstRow).map(rows -> rows.stream().map(row -> RunRows.read(row, 0)).toList())

@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.postgres.conversation;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.conversation.ScenarioRepository;
 import dev.voiceagent.domain.conversation.Scenario;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresScenarioRepository implements ScenarioRepository {
 

@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.postgres.shared.Columns;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.conversation.TextChatRecord;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** Text chat sessions beside their runs; every write is one conditional statement or one transaction. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresTextChatRepository implements TextChatRepository {
 

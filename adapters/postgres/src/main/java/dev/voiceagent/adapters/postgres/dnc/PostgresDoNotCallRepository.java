@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.postgres.dnc;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.dnc.DoNotCallRepository;
 import dev.voiceagent.domain.calling.DoNotCallEntry;
 import io.smallrye.mutiny.Uni;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The do-not-call list; a page and its total are one statement. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresDoNotCallRepository implements DoNotCallRepository {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.docs;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.docs.DocsIndex;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +18,7 @@ import java.util.Set;
  * changes (replicas starting together write once), searched with an OR of the question's words (ts_rank_cd, the
  * title weighted above the body).
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresDocsIndex implements DocsIndex {
 

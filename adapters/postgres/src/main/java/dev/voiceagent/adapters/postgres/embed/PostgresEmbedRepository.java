@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.postgres.embed;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.embed.EmbedRepository;
 import dev.voiceagent.application.embed.EmbedSession;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresEmbedRepository implements EmbedRepository {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.folder;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.folder.FolderRepository;
@@ -14,6 +15,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresFolderRepository implements FolderRepository {
 

@@ -2,24 +2,28 @@ package dev.voiceagent.adapters.postgres.health;
 
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.application.health.CallCounts;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
  * Live calls: the ledger's calls in progress and the runs whose media a replica holds (voice sessions, phone or
  * browser), each run counted once: one statement over two indexes, whatever the number of replicas.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCallCounts implements CallCounts {
 
     private static final String ACTIVE = "status IN ('initiated', 'ringing', 'in-progress')";
     /** A voice session's heartbeat older than this is a replica gone (VoiceRunStore.STALE). */
-    private static final java.time.Duration MEDIA_STALE = dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore.STALE;
+    private static final Duration MEDIA_STALE = VoiceRunStore.STALE;
 
     private final Pool pool;
     private final ReplicaIdentity replica;

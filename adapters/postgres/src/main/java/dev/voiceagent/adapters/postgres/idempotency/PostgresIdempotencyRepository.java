@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.idempotency;
 
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.idempotency.IdempotencyRepository;
 import dev.voiceagent.application.shared.ConflictException;
 import io.smallrye.mutiny.Uni;
@@ -15,6 +16,7 @@ import java.util.Optional;
  * Idempotency keys in PostgreSQL. A claim is one INSERT .. ON CONFLICT that takes the key when it is
  * free, expired or abandoned, so two replicas racing for one key cannot both win.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresIdempotencyRepository implements IdempotencyRepository {
 

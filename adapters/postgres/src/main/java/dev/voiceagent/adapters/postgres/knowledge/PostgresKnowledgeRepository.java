@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.postgres.knowledge;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.knowledge.KnowledgeRepository;
@@ -32,6 +33,7 @@ import org.jboss.logging.Logger;
  * {@code embedding_vector} column is there), else the exact cosine of the real[] embeddings computed in SQL over the
  * organization's chunks (no extension needed).
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresKnowledgeRepository implements KnowledgeRepository {
 

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.model;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.model.ModelConfigurationRepository;
 import io.smallrye.mutiny.Uni;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Model configurations sealed whole (they hold provider keys), each bound to its owner. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresModelConfigurationRepository implements ModelConfigurationRepository {
 

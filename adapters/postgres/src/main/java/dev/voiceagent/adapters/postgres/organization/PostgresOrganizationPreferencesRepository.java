@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.organization;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.domain.account.OrganizationPreferences;
 import io.smallrye.mutiny.Uni;
@@ -8,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresOrganizationPreferencesRepository implements OrganizationPreferencesRepository {
 

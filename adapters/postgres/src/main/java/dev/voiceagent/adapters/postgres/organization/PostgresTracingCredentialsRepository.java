@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.organization;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.organization.TracingCredentialsRepository;
 import dev.voiceagent.domain.account.TracingCredentials;
 import io.smallrye.mutiny.Uni;
@@ -11,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 
 /** Tracing credentials sealed whole, bound to their organization. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresTracingCredentialsRepository implements TracingCredentialsRepository {
 

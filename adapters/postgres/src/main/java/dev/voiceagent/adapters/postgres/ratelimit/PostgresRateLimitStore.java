@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.ratelimit;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.ratelimit.RateLimitStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -12,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * clock, so replicas' clocks do not matter), capped at the burst, and the granted tokens taken. A key's first
  * lease may race another replica's and both start from a full bucket: at most one burst more, once per key.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresRateLimitStore implements RateLimitStore {
 

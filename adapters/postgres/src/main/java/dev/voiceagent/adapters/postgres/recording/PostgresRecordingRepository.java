@@ -1,11 +1,13 @@
 package dev.voiceagent.adapters.postgres.recording;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.recording.RecordingRepository;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.recording.Recording;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresRecordingRepository implements RecordingRepository {
 
@@ -101,7 +104,7 @@ public class PostgresRecordingRepository implements RecordingRepository {
                         AND is_active RETURNING\s""" + COLUMNS).execute(Tuple.of(organizationId, id, recordingId))
                 .map(rows -> {
                     if (rows.size() == 0) { // deleted meanwhile
-                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Recording not found");
+                        throw new ResourceNotFoundException("Recording not found");
                     }
                     return recording(rows.iterator().next());
                 })

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.servicekey;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.servicekey.ServiceKeyRepository;
 import dev.voiceagent.domain.servicekey.ServiceKey;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Service keys: only the hash and the display prefix are stored. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresServiceKeyRepository implements ServiceKeyRepository {
 

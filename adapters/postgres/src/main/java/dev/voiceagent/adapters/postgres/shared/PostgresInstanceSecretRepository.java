@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashMap;
 import java.util.Map;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresInstanceSecretRepository implements InstanceSecretRepository {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.telephony.OutboundReadiness;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import io.smallrye.mutiny.Uni;
@@ -12,6 +13,7 @@ import java.util.Optional;
  * An organization can call out when one of its active configurations is ready; the default one is
  * considered first. Otherwise the reason of the first blocked configuration is given.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresOutboundReadiness implements OutboundReadiness {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.telephony;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Configurations with their credentials sealed by AES-256-GCM (bound to the organization). */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresTelephonyConfigurationRepository implements TelephonyConfigurationRepository {
 

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.telephony;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.shared.ConflictException;
@@ -12,11 +13,13 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresTrunkRepository implements TrunkRepository {
 
@@ -89,7 +92,7 @@ public class PostgresTrunkRepository implements TrunkRepository {
         return pool.preparedQuery("""
                         DELETE FROM telephony_trunks WHERE organization_id = $1 AND telephony_configuration_id = $2
                         AND id = $3""").execute(Tuple.of(organizationId, configurationId, trunkId)).replaceWithVoid()
-                .onFailure(f -> f instanceof io.vertx.pgclient.PgException pg && "23503".equals(pg.getSqlState()))
+                .onFailure(f -> f instanceof PgException pg && "23503".equals(pg.getSqlState()))
                 .transform(f -> new ConflictException("The trunk is used by phone numbers and cannot be deleted"));
     }
 

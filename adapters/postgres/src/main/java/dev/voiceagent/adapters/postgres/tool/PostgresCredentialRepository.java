@@ -2,9 +2,11 @@ package dev.voiceagent.adapters.postgres.tool;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.adapters.postgres.shared.UniqueViolation;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.domain.tool.Credential;
 import dev.voiceagent.domain.tool.CredentialType;
@@ -25,6 +27,7 @@ import java.util.Optional;
  * Credentials with their data sealed (AES-GCM) and bound to the organization and the credential's uuid: a sealed
  * value copied to another row does not open.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCredentialRepository implements CredentialRepository {
 
@@ -94,7 +97,7 @@ public class PostgresCredentialRepository implements CredentialRepository {
                         c.type().wireName(), seal(c), c.updatedAt().atOffset(ZoneOffset.UTC)}))
                 .map(rows -> {
                     if (rows.size() == 0) { // deleted meanwhile
-                        throw new dev.voiceagent.application.shared.ResourceNotFoundException("Credential not found");
+                        throw new ResourceNotFoundException("Credential not found");
                     }
                     return credential(rows.iterator().next());
                 })

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.tool;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.tool.ToolRepository;
@@ -18,8 +19,10 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Tools with the creator's provider id joined in: every read is one statement. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresToolRepository implements ToolRepository {
 
@@ -49,7 +52,7 @@ public class PostgresToolRepository implements ToolRepository {
     }
 
     @Override
-    public Uni<List<StoredTool>> list(long organizationId, java.util.Set<ToolStatus> statuses, ToolCategory category) {
+    public Uni<List<StoredTool>> list(long organizationId, Set<ToolStatus> statuses, ToolCategory category) {
         return pool.preparedQuery(SELECT + " WHERE t.organization_id = $1 AND t.status = ANY($2)"
                         + " AND ($3::text IS NULL OR t.category = $3) ORDER BY t.created_at DESC, t.id DESC")
                 .execute(Tuple.of(organizationId, statuses.stream().map(ToolStatus::wireName).toArray(String[]::new),

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.usage.CreditLedger;
 import dev.voiceagent.domain.usage.CreditEntry;
@@ -22,6 +23,7 @@ import java.util.Optional;
  * lock, so balance_after is exact under concurrent appends; the idempotency key's unique index makes a repeated
  * append change nothing.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresCreditLedger implements CreditLedger {
 

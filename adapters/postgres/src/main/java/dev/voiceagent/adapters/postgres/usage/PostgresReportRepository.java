@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.postgres.usage;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.report.ReportRepository;
 import dev.voiceagent.domain.usage.DailyReport;
 import io.smallrye.mutiny.Uni;
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
  * Reports aggregated in the database over the runs of a period, read through the (organization_id, created_at)
  * index: one statement per report whatever the number of runs.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresReportRepository implements ReportRepository {
 

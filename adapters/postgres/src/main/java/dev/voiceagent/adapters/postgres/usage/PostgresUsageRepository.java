@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.usage.UsageRepository;
@@ -19,8 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /** Usage records beside the runs they meter; every read is one statement whatever the number of rows. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresUsageRepository implements UsageRepository {
 
@@ -61,7 +65,7 @@ public class PostgresUsageRepository implements UsageRepository {
                                 r.getLong("workflow_id"), r.getString("mode"), instant(r.getOffsetDateTime("created_at")),
                                 r.getInteger("duration_seconds"), JsonValues.toMap(r.getValue("usage_info")),
                                 r.getBigDecimal("price_per_second"), r.getString("disposition"), r.getString("callee"),
-                                java.util.Arrays.asList(r.getArrayOfStrings("dnc_disposition_codes"))));
+                                Arrays.asList(r.getArrayOfStrings("dnc_disposition_codes"))));
                     }
                     return runs.isEmpty() ? Uni.createFrom().item(0) : record(tx, pricing.apply(runs));
                 }));
@@ -72,7 +76,7 @@ public class PostgresUsageRepository implements UsageRepository {
         Long[] run = new Long[n];
         Long[] org = new Long[n];
         Long[] workflow = new Long[n];
-        java.time.OffsetDateTime[] created = new java.time.OffsetDateTime[n];
+        OffsetDateTime[] created = new OffsetDateTime[n];
         Long[] seconds = new Long[n];
         Long[] prompt = new Long[n];
         Long[] completion = new Long[n];

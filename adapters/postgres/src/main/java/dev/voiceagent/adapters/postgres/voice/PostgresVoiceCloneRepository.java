@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.voice;
 
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import dev.voiceagent.application.voice.VoiceCloneRepository;
@@ -14,6 +15,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresVoiceCloneRepository implements VoiceCloneRepository {
 

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.voice;
 
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * the end merges the call's values into the run under a row lock, so a provider's report and the session's end
  * never lose each other's values and run.completed is enqueued by whichever completes the run.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresVoiceRunStore implements VoiceRunStore {
 

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.instant;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Endpoints with their secrets sealed (bound to the organization); deliveries listed with their attempts. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresWebhookEndpointRepository implements WebhookEndpointRepository {
 

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.postgres.shared.Columns.index;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.domain.webhook.WebhookEvent;
@@ -24,6 +25,7 @@ import java.util.Map;
  * The outbox: {@link #enqueue} writes a delivery per subscribed, enabled endpoint inside the caller's transaction
  * (so an event exists exactly when its change committed); any replica claims due ones under a lease.
  */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresWebhookOutbox implements WebhookOutbox {
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import static dev.voiceagent.adapters.postgres.shared.Columns.index;
@@ -32,8 +33,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /** Workflows and their versions on the reactive PG client; every multi-row change in one transaction. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresWorkflowRepository implements WorkflowRepository {
 
@@ -292,7 +295,7 @@ public class PostgresWorkflowRepository implements WorkflowRepository {
     }
 
     @Override
-    public Uni<Optional<Long>> findIdByUuid(long organizationId, java.util.UUID workflowUuid) {
+    public Uni<Optional<Long>> findIdByUuid(long organizationId, UUID workflowUuid) {
         return pool.preparedQuery("SELECT id FROM workflows WHERE organization_id = $1 AND workflow_uuid = $2")
                 .execute(Tuple.of(organizationId, workflowUuid))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getLong("id")));

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.postgres.workflow;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
+import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -30,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /** Runs on the reactive PG client; filters become parameterised SQL, never string values. */
+@DatabaseAccess
 @ApplicationScoped
 public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
 

@@ -3,7 +3,7 @@ package dev.voiceagent.adapters.postgres.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.voiceagent.adapters.postgres.shared.JsonText;
+import dev.voiceagent.adapters.postgres.shared.JsonColumns;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
@@ -90,14 +90,14 @@ class CampaignJsonTest {
                 "{\"nested\":{\"list\":[1,\"two\",3.5,true,false,null,{\"deep\":[]}]},\"nothing\":null}",
                 "{\"text\":\"caf\\u00e9 \\ud83d\\ude00 \\\"quoted\\\" \\\\ \\n\",\"empty\":\"\",\"z\":{},\"a\":[]}");
         for (String text : texts) {
-            Map<String, Object> fromText = JsonText.toMap(text);
+            Map<String, Object> fromText = JsonColumns.toMap(text);
             assertThat(fromText).as(text).isEqualTo(JsonValues.toMap(new JsonObject(text)));
             assertThat(List.copyOf(fromText.keySet())).as("insertion order of " + text)
                     .isEqualTo(List.copyOf(JsonValues.toMap(new JsonObject(text)).keySet()));
         }
-        assertThat(JsonText.toMap(texts.get(1))).containsEntry("n", 1).containsEntry("big", 12345678901L)
+        assertThat(JsonColumns.toMap(texts.get(1))).containsEntry("n", 1).containsEntry("big", 12345678901L)
                 .containsEntry("huge", new BigInteger("123456789012345678901234567890")).containsEntry("exp", 1e-7);
-        assertThat(JsonText.toMap(null)).isNull();
-        assertThat(JsonText.toMap("null")).isNull();
+        assertThat(JsonColumns.toMap(null)).isNull();
+        assertThat(JsonColumns.toMap("null")).isNull();
     }
 }

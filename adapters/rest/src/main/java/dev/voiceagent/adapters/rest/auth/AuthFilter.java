@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.rest.auth;
 
 import dev.voiceagent.adapters.rest.shared.ErrorMapper;
+import dev.voiceagent.adapters.rest.shared.PublicPaths;
 import dev.voiceagent.application.auth.AuthenticateUseCase;
 import dev.voiceagent.application.auth.Credentials;
 import dev.voiceagent.application.ratelimit.RateLimitUseCase;
@@ -8,9 +9,11 @@ import dev.voiceagent.application.shared.AuthenticationException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
  * Secure by default: every matched operation needs X-API-Key or authorization unless it is marked
@@ -43,8 +46,8 @@ public class AuthFilter {
             // a public agent trigger checks its own key, after its body: an anonymous call is refused before that
             String key = request.getHeaderString(API_KEY_HEADER);
             String path = request.getUriInfo().getPath();
-            return (path.startsWith("/") ? path : "/" + path).startsWith(dev.voiceagent.adapters.rest.shared
-                    .PublicPaths.KEYED_PREFIX) && (key == null || key.isBlank())
+            return (path.startsWith("/") ? path : "/" + path).startsWith(PublicPaths.KEYED_PREFIX)
+                    && (key == null || key.isBlank())
                     ? Uni.createFrom().item(ErrorMapper.detail(Response.Status.UNAUTHORIZED,
                             "X-API-Key header required"))
                     : Uni.createFrom().nullItem();
@@ -65,8 +68,8 @@ public class AuthFilter {
     }
 
     /** Every response to a limited request carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. */
-    @org.jboss.resteasy.reactive.server.ServerResponseFilter
-    public void rateLimitHeaders(ContainerRequestContext request, jakarta.ws.rs.container.ContainerResponseContext response) {
+    @ServerResponseFilter
+    public void rateLimitHeaders(ContainerRequestContext request, ContainerResponseContext response) {
         if (request.getProperty(RATE_LIMIT) instanceof RateLimitUseCase.Decision decision) {
             RateLimitHeaders.add(response.getHeaders(), decision);
         }

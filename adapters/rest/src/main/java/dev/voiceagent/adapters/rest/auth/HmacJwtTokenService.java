@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.voiceagent.application.auth.TokenClaims;
 import dev.voiceagent.application.auth.TokenService;
 import dev.voiceagent.domain.account.User;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -68,7 +69,7 @@ public class HmacJwtTokenService implements TokenService {
             }
             return Optional.of(new TokenClaims(sub, claims.path("email").asText(null),
                     Instant.ofEpochSecond(claims.path("iat").asLong(0)), Instant.ofEpochSecond(exp)));
-        } catch (IllegalArgumentException | java.io.IOException e) {
+        } catch (IllegalArgumentException | IOException e) {
             return Optional.empty(); // malformed base64, JSON or subject
         }
     }

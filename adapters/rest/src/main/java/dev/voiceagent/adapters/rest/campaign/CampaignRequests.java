@@ -1,10 +1,12 @@
 package dev.voiceagent.adapters.rest.campaign;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.voiceagent.domain.campaign.CircuitBreakerConfig;
 import dev.voiceagent.domain.campaign.RetryConfig;
 import dev.voiceagent.domain.campaign.ScheduleConfig;
 import dev.voiceagent.domain.campaign.TimeSlot;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -60,9 +62,9 @@ public final class CampaignRequests {
     public record RedialCampaignRequest(@Size(min = 1, max = 255) String name, Boolean retryOnVoicemail,
             Boolean retryOnNoAnswer, Boolean retryOnBusy, @Valid RetryConfigRequest retryConfig) {
 
-        @jakarta.validation.constraints.AssertTrue(message = "At least one of retry_on_voicemail, retry_on_no_answer"
+        @AssertTrue(message = "At least one of retry_on_voicemail, retry_on_no_answer"
                 + " and retry_on_busy must be true")
-        @com.fasterxml.jackson.annotation.JsonIgnore
+        @JsonIgnore
         public boolean isAnyOutcomeSelected() {
             return voicemail() || noAnswer() || busy();
         }

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.rest.embed;
 
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.voiceagent.adapters.rest.auth.Caller;
 import dev.voiceagent.adapters.rest.shared.PublicBaseUrl;
 import dev.voiceagent.application.embed.EmbedUseCases.DeactivateEmbedTokenUseCase;
@@ -109,7 +110,7 @@ public class EmbedTokenResource {
     }
 
     /** JSON null (a null entity would be a 204). */
-    private static final Object NULL_JSON = com.fasterxml.jackson.databind.node.NullNode.getInstance();
+    private static final Object NULL_JSON = NullNode.getInstance();
 
     @DELETE
     @Operation(summary = "Deactivate Embed Token", description = "Pages can no longer use it; 404 when none is active")

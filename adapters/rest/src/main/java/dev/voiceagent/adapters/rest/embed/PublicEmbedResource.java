@@ -3,7 +3,6 @@ package dev.voiceagent.adapters.rest.embed;
 import dev.voiceagent.adapters.rest.auth.PublicEndpoint;
 import dev.voiceagent.adapters.rest.turn.TurnResource.TurnCredentialsResponse;
 import dev.voiceagent.application.conversation.TextChatRecord;
-import dev.voiceagent.application.embed.EmbedUseCases.EmbedPreflightUseCase;
 import dev.voiceagent.application.embed.EmbedUseCases.EmbedSessionUseCase;
 import dev.voiceagent.application.embed.EmbedUseCases.GetWidgetConfigUseCase;
 import dev.voiceagent.application.embed.EmbedUseCases.StartEmbedSessionUseCase;
@@ -16,12 +15,10 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -30,13 +27,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /**
  * What an embedded widget calls from a third-party page, without credentials: gated by the embed token (and
  * its allowed domains) or by the session token minted at init. The page's origin is the Origin header, else
- * the Referer's. Each path answers its own CORS preflight (OPTIONS) by the token's domains; every response
- * reflects the page's origin (EmbedCors), errors included.
+ * the Referer's. The CORS preflights (OPTIONS) of these paths are answered by the token's domains, and every
+ * response reflects the page's origin, errors included, in one place: {@link EmbedCors}.
  */
 @Path("/api/v1/public/embed")
 public class PublicEmbedResource {
-
-    static final String ALLOW_HEADERS = "Content-Type, Origin";
 
     @Schema(description = "Request model for initializing an embed session")
     public record InitEmbedRequest(@NotBlank @Size(max = 256) String token,
@@ -88,35 +83,21 @@ public class PublicEmbedResource {
     private final StartEmbedSessionUseCase start;
     private final GetWidgetConfigUseCase config;
     private final EmbedSessionUseCase sessions;
-    private final EmbedPreflightUseCase preflight;
 
     @Context
     HttpServerRequest request;
 
     public PublicEmbedResource(StartEmbedSessionUseCase start, GetWidgetConfigUseCase config,
-            EmbedSessionUseCase sessions, EmbedPreflightUseCase preflight) {
+            EmbedSessionUseCase sessions) {
         this.start = start;
         this.config = config;
         this.sessions = sessions;
-        this.preflight = preflight;
     }
 
     /** The page's origin: the Origin header, else the Referer. */
     private String origin() {
         String origin = request.getHeader("Origin");
         return origin != null && !origin.isBlank() ? origin : request.getHeader("Referer");
-    }
-
-    private Response preflightAnswer(boolean allowed, String methods) {
-        String origin = request.getHeader("Origin");
-        if (!allowed) {
-            return Response.status(403).type("application/json").entity(java.util.Map.of("detail",
-                    "Origin not allowed for this embed")).build();
-        }
-        Response.ResponseBuilder ok = Response.ok().header("Access-Control-Allow-Methods", methods)
-                .header("Access-Control-Allow-Headers", ALLOW_HEADERS).header("Access-Control-Max-Age", "86400")
-                .header("Vary", "Origin");
-        return (origin == null ? ok : ok.header("Access-Control-Allow-Origin", origin)).build();
     }
 
     @POST
@@ -134,14 +115,6 @@ public class PublicEmbedResource {
                         s.chat() == null ? null : PublicEmbedChatSessionResponse.of(s.chat())));
     }
 
-    @OPTIONS
-    @Path("/init")
-    @PublicEndpoint
-    @Operation(summary = "Preflight Embed Init", description = "Any page may ask: the token is checked by the POST")
-    public Response initPreflight() {
-        return preflightAnswer(true, "POST, OPTIONS");
-    }
-
     @GET
     @Path("/config/{token}")
     @PublicEndpoint
@@ -153,16 +126,6 @@ public class PublicEmbedResource {
                 c.forceTurnRelay()));
     }
 
-    @OPTIONS
-    @Path("/config/{token}")
-    @PublicEndpoint
-    @Operation(summary = "Preflight Embed Config", description = "403 unless the token is active and the page's"
-            + " domain allowed")
-    public Uni<Response> configPreflight(@PathParam("token") @Size(max = 256) String token) {
-        return preflight.configAllowed(token, request.getHeader("Origin"))
-                .map(allowed -> preflightAnswer(allowed, "GET, OPTIONS"));
-    }
-
     @GET
     @Path("/turn-credentials/{session_token}")
     @PublicEndpoint
@@ -172,30 +135,12 @@ public class PublicEmbedResource {
         return sessions.turnCredentials(sessionToken, origin()).map(TurnCredentialsResponse::of);
     }
 
-    @OPTIONS
-    @Path("/turn-credentials/{session_token}")
-    @PublicEndpoint
-    @Operation(summary = "Preflight Embed Turn Credentials")
-    public Uni<Response> turnCredentialsPreflight(@PathParam("session_token") @Size(max = 256) String sessionToken) {
-        return preflight.sessionAllowed(sessionToken, request.getHeader("Origin"))
-                .map(allowed -> preflightAnswer(allowed, "GET, OPTIONS"));
-    }
-
     @GET
     @Path("/chat/{session_token}")
     @PublicEndpoint
     @Operation(summary = "Get Public Chat Session", description = "The chat's turns (after a 409, to resync)")
     public Uni<PublicEmbedChatSessionResponse> chat(@PathParam("session_token") @Size(max = 256) String sessionToken) {
         return sessions.chat(sessionToken, origin()).map(PublicEmbedChatSessionResponse::of);
-    }
-
-    @OPTIONS
-    @Path("/chat/{session_token}")
-    @PublicEndpoint
-    @Operation(summary = "Preflight Public Chat Session")
-    public Uni<Response> chatPreflight(@PathParam("session_token") @Size(max = 256) String sessionToken) {
-        return preflight.sessionAllowed(sessionToken, request.getHeader("Origin"))
-                .map(allowed -> preflightAnswer(allowed, "GET, POST, OPTIONS"));
     }
 
     @POST
@@ -210,15 +155,6 @@ public class PublicEmbedResource {
                 .map(PublicEmbedChatSessionResponse::of);
     }
 
-    @OPTIONS
-    @Path("/chat/{session_token}/messages")
-    @PublicEndpoint
-    @Operation(summary = "Preflight Public Chat Message")
-    public Uni<Response> messagePreflight(@PathParam("session_token") @Size(max = 256) String sessionToken) {
-        return preflight.sessionAllowed(sessionToken, request.getHeader("Origin"))
-                .map(allowed -> preflightAnswer(allowed, "GET, POST, OPTIONS"));
-    }
-
     @POST
     @Path("/chat/{session_token}/end")
     @PublicEndpoint
@@ -227,14 +163,5 @@ public class PublicEmbedResource {
             @Valid PublicEmbedChatEndRequest body) {
         return sessions.end(sessionToken, origin(), body == null ? null : body.expectedRevision())
                 .map(PublicEmbedChatSessionResponse::of);
-    }
-
-    @OPTIONS
-    @Path("/chat/{session_token}/end")
-    @PublicEndpoint
-    @Operation(summary = "Preflight End Public Chat Session")
-    public Uni<Response> endPreflight(@PathParam("session_token") @Size(max = 256) String sessionToken) {
-        return preflight.sessionAllowed(sessionToken, request.getHeader("Origin"))
-                .map(allowed -> preflightAnswer(allowed, "GET, POST, OPTIONS"));
     }
 }

@@ -24,7 +24,9 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
@@ -41,6 +43,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import reactor.core.publisher.Mono;
@@ -122,7 +125,7 @@ public class McpResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @io.smallrye.common.annotation.NonBlocking
+    @NonBlocking
     @Operation(summary = "MCP", description = "The Model Context Protocol endpoint (streamable HTTP, stateless):"
             + " one JSON-RPC request per POST, answered in JSON; notifications are accepted with 202")
     public Uni<Response> message(String body, @Context HttpServerRequest request) {
@@ -136,7 +139,7 @@ public class McpResource {
         }
         Principal principal = caller.principal();
         // the use cases run on this request's Vert.x context, as a REST route's do (the SDK may hop threads)
-        io.vertx.core.Context vertx = io.vertx.core.Vertx.currentContext();
+        io.vertx.core.Context vertx = Vertx.currentContext();
         McpTransportContext context = McpTransportContext.create(Map.of(Principal.class.getName(), principal,
                 HttpServerRequest.class.getName(), request, io.vertx.core.Context.class.getName(), vertx));
         McpStatelessServerHandler handler = transport.handler;
@@ -158,7 +161,7 @@ public class McpResource {
     }
 
     @GET
-    @io.smallrye.common.annotation.NonBlocking
+    @NonBlocking
     @Operation(summary = "MCP event stream", description = "Not offered: this server is stateless (405, as the"
             + " protocol allows)")
     public Response stream() {
@@ -190,7 +193,7 @@ public class McpResource {
     }
 
     Uni<?> listWorkflows(Principal principal) {
-        return list.list(principal, java.util.Set.of()).map(items -> items.stream().map(i -> {
+        return list.list(principal, Set.of()).map(items -> items.stream().map(i -> {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("id", i.id());
             out.put("name", i.name());

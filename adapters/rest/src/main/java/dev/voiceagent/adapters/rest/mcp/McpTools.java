@@ -1,10 +1,13 @@
 package dev.voiceagent.adapters.rest.mcp;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.smallrye.mutiny.Uni;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /** The MCP server's tools: their names, descriptions and input schemas, and which of the resource's calls each makes. */
 final class McpTools {
@@ -68,7 +71,7 @@ final class McpTools {
     }
 
     private static AsyncToolSpecification tool(String name, String description, Map<String, Object> schema,
-            java.util.function.BiFunction<io.modelcontextprotocol.common.McpTransportContext, Map<String, Object>,
+            BiFunction<McpTransportContext, Map<String, Object>,
                     reactor.core.publisher.Mono<McpSchema.CallToolResult>> call) {
         McpSchema.Tool tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(schema).build();
         return new AsyncToolSpecification(tool, (context, request) -> call.apply(context,
@@ -91,7 +94,7 @@ final class McpTools {
     }
 
     private static Map<String, Object> httpConfig(Map<String, Object> args) {
-        Map<String, Object> config = new java.util.LinkedHashMap<>();
+        Map<String, Object> config = new LinkedHashMap<>();
         config.put("method", args.get("method"));
         config.put("url", args.get("url"));
         if (args.get("headers") != null) {

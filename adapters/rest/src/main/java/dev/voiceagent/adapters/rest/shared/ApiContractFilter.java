@@ -1,8 +1,12 @@
 package dev.voiceagent.adapters.rest.shared;
 
+import dev.voiceagent.adapters.rest.model.ModelConfigurationOpenApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.voiceagent.adapters.rest.embed.EmbedCors;
 import dev.voiceagent.domain.telephony.Provider;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -45,6 +49,7 @@ public class ApiContractFilter implements OASFilter {
                 openAPI.getPaths().addPathItem(slashless + "/", item);
             }
         }
+        EmbedCors.document(openAPI);
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
             boolean open = PUBLIC_PATHS.contains(path.getKey()) || path.getKey().startsWith(PUBLIC_PREFIX);
             for (Operation operation : path.getValue().getOperations().values()) {
@@ -64,7 +69,7 @@ public class ApiContractFilter implements OASFilter {
             }
         }
         providerConfigurations(openAPI);
-        dev.voiceagent.adapters.rest.model.ModelConfigurationOpenApi.addTo(openAPI);
+        ModelConfigurationOpenApi.addTo(openAPI);
         Schema validationError = openAPI.getComponents().getSchemas().get("ValidationError");
         if (validationError != null) {
             validationError.addProperty("loc", OASFactory.createSchema().title("Location")
@@ -81,8 +86,8 @@ public class ApiContractFilter implements OASFilter {
      * generated from the same field table that validates it (required fields, secrets, types).
      */
     private static void providerConfigurations(OpenAPI openAPI) {
-        List<Schema> alternatives = new java.util.ArrayList<>();
-        Map<String, String> mapping = new java.util.LinkedHashMap<>();
+        List<Schema> alternatives = new ArrayList<>();
+        Map<String, String> mapping = new LinkedHashMap<>();
         for (Provider provider : Provider.values()) {
             String name = provider.displayName().replaceAll("[^A-Za-z]", "") + "ConfigurationRequest";
             Schema schema = OASFactory.createSchema().addType(Schema.SchemaType.OBJECT).title(name)

@@ -1,31 +1,51 @@
 package dev.voiceagent.adapters.rest.shared;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.ConcurrencyLimitException;
+import dev.voiceagent.application.conversation.RevisionConflictException;
+import dev.voiceagent.application.embed.ConversationEndedException;
+import dev.voiceagent.application.embed.TooManyRequestsException;
+import dev.voiceagent.application.health.ServiceUnavailableException;
+import dev.voiceagent.application.model.InvalidModelConfigurationException;
 import dev.voiceagent.application.shared.AuthenticationException;
 import dev.voiceagent.application.shared.ConflictException;
+import dev.voiceagent.application.shared.DatabaseUnavailableException;
 import dev.voiceagent.application.idempotency.IdempotencyKeyReusedException;
 import dev.voiceagent.application.shared.ForbiddenException;
+import dev.voiceagent.application.shared.OutboundRefusedException;
+import dev.voiceagent.application.shared.PaymentRequiredException;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.shared.UpstreamServiceException;
 import dev.voiceagent.application.workflow.InvalidWorkflowException;
 import dev.voiceagent.adapters.rest.workflow.WorkflowResponses.ValidateWorkflowResponse;
+import dev.voiceagent.domain.conversation.TurnLimitReached;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.tool.InvalidToolDefinition;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
+import jakarta.ws.rs.NotAcceptableException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -49,7 +69,7 @@ public class ErrorMapper {
     }
 
     @ServerExceptionMapper
-    public Response unavailable(dev.voiceagent.application.health.ServiceUnavailableException e) {
+    public Response unavailable(ServiceUnavailableException e) {
         if (e.getCause() != null) {
             LOG.warnf("%s: %s", e.getMessage(), e.getCause().toString());
         }
@@ -80,7 +100,7 @@ public class ErrorMapper {
 
     /** Credits are enforced and the organization's balance is exhausted. */
     @ServerExceptionMapper
-    public Response paymentRequired(dev.voiceagent.application.shared.PaymentRequiredException e) {
+    public Response paymentRequired(PaymentRequiredException e) {
         return detail(402, e.getMessage());
     }
 
@@ -91,57 +111,56 @@ public class ErrorMapper {
 
     /** A model configuration refused field by field: the 422 list, each problem at its location. */
     @ServerExceptionMapper
-    public Response invalidModelConfiguration(dev.voiceagent.application.model.InvalidModelConfigurationException e) {
+    public Response invalidModelConfiguration(InvalidModelConfigurationException e) {
         return unprocessable(e.problems().stream()
                 .map(p -> ValidationError.of(p.loc(), p.msg(), p.type(), p.input())).toList());
     }
 
     /** A tool definition refused field by field: the 422 list, each problem at its location. */
     @ServerExceptionMapper
-    public Response invalidToolDefinition(dev.voiceagent.domain.tool.InvalidToolDefinition e) {
+    public Response invalidToolDefinition(InvalidToolDefinition e) {
         return unprocessable(e.problems().stream()
                 .map(p -> ValidationError.of(p.loc(), p.msg(), p.type(), p.input())).toList());
     }
 
     /** A request the service would make for a tenant, refused by the address guard: the tenant's input, a 400. */
     @ServerExceptionMapper
-    public Response outboundRefused(dev.voiceagent.application.shared.OutboundRefusedException e) {
+    public Response outboundRefused(OutboundRefusedException e) {
         return detail(Response.Status.BAD_REQUEST, e.getMessage());
     }
 
     /** An outside service (a model provider) failed or refused: 502 with its message, never a 500. */
     @ServerExceptionMapper
-    public Response upstream(dev.voiceagent.application.shared.UpstreamServiceException e) {
+    public Response upstream(UpstreamServiceException e) {
         return detail(Response.Status.BAD_GATEWAY, e.getMessage());
     }
 
     /** The reference's 409: {"detail": {"message", "expected_revision", "actual_revision"}}. */
     @ServerExceptionMapper
-    public Response revisionConflict(dev.voiceagent.application.conversation.RevisionConflictException e) {
-        java.util.Map<String, Object> detail = new java.util.LinkedHashMap<>();
+    public Response revisionConflict(RevisionConflictException e) {
+        Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("message", e.getMessage());
         detail.put("expected_revision", e.expectedRevision());
         detail.put("actual_revision", e.actualRevision());
         return Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON)
-                .entity(java.util.Map.of("detail", detail)).build();
+                .entity(Map.of("detail", detail)).build();
     }
 
     @ServerExceptionMapper
-    public Response turnLimit(dev.voiceagent.domain.conversation.TurnLimitReached e) {
+    public Response turnLimit(TurnLimitReached e) {
         return detail(429, e.getMessage());
     }
 
     @ServerExceptionMapper
-    public Response tooMany(dev.voiceagent.application.embed.TooManyRequestsException e) {
+    public Response tooMany(TooManyRequestsException e) {
         return detail(429, e.getMessage());
     }
 
     /** The reference's {"detail": {"code": "chat_completed", "message": "Conversation has ended"}}. */
     @ServerExceptionMapper
-    public Response conversationEnded(dev.voiceagent.application.embed.ConversationEndedException e) {
+    public Response conversationEnded(ConversationEndedException e) {
         return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
-                .entity(java.util.Map.of("detail", java.util.Map.of("code",
-                        dev.voiceagent.application.embed.ConversationEndedException.CODE, "message", e.getMessage())))
+                .entity(Map.of("detail", Map.of("code", ConversationEndedException.CODE, "message", e.getMessage())))
                 .build();
     }
 
@@ -154,7 +173,7 @@ public class ErrorMapper {
     @ServerExceptionMapper
     public Response invalidWorkflow(InvalidWorkflowException e) {
         return Response.status(e.conflict() ? 409 : 422).type(MediaType.APPLICATION_JSON)
-                .entity(java.util.Map.of("detail", ValidateWorkflowResponse.of(e.errors()))).build();
+                .entity(Map.of("detail", ValidateWorkflowResponse.of(e.errors()))).build();
     }
 
     @ServerExceptionMapper
@@ -206,17 +225,17 @@ public class ErrorMapper {
     public Response malformedJson(JsonProcessingException e) {
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             Throwable cause = mapping.getCause() == null ? mapping : mapping.getCause();
-            boolean number = cause instanceof com.fasterxml.jackson.core.exc.InputCoercionException
-                    || cause instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException;
+            boolean number = cause instanceof InputCoercionException
+                    || cause instanceof StreamConstraintsException;
             String detail = cause instanceof JsonProcessingException json && json.getOriginalMessage() != null
                     ? json.getOriginalMessage() : String.valueOf(cause.getMessage());
             return unprocessable(List.of(new ValidationError(bodyPath(mapping),
                     number ? "Input should be a valid number within range" : "Input could not be read",
                     number ? "number_out_of_range" : "value_error", null,
-                    java.util.Map.of("error", detail.length() > 200 ? detail.substring(0, 200) + "..." : detail))));
+                    Map.of("error", detail.length() > 200 ? detail.substring(0, 200) + "..." : detail))));
         }
         return unprocessable(List.of(new ValidationError(List.of("body"), "JSON decode error", "json_invalid", null,
-                java.util.Map.of("error", e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage()))));
+                Map.of("error", e.getOriginalMessage() == null ? "invalid JSON" : e.getOriginalMessage()))));
     }
 
     @ServerExceptionMapper
@@ -232,20 +251,18 @@ public class ErrorMapper {
      * media type says nothing to a caller who may not call.
      */
     @ServerExceptionMapper
-    public Response unsupportedMediaType(jakarta.ws.rs.NotSupportedException e, jakarta.ws.rs.core.HttpHeaders headers,
-            jakarta.ws.rs.core.UriInfo uri) {
+    public Response unsupportedMediaType(NotSupportedException e, HttpHeaders headers, UriInfo uri) {
         return anonymous(headers, uri) ? detail(Response.Status.UNAUTHORIZED, "Authorization header required")
                 : detail(Response.Status.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type");
     }
 
     @ServerExceptionMapper
-    public Response notAcceptable(jakarta.ws.rs.NotAcceptableException e, jakarta.ws.rs.core.HttpHeaders headers,
-            jakarta.ws.rs.core.UriInfo uri) {
+    public Response notAcceptable(NotAcceptableException e, HttpHeaders headers, UriInfo uri) {
         return anonymous(headers, uri) ? detail(Response.Status.UNAUTHORIZED, "Authorization header required")
                 : detail(Response.Status.NOT_ACCEPTABLE, "Not Acceptable");
     }
 
-    private static boolean anonymous(jakarta.ws.rs.core.HttpHeaders headers, jakarta.ws.rs.core.UriInfo uri) {
+    private static boolean anonymous(HttpHeaders headers, UriInfo uri) {
         String path = uri.getPath().startsWith("/") ? uri.getPath() : "/" + uri.getPath();
         return blank(headers.getHeaderString("X-API-Key")) && blank(headers.getHeaderString("authorization"))
                 && PublicPaths.needsCredentials(path);
@@ -282,42 +299,33 @@ public class ErrorMapper {
     static final long OUTAGE_QUIET_MILLIS = 60_000;
     /** Seconds a client is told to wait before trying again while the database is out of reach. */
     static final String RETRY_AFTER_SECONDS = "5";
-    private static final java.util.concurrent.atomic.AtomicLong OUTAGE_LOGGED_AT =
-            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE / 2);
+    private static final AtomicLong OUTAGE_LOGGED_AT = new AtomicLong(Long.MIN_VALUE / 2);
 
     /**
-     * Whether {@code e} is the database out of reach (a connection refused, closed, or not to be had from the pool),
-     * rather than a fault of the request: the reactive client's and Hibernate Reactive's wrappings are looked through.
+     * The database out of reach (the persistence adapter says so with its own exception): not a fault of the request,
+     * a 503 with Retry-After; warned about once a minute, the outage's further failures at debug.
      */
-    static boolean databaseUnavailable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            String type = t.getClass().getName();
-            String message = String.valueOf(t.getMessage());
-            if (t instanceof java.net.ConnectException || type.equals("io.vertx.sqlclient.ClosedConnectionException")
-                    || type.equals("io.vertx.core.VertxException") && message.contains("closed")
-                    || message.contains("Connection refused") || message.contains("Connection is not active")
-                    || message.contains("Failed to create connection") || message.contains("Pending connection")) {
-                return true;
-            }
+    @ServerExceptionMapper
+    public Response databaseUnavailable(DatabaseUnavailableException e) {
+        long now = System.currentTimeMillis();
+        long last = OUTAGE_LOGGED_AT.get();
+        if (now - last >= OUTAGE_QUIET_MILLIS && OUTAGE_LOGGED_AT.compareAndSet(last, now)) {
+            LOG.warnf("The database is out of reach: requests answer 503 (%s); further failures of this outage"
+                    + " are logged at debug for %d s", e.getCause(), OUTAGE_QUIET_MILLIS / 1000);
+        } else {
+            LOG.debugf("database out of reach: %s", e.getCause());
         }
-        return false;
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
+                .header("Retry-After", RETRY_AFTER_SECONDS)
+                .entity(new ErrorResponse("The service cannot reach its database right now: try again shortly"))
+                .build();
     }
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        if (databaseUnavailable(e)) {
-            long now = System.currentTimeMillis();
-            long last = OUTAGE_LOGGED_AT.get();
-            if (now - last >= OUTAGE_QUIET_MILLIS && OUTAGE_LOGGED_AT.compareAndSet(last, now)) {
-                LOG.warnf("The database is out of reach: requests answer 503 (%s); further failures of this outage"
-                        + " are logged at debug for %d s", e.toString(), OUTAGE_QUIET_MILLIS / 1000);
-            } else {
-                LOG.debugf("database out of reach: %s", e.toString());
-            }
-            return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON)
-                    .header("Retry-After", RETRY_AFTER_SECONDS)
-                    .entity(new ErrorResponse("The service cannot reach its database right now: try again shortly"))
-                    .build();
+        DatabaseUnavailableException outage = causeOfType(e, DatabaseUnavailableException.class);
+        if (outage != null) { // wrapped on its way here (a composite failure)
+            return databaseUnavailable(outage);
         }
         String requestId = RequestCorrelation.current();
         String correlationId = requestId != null ? requestId : UUID.randomUUID().toString();

@@ -13,6 +13,8 @@ import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +32,7 @@ public class JsonBodyGuard implements ReaderInterceptor {
     /** Deep enough for any definition or template this API takes; far below the parser's own limit. */
     public static final int MAX_DEPTH = 64;
     private static final int MAX_LOC = 16;
-    private static final byte[] ESCAPED_NUL = "\\u0000".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] ESCAPED_NUL = "\\u0000".getBytes(StandardCharsets.US_ASCII);
     private static final JsonFactory FACTORY = new JsonFactory();
 
     @Override
@@ -78,12 +80,12 @@ public class JsonBodyGuard implements ReaderInterceptor {
         } catch (JsonProcessingException malformed) {
             return null; // the JSON reader reports it (422 at ["body"])
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return null;
     }
 
-    static ValidationError nul(List<Object> loc) {
+    public static ValidationError nul(List<Object> loc) {
         return ValidationError.of(loc, "Text must not contain the NUL character (\\u0000)", "string_nul_character", null);
     }
 

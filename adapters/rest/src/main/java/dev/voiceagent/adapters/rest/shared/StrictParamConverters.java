@@ -8,6 +8,7 @@ import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Integer and boolean path, query and header values that do not parse are a 422 naming the value
@@ -52,7 +53,7 @@ public class StrictParamConverters implements ParamConverterProvider {
         throw new IllegalArgumentException(value);
     }
 
-    private record Converter<T>(List<Object> loc, java.util.function.Function<String, T> parse, String type, String msg)
+    private record Converter<T>(List<Object> loc, Function<String, T> parse, String type, String msg)
             implements ParamConverter<T> {
 
         @Override

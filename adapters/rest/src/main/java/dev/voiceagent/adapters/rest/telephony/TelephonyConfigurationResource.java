@@ -21,6 +21,7 @@ import dev.voiceagent.domain.telephony.OutboundReadinessPolicy;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfigurations;
 import dev.voiceagent.domain.telephony.SetupStep;
+import dev.voiceagent.domain.telephony.TelephonyConfiguration;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
@@ -35,6 +36,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +109,7 @@ public class TelephonyConfigurationResource {
         }
     }
 
-    private static Map<String, Object> maskedConfig(dev.voiceagent.domain.telephony.TelephonyConfiguration c) {
+    private static Map<String, Object> maskedConfig(TelephonyConfiguration c) {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("provider", c.provider().wireName());
         config.putAll(ProviderConfigurations.masked(c.provider(), c.configuration().fields()));
@@ -276,7 +278,7 @@ public class TelephonyConfigurationResource {
     }
 
     private static final TelephonyProvidersMetadataResponse METADATA = new TelephonyProvidersMetadataResponse(
-            java.util.Arrays.stream(Provider.values()).map(p -> new ProviderMetadataResponse(p.wireName(), p.displayName(),
+            Arrays.stream(Provider.values()).map(p -> new ProviderMetadataResponse(p.wireName(), p.displayName(),
                     p.connectivity(), p.supportsOutbound(), p.supportsTrunks(), p.fields().stream()
                             .map(f -> new ProviderFieldResponse(f.name(), f.label(), f.type(), f.required(), f.sensitive(),
                                     f.description(), f.placeholder(), "boolean".equals(f.type())
@@ -363,7 +365,7 @@ public class TelephonyConfigurationResource {
         }
         return Provider.fromWireName(value instanceof String s ? s : null).orElseThrow(() -> new RequestValidationException(
                 ValidationError.of(List.of("body", "config", "provider"), "Input should be one of: "
-                        + String.join(", ", java.util.Arrays.stream(Provider.values()).map(Provider::wireName).toList()),
+                        + String.join(", ", Arrays.stream(Provider.values()).map(Provider::wireName).toList()),
                         "union_tag_invalid", value)));
     }
 

@@ -29,9 +29,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -178,7 +180,7 @@ public class ToolResource {
     @Operation(summary = "List Tools", description = "Newest first; status filters one status or a comma-separated"
             + " list (active, archived, draft; archived tools are left out unless asked for), category one category")
     public Uni<List<ToolResponse>> list(@QueryParam("status") String status, @QueryParam("category") String category) {
-        java.util.Set<ToolStatus> statuses = java.util.EnumSet.noneOf(ToolStatus.class);
+        Set<ToolStatus> statuses = EnumSet.noneOf(ToolStatus.class);
         if (status != null) {
             for (String one : status.split(",", -1)) {
                 statuses.add(parse("status", one.strip(), ToolStatus::byWireName,

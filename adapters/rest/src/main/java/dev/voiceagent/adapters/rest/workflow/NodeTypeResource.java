@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.rest.workflow;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.domain.workflow.NodeTypeSpec;
 import dev.voiceagent.domain.workflow.NodeTypes;
@@ -49,7 +50,7 @@ public class NodeTypeResource {
                     p.editor());
         }
 
-        @com.fasterxml.jackson.annotation.JsonProperty("default")
+        @JsonProperty("default")
         public Object defaultValue() {
             return defaultValue;
         }

@@ -83,7 +83,7 @@ public class WorkflowResource {
     }
 
     public record AmbientNoiseUploadRequest(@NotNull Long workflowId, @NotBlank String filename, String mimeType,
-            @NotNull @jakarta.validation.constraints.Min(1) @Max(10_485_760) Long fileSize) {
+            @NotNull @Min(1) @Max(10_485_760) Long fileSize) {
     }
 
     public record AmbientNoiseUploadResponse(String uploadUrl, String storageKey, String storageBackend) {

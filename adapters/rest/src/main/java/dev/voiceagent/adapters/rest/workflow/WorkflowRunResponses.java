@@ -5,6 +5,7 @@ import dev.voiceagent.domain.workflow.WorkflowRun;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -53,12 +54,12 @@ public final class WorkflowRunResponses {
             @Schema(nullable = true) Map<String, Object> annotations) {
 
         public static WorkflowRunResponse of(WorkflowRun r) {
-            return of(r, java.util.Map.of(), null);
+            return of(r, Map.of(), null);
         }
 
         /** With the public links of the artifacts the run has ({base}/api/v1/public/download/workflow/{token}/{type}). */
         public static WorkflowRunResponse of(WorkflowRun r, Map<RunArtifact, String> tokens, String base) {
-            java.util.function.Function<RunArtifact, String> link = a -> tokens.containsKey(a) && base != null
+            Function<RunArtifact, String> link = a -> tokens.containsKey(a) && base != null
                     ? base + "/api/v1/public/download/workflow/" + tokens.get(a) + "/" + a.wireName() : null;
             return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
                     r.transcriptUrl(), r.recordingUrl(), RunArtifact.USER_RECORDING.locationIn(r),

@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.storage.s3;
 import dev.voiceagent.application.storage.ObjectMetadata;
 import dev.voiceagent.application.storage.ObjectStore;
 import io.smallrye.mutiny.Uni;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -132,7 +133,7 @@ public class S3ObjectStore implements ObjectStore {
     private static void closeQuietly(InputStream in) {
         try {
             in.close();
-        } catch (java.io.IOException ignored) {
+        } catch (IOException ignored) {
             // nothing to release beyond the connection
         }
     }

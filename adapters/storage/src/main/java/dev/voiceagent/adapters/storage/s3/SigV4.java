@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.SortedMap;
@@ -116,7 +117,7 @@ final class SigV4 {
 
     /** A path with each segment encoded and the slashes kept. */
     static String encodePath(String path) {
-        return java.util.Arrays.stream(path.split("/", -1)).map(SigV4::encode).collect(Collectors.joining("/"));
+        return Arrays.stream(path.split("/", -1)).map(SigV4::encode).collect(Collectors.joining("/"));
     }
 
     private static String join(SortedMap<String, String> query) {

@@ -6,9 +6,10 @@ import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.InboundCallSimulator;
 import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.application.call.SimulatedCallee;
+import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.application.call.VoiceRuntime;
-import dev.voiceagent.domain.telephony.CalleeScript;
 import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.CalleeScript;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.smallrye.mutiny.Uni;
@@ -20,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -136,7 +138,7 @@ public class SimulatorCallGateway implements CallGateway, InboundCallSimulator {
      * when a rule with lines matches the caller's number, the call talks instead (the caller says the lines).
      */
     @Override
-    public Uni<java.util.Map<String, Object>> ring(ProviderConfiguration.Simulator configuration, String to,
+    public Uni<Map<String, Object>> ring(ProviderConfiguration.Simulator configuration, String to,
             String from) {
         long step = Math.max(1, configuration.ringDelayMs());
         var rule = configuration.outcomeFor(from == null ? "" : from); // the caller's lines, by the caller's number
@@ -172,7 +174,7 @@ public class SimulatorCallGateway implements CallGateway, InboundCallSimulator {
     /** The simulator takes every transfer: the simulated call ends when its media stream does. */
     @Override
     public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
-            dev.voiceagent.application.call.Transfer transfer) {
+            Transfer transfer) {
         return Uni.createFrom().voidItem();
     }
 

@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
+import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
@@ -115,7 +116,7 @@ public class TelnyxCallGateway implements CallGateway {
      */
     @Override
     public Uni<Void> transfer(ProviderConfiguration configuration, String providerCallId,
-            dev.voiceagent.application.call.Transfer transfer) {
+            Transfer transfer) {
         var telnyx = (ProviderConfiguration.Telnyx) configuration;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("to", transfer.destination().strip());

@@ -1,7 +1,7 @@
 package dev.voiceagent.adapters.telephony.telnyx;
 
-import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
+import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.ReportAnsweringMachineUseCase;
 import dev.voiceagent.application.call.ReportAnsweringMachineUseCase.Verdict;
@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -69,7 +70,7 @@ public class TelnyxCallbackResource {
             return authenticator.authenticate(runId, Provider.TELNYX, signed(signature, timestamp, body))
                     .chain(() -> amd.report(runId, verdict))
                     .replaceWith(Response.ok(Map.of("status", "answering machine detection: "
-                            + verdict.name().toLowerCase(java.util.Locale.ROOT))).build());
+                            + verdict.name().toLowerCase(Locale.ROOT))).build());
         }
         CallStatus status = TelnyxEvents.map(data.getString("event_type"), payload.getString("hangup_cause")).orElse(null);
         if (status == null) {

@@ -18,6 +18,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -55,7 +56,7 @@ public class TwilioAmdResource {
         Verdict verdict = Verdict.ofTwilio(FormBody.first(params, "AnsweredBy"));
         return authenticator.authenticate(runId, Provider.TWILIO, signed)
                 .chain(() -> amd.report(runId, verdict))
-                .replaceWith(Response.ok(Map.of("answered_by", verdict.name().toLowerCase(java.util.Locale.ROOT)))
+                .replaceWith(Response.ok(Map.of("answered_by", verdict.name().toLowerCase(Locale.ROOT)))
                         .build());
     }
 }

@@ -5,10 +5,10 @@ import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
-import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.OutboundCall;
 import dev.voiceagent.application.call.Transfer;
+import dev.voiceagent.application.call.VoiceRuntime;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;

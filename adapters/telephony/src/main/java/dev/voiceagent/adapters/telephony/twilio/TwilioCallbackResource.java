@@ -1,8 +1,8 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
 import dev.voiceagent.adapters.telephony.FormBody;
-import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
+import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.SignatureCheck;
 import dev.voiceagent.domain.telephony.CallStatus;

@@ -15,11 +15,11 @@ import java.util.Map;
  * PG client's own decoding of {@code json} builds a tree through Jackson databind and wraps it in
  * JsonObjects, which the campaign list paid for on 600 values per request.
  */
-public final class JsonText {
+public final class JsonColumns {
 
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
-    private JsonText() {
+    private JsonColumns() {
     }
 
     /** A parser positioned before the first token; the caller closes it. */

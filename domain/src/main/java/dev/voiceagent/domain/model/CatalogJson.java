@@ -1,0 +1,215 @@
+package dev.voiceagent.domain.model;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads JSON text into plain, unmodifiable Java values: objects as maps in their order, arrays as lists, strings,
+ * booleans, null, and every number as a Double (the model catalog's numbers, defaults and bounds, are all Doubles).
+ * Enough JSON for the catalog's resource, read with the JDK alone as the domain must be; malformed text is an
+ * IllegalArgumentException saying where.
+ */
+final class CatalogJson {
+
+    private final String text;
+    private int at;
+
+    private CatalogJson(String text) {
+        this.text = text;
+    }
+
+    static Object parse(String text) {
+        CatalogJson json = new CatalogJson(text);
+        Object value = json.value();
+        json.skipSpace();
+        if (json.at < text.length()) {
+            throw json.error("text after the value");
+        }
+        return value;
+    }
+
+    private Object value() {
+        skipSpace();
+        if (at >= text.length()) {
+            throw error("a value expected");
+        }
+        char c = text.charAt(at);
+        return switch (c) {
+            case '{' -> object();
+            case '[' -> array();
+            case '"' -> string();
+            case 't' -> word("true", Boolean.TRUE);
+            case 'f' -> word("false", Boolean.FALSE);
+            case 'n' -> word("null", null);
+            default -> {
+                if (c == '-' || c >= '0' && c <= '9') {
+                    yield number();
+                }
+                throw error("unexpected '" + c + "'");
+            }
+        };
+    }
+
+    private Map<String, Object> object() {
+        at++; // {
+        Map<String, Object> map = new LinkedHashMap<>();
+        skipSpace();
+        if (peek() == '}') {
+            at++;
+            return Collections.unmodifiableMap(map);
+        }
+        while (true) {
+            skipSpace();
+            if (peek() != '"') {
+                throw error("a name in quotes expected");
+            }
+            String name = string();
+            skipSpace();
+            expect(':');
+            if (map.containsKey(name)) {
+                throw error("\"" + name + "\" given twice");
+            }
+            map.put(name, value());
+            skipSpace();
+            if (peek() == ',') {
+                at++;
+            } else {
+                expect('}');
+                return Collections.unmodifiableMap(map);
+            }
+        }
+    }
+
+    private List<Object> array() {
+        at++; // [
+        List<Object> list = new ArrayList<>();
+        skipSpace();
+        if (peek() == ']') {
+            at++;
+            return Collections.unmodifiableList(list);
+        }
+        while (true) {
+            list.add(value());
+            skipSpace();
+            if (peek() == ',') {
+                at++;
+            } else {
+                expect(']');
+                return Collections.unmodifiableList(list);
+            }
+        }
+    }
+
+    private String string() {
+        at++; // "
+        StringBuilder out = new StringBuilder();
+        while (at < text.length()) {
+            char c = text.charAt(at++);
+            if (c == '"') {
+                return out.toString();
+            }
+            if (c < 0x20) {
+                throw error("a control character in a string");
+            }
+            if (c != '\\') {
+                out.append(c);
+                continue;
+            }
+            if (at >= text.length()) {
+                break;
+            }
+            char escaped = text.charAt(at++);
+            switch (escaped) {
+                case '"', '\\', '/' -> out.append(escaped);
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'u' -> {
+                    if (at + 4 > text.length()) {
+                        throw error("a short \\u escape");
+                    }
+                    try {
+                        out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+                    } catch (NumberFormatException e) {
+                        throw error("a \\u escape that is not hexadecimal");
+                    }
+                    at += 4;
+                }
+                default -> throw error("unknown escape \\" + escaped);
+            }
+        }
+        throw error("a string that does not end");
+    }
+
+    private Double number() {
+        int start = at;
+        if (peek() == '-') {
+            at++;
+        }
+        digits();
+        if (peek() == '.') {
+            at++;
+            digits();
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            at++;
+            if (peek() == '+' || peek() == '-') {
+                at++;
+            }
+            digits();
+        }
+        return Double.valueOf(text.substring(start, at));
+    }
+
+    private void digits() {
+        int start = at;
+        while (peek() >= '0' && peek() <= '9') {
+            at++;
+        }
+        if (at == start) {
+            throw error("a digit expected");
+        }
+    }
+
+    private Object word(String word, Object value) {
+        if (!text.startsWith(word, at)) {
+            throw error("unexpected '" + text.charAt(at) + "'");
+        }
+        at += word.length();
+        return value;
+    }
+
+    private void expect(char c) {
+        if (peek() != c) {
+            throw error("'" + c + "' expected");
+        }
+        at++;
+    }
+
+    private char peek() {
+        return at < text.length() ? text.charAt(at) : '\0';
+    }
+
+    private void skipSpace() {
+        while (at < text.length() && " \t\n\r".indexOf(text.charAt(at)) >= 0) {
+            at++;
+        }
+    }
+
+    private IllegalArgumentException error(String what) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < Math.min(at, text.length()); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new IllegalArgumentException("JSON: " + what + " at line " + line + ", column " + (at - lineStart + 1));
+    }
+}
