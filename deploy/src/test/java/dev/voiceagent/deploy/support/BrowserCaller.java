@@ -5,6 +5,7 @@ import dev.voiceagent.domain.audio.Pcm16;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -50,16 +51,16 @@ public final class BrowserCaller implements ScriptedCaller {
         if (headers != null) {
             options.setHeaders(headers);
         }
-        // the handlers are set on the socket's event loop as it opens: the server's first message comes at once
-        socket = client.connect(options).map(ws -> {
-            ws.binaryMessageHandler(this::audio);
-            ws.textMessageHandler(text -> message(new JsonObject(text)));
-            ws.closeHandler(v -> {
-                vertx.cancelTimer(timer);
-                closed.complete(ws.closeReason());
-            });
-            return ws;
-        }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // the handlers are set before it connects: the server's first message (ready) comes with the upgrade, and a
+        // handler set once the connection completed could miss it
+        ClientWebSocket ws = client.webSocket();
+        ws.binaryMessageHandler(this::audio);
+        ws.textMessageHandler(text -> message(new JsonObject(text)));
+        ws.closeHandler(v -> {
+            vertx.cancelTimer(timer);
+            closed.complete(ws.closeReason());
+        });
+        socket = ws.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         timer = vertx.setPeriodic(20, t -> tick());
         return this;
     }
