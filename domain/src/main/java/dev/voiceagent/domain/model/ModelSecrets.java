@@ -74,6 +74,12 @@ public final class ModelSecrets {
                     out.addAll(maskedLocations(e.getValue(), at));
                 }
             }
+        } else if (tree instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                List<Object> at = new ArrayList<>(root);
+                at.add(i);
+                out.addAll(maskedLocations(list.get(i), at));
+            }
         }
         return out;
     }
@@ -96,6 +102,10 @@ public final class ModelSecrets {
             return incoming;
         }
         Map<String, Object> out = new LinkedHashMap<>(incoming);
+        if (incoming.get(ModelSettingsCheck.FALLBACKS) instanceof List<?> given
+                && stored.get(ModelSettingsCheck.FALLBACKS) instanceof List<?> before) {
+            out.put(ModelSettingsCheck.FALLBACKS, fallbacks(given, before));
+        }
         for (String secret : ModelField.SECRETS) {
             Object existing = stored.get(secret);
             if (existing == null) {
@@ -107,6 +117,17 @@ public final class ModelSecrets {
             } else if (isMasked(given)) {
                 out.put(secret, resolve(given, existing));
             }
+        }
+        return out;
+    }
+
+    /** Fallbacks as sent, each one's secrets restored from the stored fallback at its place (same provider). */
+    @SuppressWarnings("unchecked")
+    private static List<Object> fallbacks(List<?> given, List<?> before) {
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < given.size(); i++) {
+            out.add(given.get(i) instanceof Map<?, ?> entry && i < before.size() && before.get(i) instanceof Map<?, ?> old
+                    ? restored((Map<String, Object>) entry, old) : given.get(i));
         }
         return out;
     }

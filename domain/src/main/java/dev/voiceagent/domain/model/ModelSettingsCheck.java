@@ -1,21 +1,33 @@
 package dev.voiceagent.domain.model;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Checks one service's settings against its provider's fields, as the reference's discriminated union
  * does: the provider tag first, then every field's type, range and options; missing required fields.
  * The result is normalized: provider first, every field with its default, unknown keys dropped.
+ *
+ * <p>Beyond the reference, a language model, a speech-to-text or a text-to-speech may name {@code fallbacks}: an
+ * ordered list of at most {@value #MAX_FALLBACKS} other providers' settings, each checked as the service's own, that a
+ * call switches to, in turn, when the one before keeps failing. They are kept with the service's settings (sealed,
+ * masked and restored as its own secrets are); a client that does not know them never sends them.
  */
 public final class ModelSettingsCheck {
 
     static final int MAX_TEXT = 20_000;
     static final int MAX_KEY = 4_096;
     static final int MAX_KEYS = 20;
+    /** How many fallback providers one service may name. */
+    public static final int MAX_FALLBACKS = 3;
+    public static final String FALLBACKS = "fallbacks";
+    /** The services a call can switch providers of: the language model, the ear and the voice. */
+    static final Set<ModelService> WITH_FALLBACKS = EnumSet.of(ModelService.LLM, ModelService.STT, ModelService.TTS);
 
     private ModelSettingsCheck() {
     }
@@ -42,7 +54,50 @@ public final class ModelSettingsCheck {
                     provider));
             return null;
         }
-        return fields(found.get(), map, loc, problems);
+        Map<String, Object> out = fields(found.get(), map, loc, problems);
+        Object fallbacks = map.get(FALLBACKS);
+        if (fallbacks != null) {
+            List<Map<String, Object>> checked = fallbacks(service, fallbacks, append(loc, FALLBACKS), problems);
+            if (out != null && checked != null && !checked.isEmpty()) {
+                out.put(FALLBACKS, checked);
+            }
+        }
+        return out;
+    }
+
+    /** A service's fallbacks, each checked as the service's own settings (and usable on a call); null if refused. */
+    private static List<Map<String, Object>> fallbacks(ModelService service, Object raw, List<Object> loc,
+            List<SettingsProblem> problems) {
+        if (!WITH_FALLBACKS.contains(service)) {
+            problems.add(new SettingsProblem(loc, "Fallbacks are offered for llm, stt and tts only", "extra_forbidden",
+                    null));
+            return null;
+        }
+        if (!(raw instanceof List<?> list)) {
+            problems.add(new SettingsProblem(loc, "Input should be a valid list", "list_type", null));
+            return null;
+        }
+        if (list.size() > MAX_FALLBACKS) {
+            problems.add(new SettingsProblem(loc, "List should have at most " + MAX_FALLBACKS + " items after"
+                    + " validation, not " + list.size(), "too_long", null));
+            return null;
+        }
+        int before = problems.size();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            List<Object> at = append(loc, i);
+            if (list.get(i) instanceof Map<?, ?> entry && entry.containsKey(FALLBACKS)) {
+                problems.add(new SettingsProblem(append(at, FALLBACKS), "A fallback has no fallbacks of its own",
+                        "extra_forbidden", null));
+                continue;
+            }
+            Map<String, Object> checked = check(service, list.get(i), at, problems);
+            VoiceRuntimeProviders.problem(service, checked, at).ifPresent(problems::add);
+            if (checked != null) {
+                out.add(checked);
+            }
+        }
+        return problems.size() == before ? out : null;
     }
 
     /** Checks {@code map} against the fields of {@code provider}; provider first in the result. */

@@ -49,13 +49,25 @@ public final class VoiceRuntimeProviders {
             return;
         }
         for (ModelService service : List.of(ModelService.STT, ModelService.TTS, ModelService.REALTIME)) {
-            if (overrides.get(service.wireName()) instanceof Map<?, ?> section
-                    && section.get("provider") instanceof String provider && !of(service).contains(provider)) {
-                throw new DomainRuleViolation("model_overrides." + service.wireName()
-                        + ": the voice runtime cannot use " + provider + " for " + what(service)
-                        + " yet: choose one of " + String.join(", ",
-                        of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
+            if (overrides.get(service.wireName()) instanceof Map<?, ?> section) {
+                refuseUnusable(service, section, "model_overrides." + service.wireName());
+                if (section.get(ModelSettingsCheck.FALLBACKS) instanceof List<?> fallbacks) {
+                    for (int i = 0; i < fallbacks.size(); i++) {
+                        if (fallbacks.get(i) instanceof Map<?, ?> fallback) {
+                            refuseUnusable(service, fallback, "model_overrides." + service.wireName() + ".fallbacks."
+                                    + i);
+                        }
+                    }
+                }
             }
+        }
+    }
+
+    private static void refuseUnusable(ModelService service, Map<?, ?> section, String where) {
+        if (section.get("provider") instanceof String provider && !of(service).contains(provider)) {
+            throw new DomainRuleViolation(where + ": the voice runtime cannot use " + provider + " for "
+                    + what(service) + " yet: choose one of " + String.join(", ",
+                    of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
         }
     }
 

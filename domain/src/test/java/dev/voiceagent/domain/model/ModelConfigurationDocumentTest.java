@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("unchecked")
 class ModelConfigurationDocumentTest {
 
     private static final List<Object> BODY = List.of("body");
@@ -28,6 +29,61 @@ class ModelConfigurationDocumentTest {
         assertThat(effective.stt()).containsEntry("api_key", List.of("dg-1", "dg-2"));
         assertThat(effective.realtimeMode()).isFalse();
         assertThat(checked.value()).containsEntry("version", 2);
+    }
+
+    @Test
+    void eachStageMayNameFallbacksCheckedAsItsOwnSettingsInOrder() {
+        var checked = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "sk-1",
+                "fallbacks", List.of(Map.of("provider", "groq", "api_key", "gq-1"))),
+                Map.of("provider", "elevenlabs", "api_key", "el-1", "fallbacks", List.of(
+                        Map.of("provider", "cartesia", "api_key", "ca-1"), Map.of("provider", "deepgram",
+                                "api_key", "dg-9"))),
+                Map.of("provider", "deepgram", "api_key", "dg-1")), BODY);
+        assertThat(checked.problems()).isEmpty();
+        EffectiveModels effective = ModelConfigurationDocument.effective(checked.value());
+        assertThat((List<?>) effective.tts().get("fallbacks")).hasSize(2).first().asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("provider", "cartesia")
+                .containsKey("voice"); // with its own defaults
+        assertThat((List<?>) effective.llm().get("fallbacks")).singleElement().asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("provider", "groq");
+        assertThat(effective.stt()).doesNotContainKey("fallbacks");
+    }
+
+    @Test
+    void fallbacksAreRefusedWithTheirPlaceWhenTheyCannotServeACall() {
+        var refused = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
+                Map.of("provider", "elevenlabs", "api_key", "k", "fallbacks", List.of(
+                        Map.of("provider", "google", "api_key", "g"), // a voice no call can speak with yet
+                        Map.of("provider", "cartesia", "api_key", "c", "fallbacks", List.of()))),
+                Map.of("provider", "deepgram", "api_key", "k", "fallbacks", Map.of("provider", "openai"))), BODY);
+        assertThat(refused.problems()).extracting(SettingsProblem::loc).containsExactly(
+                List.of("body", "byok", "pipeline", "tts", "fallbacks", 0, "provider"),
+                List.of("body", "byok", "pipeline", "tts", "fallbacks", 1, "fallbacks"),
+                List.of("body", "byok", "pipeline", "stt", "fallbacks"));
+        assertThat(refused.problems()).extracting(SettingsProblem::type)
+                .containsExactly("voice_runtime_unsupported", "extra_forbidden", "list_type");
+        var many = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k",
+                "fallbacks", List.of(Map.of("provider", "groq", "api_key", "1"), Map.of("provider", "groq",
+                        "api_key", "2"), Map.of("provider", "groq", "api_key", "3"), Map.of("provider", "groq",
+                        "api_key", "4"))), Map.of("provider", "cartesia", "api_key", "k"),
+                Map.of("provider", "deepgram", "api_key", "k")), BODY);
+        assertThat(many.problems()).singleElement().satisfies(p -> assertThat(p.type()).isEqualTo("too_long"));
+    }
+
+    @Test
+    void aFallbacksMaskedKeyIsRestoredFromTheStoredFallbackAtItsPlace() {
+        Map<String, Object> stored = Map.of("provider", "elevenlabs", "api_key", "el-secret-1234", "fallbacks",
+                List.of(Map.of("provider", "cartesia", "api_key", "ca-secret-5678")));
+        Map<String, Object> masked = (Map<String, Object>) ModelSecrets.masked(stored);
+        assertThat(((Map<?, ?>) ((List<?>) masked.get("fallbacks")).getFirst()).get("api_key"))
+                .asString().doesNotContain("secret");
+        Map<String, Object> restored = ModelSecrets.restored(masked, stored);
+        assertThat(restored).isEqualTo(stored);
+        Map<String, Object> changed = ModelSecrets.restored(Map.of("provider", "elevenlabs", "api_key",
+                masked.get("api_key"), "fallbacks", List.of(Map.of("provider", "deepgram", "api_key",
+                ((Map<?, ?>) ((List<?>) masked.get("fallbacks")).getFirst()).get("api_key")))), stored);
+        assertThat(((Map<?, ?>) ((List<?>) changed.get("fallbacks")).getFirst()).get("api_key"))
+                .as("another provider's fallback keeps what was sent").isNotEqualTo("ca-secret-5678");
     }
 
     @Test
