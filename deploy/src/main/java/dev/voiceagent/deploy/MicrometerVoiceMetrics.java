@@ -42,4 +42,9 @@ public class MicrometerVoiceMetrics implements VoiceMetrics {
     public void providerFailed(String stage) {
         registry.counter("voiceagent.voice.provider_errors", "stage", stage).increment();
     }
+
+    @Override
+    public void providerSwitched(String stage) {
+        registry.counter("voiceagent.voice.provider_switches", "stage", stage).increment();
+    }
 }

@@ -31,15 +31,14 @@ public class ConversationModels {
     /** The language model of a workflow: the organization's, with the workflow's model_overrides over it. */
     public Uni<ModelEndpoint> languageModel(long organizationId, long userId,
             Map<String, Object> workflowConfigurations) {
+        return languageModels(organizationId, userId, workflowConfigurations).map(List::getFirst);
+    }
+
+    /** The language models of a workflow's calls: the configured one first, then the fallbacks it names. */
+    public Uni<List<ModelEndpoint>> languageModels(long organizationId, long userId,
+            Map<String, Object> workflowConfigurations) {
         return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
-                .map(resolved -> resolved.endpoint(ModelService.LLM)
-                .orElseGet(() -> {
-                    if (fallbackProvider == null) {
-                        throw new DomainRuleViolation(NONE);
-                    }
-                    return new ModelEndpoint(ModelService.LLM, fallbackProvider, fallbackProvider, null, List.of(),
-                            Map.of("provider", fallbackProvider), false);
-                }));
+                .map(resolved -> orFallback(resolved.endpoints(ModelService.LLM), ModelService.LLM, NONE));
     }
 
     /**
@@ -49,17 +48,29 @@ public class ConversationModels {
      */
     public Uni<ModelEndpoint> speech(long organizationId, long userId, ModelService service,
             Map<String, Object> workflowConfigurations) {
+        return speeches(organizationId, userId, service, workflowConfigurations).map(List::getFirst);
+    }
+
+    /** The speech models for {@code service} (stt or tts) of a workflow's calls, as above: the fallbacks after it. */
+    public Uni<List<ModelEndpoint>> speeches(long organizationId, long userId, ModelService service,
+            Map<String, Object> workflowConfigurations) {
         return configurations.resolve(organizationId, userId).map(r -> r.forWorkflow(workflowConfigurations))
-                .map(resolved -> resolved.endpoint(service)
-                .orElseGet(() -> {
-                    if (fallbackProvider == null) {
-                        throw new DomainRuleViolation("No " + (service == ModelService.STT ? "speech-to-text"
-                                : "text-to-speech") + " model is configured for this organization: set one in the"
-                                + " model configuration (PUT /api/v1/organizations/model-configurations/v2)");
-                    }
-                    return new ModelEndpoint(service, fallbackProvider, fallbackProvider, null, List.of(),
-                            Map.of("provider", fallbackProvider), false);
-                }));
+                .map(resolved -> orFallback(resolved.endpoints(service), service, "No "
+                        + (service == ModelService.STT ? "speech-to-text" : "text-to-speech") + " model is configured"
+                        + " for this organization: set one in the model configuration (PUT"
+                        + " /api/v1/organizations/model-configurations/v2)"));
+    }
+
+    /** The endpoints, or the installation's fallback provider when none is configured, else {@code none} refused. */
+    private List<ModelEndpoint> orFallback(List<ModelEndpoint> endpoints, ModelService service, String none) {
+        if (!endpoints.isEmpty()) {
+            return endpoints;
+        }
+        if (fallbackProvider == null) {
+            throw new DomainRuleViolation(none);
+        }
+        return List.of(new ModelEndpoint(service, fallbackProvider, fallbackProvider, null, List.of(),
+                Map.of("provider", fallbackProvider), false));
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.voiceagent.application.model;
 
 import dev.voiceagent.domain.model.EffectiveModels;
 import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.model.ModelSettingsCheck;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,9 +35,43 @@ public record ResolvedModels(String source, EffectiveModels effective, Map<Strin
      */
     public Optional<ModelEndpoint> endpoint(ModelService service) {
         Map<String, Object> settings = effective.of(service);
+        return settings == null ? Optional.empty() : Optional.of(endpoint(service, primary(settings)));
+    }
+
+    /**
+     * The endpoints of a service in the order a call uses them: the configured one, then the fallbacks it names
+     * (settings' {@code fallbacks}); empty when none is configured.
+     */
+    public List<ModelEndpoint> endpoints(ModelService service) {
+        Map<String, Object> settings = effective.of(service);
         if (settings == null) {
-            return Optional.empty();
+            return List.of();
         }
+        List<ModelEndpoint> out = new ArrayList<>();
+        out.add(endpoint(service, primary(settings)));
+        if (settings.get(ModelSettingsCheck.FALLBACKS) instanceof List<?> fallbacks) {
+            for (Object fallback : fallbacks) {
+                if (fallback instanceof Map<?, ?> map) {
+                    Map<String, Object> own = new LinkedHashMap<>();
+                    map.forEach((k, v) -> own.put(String.valueOf(k), v));
+                    out.add(endpoint(service, own));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A service's own settings, without the fallbacks it names. */
+    private static Map<String, Object> primary(Map<String, Object> settings) {
+        if (!settings.containsKey(ModelSettingsCheck.FALLBACKS)) {
+            return settings;
+        }
+        Map<String, Object> own = new LinkedHashMap<>(settings);
+        own.remove(ModelSettingsCheck.FALLBACKS);
+        return own;
+    }
+
+    private ModelEndpoint endpoint(ModelService service, Map<String, Object> settings) {
         String provider = String.valueOf(settings.get("provider"));
         if ("dograh".equals(provider)) {
             if (!managed.available()) {
@@ -52,13 +88,13 @@ public record ResolvedModels(String source, EffectiveModels effective, Map<Strin
             if (service == ModelService.TTS && managed.ttsVoice() != null && "default".equals(settings.get("voice"))) {
                 merged.put("voice", managed.ttsVoice());
             }
-            return Optional.of(new ModelEndpoint(service, provider, model, managed.baseUrl(),
-                    managed.apiKey() == null ? List.of() : List.of(managed.apiKey()), merged, true));
+            return new ModelEndpoint(service, provider, model, managed.baseUrl(),
+                    managed.apiKey() == null ? List.of() : List.of(managed.apiKey()), merged, true);
         }
         Object base = settings.containsKey("base_url") ? settings.get("base_url") : settings.get("endpoint");
         Object model = settings.get("model");
-        return Optional.of(new ModelEndpoint(service, provider, model == null ? null : String.valueOf(model),
-                base == null ? null : String.valueOf(base), keys(settings.get("api_key")), settings, false));
+        return new ModelEndpoint(service, provider, model == null ? null : String.valueOf(model),
+                base == null ? null : String.valueOf(base), keys(settings.get("api_key")), settings, false);
     }
 
     private static List<String> keys(Object value) {

@@ -35,6 +35,11 @@ public final class ChatRuns {
         return state.ended() ? completed(updated, state.endReason(), now) : updated;
     }
 
+    /** The run with {@code usage} tokens more counted to the model {@code modelKey} (a call's fallback model). */
+    public static WorkflowRun withTokens(WorkflowRun run, String modelKey, TokenUsage usage) {
+        return run.withUsage(usageWith(run.usageInfo(), modelKey, usage));
+    }
+
     /**
      * The run with its conversation as feedback events (logs.realtime_feedback_events, what the run page shows), from
      * the chat's active turns.

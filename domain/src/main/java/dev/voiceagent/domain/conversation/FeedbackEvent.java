@@ -124,6 +124,13 @@ public sealed interface FeedbackEvent {
     record CallResumed(String text, int moves) implements FeedbackEvent {
     }
 
+    /**
+     * A stage's provider kept failing and the call goes on with the next one its configuration names, for the rest of
+     * the call: the stage (stt, llm or tts), the providers as usage names them (provider/model), and why.
+     */
+    record ProviderSwitched(String stage, String from, String to, String reason) implements FeedbackEvent {
+    }
+
     /** A provider or a step failed; {@code fatal}: the call could not go on. */
     record PipelineError(String message, boolean fatal) implements FeedbackEvent {
 

@@ -12,6 +12,7 @@ import dev.voiceagent.domain.conversation.FeedbackEvent.EventsDropped;
 import dev.voiceagent.domain.conversation.FeedbackEvent.Interruption;
 import dev.voiceagent.domain.conversation.FeedbackEvent.LatencyMeasured;
 import dev.voiceagent.domain.conversation.FeedbackEvent.PipelineError;
+import dev.voiceagent.domain.conversation.FeedbackEvent.ProviderSwitched;
 import dev.voiceagent.domain.conversation.FeedbackEvent.TimeToFirstByte;
 import dev.voiceagent.domain.conversation.FeedbackEvent.UserDtmf;
 import dev.voiceagent.domain.conversation.FeedbackEvent.UserMute;
@@ -51,6 +52,8 @@ public final class FeedbackEvents {
     public static final String CALL_MOVED = "rtf-call-moved";
     public static final String CALL_RESUMED = "rtf-call-resumed";
     public static final String PIPELINE_ERROR = "rtf-pipeline-error";
+    /** This service's own: a stage switched to its fallback provider (the reference has no fallbacks). */
+    public static final String PROVIDER_SWITCHED = "rtf-provider-switched";
     public static final String NODE_TRANSITION = "rtf-node-transition";
     public static final String FUNCTION_CALL_START = "rtf-function-call-start";
     public static final String FUNCTION_CALL_END = "rtf-function-call-end";
@@ -80,6 +83,7 @@ public final class FeedbackEvents {
             case CallMoved e -> CALL_MOVED;
             case CallResumed e -> CALL_RESUMED;
             case PipelineError e -> PIPELINE_ERROR;
+            case ProviderSwitched e -> PROVIDER_SWITCHED;
             case Engine e -> type(e.event());
             case CallEnded e -> CALL_ENDED;
             case EventsDropped e -> EVENTS_DROPPED;
@@ -123,6 +127,8 @@ public final class FeedbackEvents {
             case CallResumed e -> fields("text", e.text(), "moves", e.moves());
             // the reference's dashboard and QA read error and fatal; message is kept for this service's earlier logs
             case PipelineError e -> fields("message", e.message(), "error", e.message(), "fatal", e.fatal());
+            case ProviderSwitched e -> fields("stage", e.stage(), "from", e.from(), "to", e.to(), "reason",
+                    e.reason());
             case Engine e -> e.event().payload();
             case CallEnded e -> fields("reason", e.reason());
             case EventsDropped e -> fields("count", e.count());

@@ -13,6 +13,12 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
                 completionTokens + other.completionTokens, totalTokens + other.totalTokens);
     }
 
+    /** This usage without {@code other}'s part (never below zero). */
+    public TokenUsage minus(TokenUsage other) {
+        return other == null ? this : new TokenUsage(Math.max(0, promptTokens - other.promptTokens),
+                Math.max(0, completionTokens - other.completionTokens), Math.max(0, totalTokens - other.totalTokens));
+    }
+
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("prompt_tokens", promptTokens);

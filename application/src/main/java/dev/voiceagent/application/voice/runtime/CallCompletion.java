@@ -11,6 +11,7 @@ import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.application.voice.runtime.session.Ended;
+import dev.voiceagent.application.voice.runtime.session.ProviderShares;
 import dev.voiceagent.application.workflow.RunCompletions;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.conversation.ChatMessage;
@@ -18,6 +19,7 @@ import dev.voiceagent.domain.conversation.ChatRuns;
 import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.conversation.FeedbackEvents;
+import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoicemailDetection;
@@ -55,8 +57,36 @@ public class CallCompletion {
     /** How long a whisper recording's address is good for: the transfer rings at most 120 s. */
     static final Duration WHISPER_URL_TTL = Duration.ofMinutes(10);
 
-    /** The models a call ran on, for its usage: the language model (the speech-to-speech model), its ear and voice. */
-    public record CallModels(ModelEndpoint llm, ModelEndpoint stt, ModelEndpoint tts, boolean realtime) {
+    /**
+     * The models a call runs on: the language models (the speech-to-speech model), its ears and voices, each stage's
+     * configured one first and then its fallbacks; usage names the configured ones (the fallbacks' shares are in the
+     * session's end).
+     */
+    public record CallModels(List<ModelEndpoint> llms, List<ModelEndpoint> stts, List<ModelEndpoint> ttss,
+            boolean realtime) {
+
+        public CallModels {
+            llms = List.copyOf(llms);
+            stts = List.copyOf(stts);
+            ttss = List.copyOf(ttss);
+        }
+
+        /** A speech-to-speech call's: one model hears, answers and speaks. */
+        public static CallModels speechToSpeech(ModelEndpoint model) {
+            return new CallModels(List.of(model), List.of(), List.of(), true);
+        }
+
+        public ModelEndpoint llm() {
+            return llms.getFirst();
+        }
+
+        public ModelEndpoint stt() {
+            return stts.isEmpty() ? null : stts.getFirst();
+        }
+
+        public ModelEndpoint tts() {
+            return ttss.isEmpty() ? null : ttss.getFirst();
+        }
     }
 
     /**
@@ -262,8 +292,13 @@ public class CallCompletion {
     /** The run as the call left it: values gathered, disposition, usage, and where its recording and transcript are. */
     private static WorkflowRun finished(WorkflowRun run, CallModels models, Ended ended, String recordingKey,
             String transcriptKey) {
-        WorkflowRun after = ChatRuns.afterTurn(run, ended.conversation(), ended.tokens(),
+        ProviderShares shares = ended.shares();
+        TokenUsage fallbackTokens = shares.tokens().values().stream().reduce(TokenUsage.ZERO, TokenUsage::plus);
+        WorkflowRun after = ChatRuns.afterTurn(run, ended.conversation(), ended.tokens().minus(fallbackTokens),
                 ConversationModels.key(models.llm()), ended.endedAt());
+        for (Map.Entry<String, TokenUsage> served : shares.tokens().entrySet()) {
+            after = ChatRuns.withTokens(after, served.getKey(), served.getValue());
+        }
         if (ended.failure() != null) {
             after = after.withError(ended.failure());
         }
@@ -271,16 +306,28 @@ public class CallCompletion {
         Map<String, Object> usage = new LinkedHashMap<>(completed.usageInfo());
         usage.put("call_duration_seconds", ended.connectedAt() == null ? 0.0
                 : Duration.between(ended.connectedAt(), ended.endedAt()).toMillis() / 1000.0);
-        double audioSeconds = Math.round(ended.speechSeconds() * 100) / 100.0;
         if (models.realtime()) { // one model heard and spoke: its tokens are under llm, its audio here
-            usage.put("realtime", Map.of(ConversationModels.key(models.llm()), Map.of("audio_seconds", audioSeconds,
-                    "characters", ended.spokenCharacters())));
-        } else {
-            usage.put("stt", Map.of(ConversationModels.key(models.stt()), Map.of("audio_seconds", audioSeconds)));
-            usage.put("tts", Map.of(ConversationModels.key(models.tts()), Map.of("characters",
-                    ended.spokenCharacters())));
+            usage.put("realtime", Map.of(ConversationModels.key(models.llm()), Map.of("audio_seconds",
+                    seconds(ended.speechSeconds()), "characters", ended.spokenCharacters())));
+        } else { // the configured provider served what its fallbacks did not
+            Map<String, Object> stt = new LinkedHashMap<>();
+            double byFallbacks = shares.speechSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
+            stt.put(ConversationModels.key(models.stt()), Map.of("audio_seconds",
+                    seconds(Math.max(0, ended.speechSeconds() - byFallbacks))));
+            shares.speechSeconds().forEach((key, s) -> stt.put(key, Map.of("audio_seconds", seconds(s))));
+            usage.put("stt", stt);
+            Map<String, Object> tts = new LinkedHashMap<>();
+            long spokenByFallbacks = shares.characters().values().stream().mapToLong(Long::longValue).sum();
+            tts.put(ConversationModels.key(models.tts()), Map.of("characters",
+                    Math.max(0, ended.spokenCharacters() - spokenByFallbacks)));
+            shares.characters().forEach((key, c) -> tts.put(key, Map.of("characters", c)));
+            usage.put("tts", tts);
         }
         return completed.withArtifacts(recordingKey, transcriptKey, usage);
+    }
+
+    private static double seconds(double s) {
+        return Math.round(s * 100) / 100.0;
     }
 
     /** "user: ..." and "assistant: ..." lines, what was said (as heard), as text chat's transcripts read. */

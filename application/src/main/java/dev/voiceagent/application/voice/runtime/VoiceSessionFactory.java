@@ -26,6 +26,7 @@ import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
 import dev.voiceagent.application.voice.runtime.session.VoiceSession;
 import dev.voiceagent.application.voice.runtime.session.Voicemail;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.voice.TurnRules;
@@ -133,10 +134,10 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         Map<String, Object> configurations = version.configurations();
         return models.realtime(org, owner, configurations).chain(realtime -> realtime.isPresent()
                 ? tools.load(org, version.definition()).map(toolbox -> new Loaded(version,
-                        new CallModels(realtime.get(), null, null, true), toolbox))
-                : Uni.combine().all().unis(models.languageModel(org, owner, configurations),
-                        models.speech(org, owner, ModelService.STT, configurations),
-                        models.speech(org, owner, ModelService.TTS, configurations),
+                        CallModels.speechToSpeech(realtime.get()), toolbox))
+                : Uni.combine().all().unis(models.languageModels(org, owner, configurations),
+                        models.speeches(org, owner, ModelService.STT, configurations),
+                        models.speeches(org, owner, ModelService.TTS, configurations),
                         tools.load(org, version.definition())).asTuple()
                 .map(t -> new Loaded(version, new CallModels(t.getItem1(), t.getItem2(), t.getItem3(), false),
                         t.getItem4())));
@@ -169,13 +170,13 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
 
     private VoiceSession pipeline(Admitted admitted, Loaded loaded, AgentEngine engine, CallLine line,
             LiveCall call) {
-        ModelEndpoint stt = loaded.models().stt();
-        ModelEndpoint tts = loaded.models().tts();
-        var format = line.media().format();
-        VoiceSession.Parts parts = new VoiceSession.Parts(line,
-                new Listening(listener -> speechToText.open(stt, format, listener), detector, ACTIVITY),
-                new Answering(engine, languageModel, loaded.models().llm(), loaded.toolbox().runner(),
-                        listener -> textToSpeech.open(tts, format, listener),
+        AudioFormat format = line.media().format();
+        List<Listening.Recognizer> recognizers = loaded.models().stts().stream().map(stt -> new Listening.Recognizer(
+                ConversationModels.key(stt), listener -> speechToText.open(stt, format, listener))).toList();
+        List<Answering.Voice> voices = loaded.models().ttss().stream().map(tts -> new Answering.Voice(
+                ConversationModels.key(tts), listener -> textToSpeech.open(tts, format, listener))).toList();
+        VoiceSession.Parts parts = new VoiceSession.Parts(line, new Listening(recognizers, detector, ACTIVITY),
+                new Answering(engine, languageModel, loaded.models().llms(), loaded.toolbox().runner(), voices,
                         recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
                 new TurnTaking(RULES), voicemail(admitted.run(), loaded.models().llm(), loaded.version()));
         return new VoiceSession(parts, engine.initialState(), call::ended,

@@ -28,6 +28,8 @@ final class Answer {
     String endCall;
     /** The model's stream while it writes this answer. */
     Cancellable stream;
+    /** The model's writing of this answer, while it writes (a stalled model's is switched to the next one). */
+    Generation.Writing writing;
     /** When the model was last asked and has not said anything back yet (null otherwise). */
     Instant modelSilentSince;
     /** Said whatever the line carries (a message left on a voicemail: its beeps and echoes are no barge-in). */
@@ -43,6 +45,11 @@ final class Answer {
     /** The id of its next segment: {@code kind} u for a sentence, r for a recording. */
     String nextSegment(char kind) {
         return "a" + id + kind + ++segments;
+    }
+
+    /** Whether a segment is a line of the voice (not a recording): a voice taking over says it again. */
+    static boolean utterance(Speech.Segment segment) {
+        return segment.id.matches("a\\d+u\\d+");
     }
 
     /** Nothing more will be added to what it says (its engine turn finished, or it is a line said as it is). */

@@ -9,11 +9,12 @@ import java.util.Map;
 /**
  * What a call leaves when its session ends: why it ended (the run's disposition), the conversation, usage (the model's
  * tokens, seconds of the caller's audio recognized, characters spoken), when it connected and ended, the events of its
- * log, what failed, and what the conversation's own end said (a transfer's destination, an end tool's details).
+ * log, what failed, what the conversation's own end said (a transfer's destination, an end tool's details), and what
+ * fallback providers served of the usage.
  */
 public record Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
         long spokenCharacters, Instant connectedAt, Instant endedAt, List<Map<String, Object>> events, String failure,
-        Map<String, Object> endDetails) {
+        Map<String, Object> endDetails, ProviderShares shares) {
 
     /** A provider or a step failed and the call could not go on. */
     public static final String PIPELINE_ERROR = "pipeline_error";
@@ -23,11 +24,20 @@ public record Ended(String reason, ConversationState conversation, TokenUsage to
     public Ended {
         events = List.copyOf(events);
         endDetails = endDetails == null ? Map.of() : endDetails;
+        shares = shares == null ? ProviderShares.NONE : shares;
+    }
+
+    /** An end on the configured providers only. */
+    public Ended(String reason, ConversationState conversation, TokenUsage tokens, double speechSeconds,
+            long spokenCharacters, Instant connectedAt, Instant endedAt, List<Map<String, Object>> events,
+            String failure, Map<String, Object> endDetails) {
+        this(reason, conversation, tokens, speechSeconds, spokenCharacters, connectedAt, endedAt, events, failure,
+                endDetails, ProviderShares.NONE);
     }
 
     /** The same end with another reason and failure (a transfer the carrier refused). */
     public Ended as(String otherReason, String otherFailure) {
         return new Ended(otherReason, conversation, tokens, speechSeconds, spokenCharacters, connectedAt, endedAt,
-                events, otherFailure, endDetails);
+                events, otherFailure, endDetails, shares);
     }
 }

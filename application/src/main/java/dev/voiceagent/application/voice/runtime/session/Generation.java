@@ -8,12 +8,14 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.RecordedPrompts;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.AgentEngine.Step;
 import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.voice.HeardText;
 import dev.voiceagent.domain.voice.SpeakableText;
 import io.smallrye.mutiny.Uni;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -29,7 +32,10 @@ import java.util.function.Function;
  * are written, each sentence an utterance of the voice ({@link TextToSpeech}, one warm stream per call), the engine's
  * own words (a greeting, a tool's last words) and recordings (a transition's recorded speech) each in its place, and a
  * short filler over a slow tool. The voice's audio reaches the answer's {@link Speech} through the call's loop. A model
- * or voice that stops answering mid-turn is a provider that failed. On the call's loop only.
+ * or voice that stops answering mid-turn is a provider that failed. A model or a voice that failed for good (its
+ * adapter's retries spent, or silent past its wait) is replaced by the next one the configuration names: the answer is
+ * asked again (or continued after what was said) of the next model, and the sentences not yet heard whole are said
+ * again by the next voice. On the call's loop only.
  */
 final class Generation {
 
@@ -50,25 +56,29 @@ final class Generation {
     private final CallLog log;
     private final Playback playback;
     private final LanguageModel model;
-    private final ModelEndpoint llm;
-    private final Function<TextToSpeech.Listener, TextToSpeech.Stream> voice;
+    private final Providers<ModelEndpoint, TokenUsage> llms;
+    private final Providers<Answering.Voice, Long> voices;
     private final Function<String, Uni<RecordedPrompts.Prompt>> prompts;
     private final Consumer<Answer> resume;
     private final Consumer<String> failed;
     private TextToSpeech.Stream tts;
+    /** Which voice {@link #tts} is. */
+    private int ttsAt;
+    /** Characters spoken by the voices the call left behind. */
+    private long charactersBefore;
 
     /**
      * @param resume the model's reply or a tool's result went into the answer's engine turn: the engine goes on
      * @param failed a provider failed mid-call (the message starts with its stage)
      */
-    Generation(CallLoop loop, CallLog log, Playback playback, Answering answering, Consumer<Answer> resume,
-            Consumer<String> failed) {
+    Generation(CallLoop loop, CallLog log, VoiceMetrics metrics, Playback playback, Answering answering,
+            Consumer<Answer> resume, Consumer<String> failed) {
         this.loop = loop;
         this.log = log;
         this.playback = playback;
         this.model = answering.model();
-        this.llm = answering.llm();
-        this.voice = answering.voice();
+        this.llms = new Providers<>("llm", answering.llms(), Answering::key, log, metrics, TokenUsage::plus);
+        this.voices = new Providers<>("tts", answering.voices(), Answering.Voice::key, log, metrics, Long::sum);
         this.prompts = answering.prompts();
         this.resume = resume;
         this.failed = failed;
@@ -76,12 +86,12 @@ final class Generation {
 
     /** Opens the call's voice (kept warm for the call); a provider the runtime cannot speak to throws here. */
     void open() {
-        tts = voice.apply(new VoiceEvents());
+        tts = voices.current().open().apply(new VoiceEvents(voices.at()));
     }
 
     /** The model's name, for the answers' time to first byte. */
     String modelName() {
-        return llm == null ? null : llm.model();
+        return llms.current().model();
     }
 
     /** Asks the model for the engine's turn: its words are spoken sentence by sentence as they are written. */
@@ -96,7 +106,7 @@ final class Generation {
      * a stream that breaks after some sentences were spoken is continued by a fresh request that knows what was said
      * (the sentence it was writing is dropped and said again whole), so nothing is repeated or cut in the transcript.
      */
-    private final class Writing {
+    final class Writing {
         private final Answer a;
         private final ModelRequest request;
         /** The sentences handed to the voice, in order. */
@@ -112,8 +122,9 @@ final class Generation {
         }
 
         void start(ModelRequest asked) {
+            a.writing = this;
             a.modelSilentSince = loop.now();
-            a.stream = model.stream(llm, asked).subscribe().with(
+            a.stream = model.stream(llms.current(), asked).subscribe().with(
                     delta -> loop.execute(() -> delta(delta)),
                     failure -> loop.execute(() -> failure(failure)));
         }
@@ -135,6 +146,7 @@ final class Generation {
                     if (!wrote && reply.text() != null && !reply.text().isBlank()) {
                         sayAll(a, reply.text()); // a provider that gave the text only at the end
                     }
+                    a.writing = null;
                     ModelReply whole = continued == 0 || spoken.isEmpty() ? reply
                             : new ModelReply(spoken.toString(), reply.toolCalls(), reply.usage()); // what was said in all
                     a.turn.accept(whole);
@@ -162,14 +174,38 @@ final class Generation {
             }
             if (failure instanceof ModelStreamBrokenException && continued < MAX_CONTINUATIONS) {
                 continued++;
-                chunker = new SpeakableText(); // the sentence it was writing is written again, whole
-                wrote = !spoken.isEmpty();
                 log.add(FeedbackEvent.PipelineError.warning("language model: " + failure.getMessage()
                         + (spoken.isEmpty() ? "; asked again" : "; continued after what was said")));
-                start(spoken.isEmpty() ? request : continuation());
+                again();
                 return;
             }
-            failed.accept("language model: " + failure.getMessage());
+            if (!switched(failure.getMessage())) {
+                a.writing = null;
+                failed.accept("language model: " + failure.getMessage());
+            }
+        }
+
+        /**
+         * The model failed for good: the next one the configuration names writes the answer (asked again, or on from
+         * what was said); false when none is left.
+         */
+        boolean switched(String why) {
+            if (!llms.next(why, null)) {
+                return false;
+            }
+            if (a.stream != null) {
+                a.stream.cancel();
+            }
+            continued = 0;
+            again();
+            return true;
+        }
+
+        /** Asked again, or on from what was said: the sentence it was writing is written again, whole. */
+        private void again() {
+            chunker = new SpeakableText();
+            wrote = !spoken.isEmpty();
+            start(spoken.isEmpty() ? request : continuation());
         }
 
         /** The request again, with what was said as the assistant's words so far and the instruction to go on. */
@@ -295,18 +331,69 @@ final class Generation {
      */
     String stalled(Answer a, Instant now) {
         if (a.modelSilentSince != null && Duration.between(a.modelSilentSince, now).compareTo(MODEL_WAIT) > 0) {
-            return "language model: no answer within " + MODEL_WAIT.toSeconds() + " s";
+            String why = "no answer within " + MODEL_WAIT.toSeconds() + " s";
+            return a.writing != null && a.writing.switched(why) ? null : "language model: " + why;
         }
         Speech.Segment head = a.speech.first(); // the others wait for it
         if (head != null && !head.heard() && Duration.between(head.askedAt(), now).compareTo(VOICE_WAIT) > 0) {
-            return "text-to-speech: no audio within " + VOICE_WAIT.toSeconds() + " s";
+            String why = "no audio within " + VOICE_WAIT.toSeconds() + " s";
+            return voices.hasNext() && voiceFailed(why) ? null : "text-to-speech: " + why;
         }
         return null;
     }
 
-    /** Characters sent to be spoken (usage). */
+    /**
+     * The voice failed for good: the next one the configuration names says again, in order, every sentence of the
+     * answer not yet heard whole (what of its head the caller already heard is not played twice); false when no voice
+     * is left or none of those left can be opened.
+     */
+    private boolean voiceFailed(String message) {
+        TextToSpeech.Stream old = tts;
+        Long used = old.characters();
+        old.close();
+        String why = message;
+        while (voices.next(why, used)) {
+            used = null; // one that cannot be opened spoke nothing
+            try {
+                tts = voices.current().open().apply(new VoiceEvents(voices.at()));
+            } catch (RuntimeException e) {
+                why = e.getMessage();
+                continue;
+            }
+            ttsAt = voices.at();
+            charactersBefore += old.characters();
+            Speech speech = playback.current();
+            if (speech != null) {
+                for (Speech.Segment segment : speech.segments()) {
+                    if (Answer.utterance(segment)) {
+                        speech.restart(segment, loop.now());
+                        tts.speak(segment.id, segment.text());
+                    }
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Characters spoken (usage), by every voice the call used. */
     long characters() {
-        return tts == null ? 0 : tts.characters();
+        return charactersBefore + (tts == null ? 0 : tts.characters());
+    }
+
+    /** Characters the fallback voices spoke, by usage key. */
+    Map<String, Long> fallbackCharacters() {
+        return voices.served(tts == null || ttsAt != voices.at() ? null : tts.characters());
+    }
+
+    /** A turn's tokens, counted to the model that finished it when that is a fallback. */
+    void used(TokenUsage tokens) {
+        llms.serve(tokens);
+    }
+
+    /** Tokens the fallback models used, by usage key. */
+    Map<String, TokenUsage> fallbackTokens() {
+        return llms.served(null);
     }
 
     void close() {
@@ -332,6 +419,18 @@ final class Generation {
 
     /** The voice's events, moved to the call's loop and routed to the answer's segments. */
     private final class VoiceEvents implements TextToSpeech.Listener {
+
+        /** Which of the call's voices this one is: a voice the call left behind is not heard. */
+        private final int which;
+
+        VoiceEvents(int which) {
+            this.which = which;
+        }
+
+        /** The answer's segment of this voice's utterance, or null (a cancelled answer's, or a voice left behind). */
+        private Speech.Segment segment(String utterance) {
+            return which == voices.at() ? Generation.this.segment(utterance) : null;
+        }
 
         @Override
         public void audio(String utterance, byte[] audio) {
@@ -378,7 +477,11 @@ final class Generation {
 
         @Override
         public void failed(String message) {
-            loop.execute(() -> Generation.this.failed.accept("text-to-speech: " + message));
+            loop.execute(() -> {
+                if (which == voices.at() && !voiceFailed(message)) {
+                    Generation.this.failed.accept("text-to-speech: " + message);
+                }
+            });
         }
     }
 }

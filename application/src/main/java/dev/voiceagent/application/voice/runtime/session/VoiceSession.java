@@ -60,8 +60,9 @@ public final class VoiceSession extends CallSession {
         this.engine = parts.answering().engine();
         this.moves = moves;
         this.conversation = start;
-        this.caller = new CallerAudio(loop, media.format(), parts.listening(), recording, this::heard, this::failed);
-        this.generation = new Generation(loop, log, playback, parts.answering(), this::step, this::failed);
+        this.caller = new CallerAudio(loop, media.format(), parts.listening(), recording, log, metrics, this::heard,
+                this::failed);
+        this.generation = new Generation(loop, log, metrics, playback, parts.answering(), this::step, this::failed);
         this.screen = new VoicemailScreen(parts.voicemail(), moves.resumed() != null, parts.answering().model(), loop,
                 log, this::screened);
         playback.listen(this::speaking, this::played);
@@ -309,6 +310,7 @@ public final class VoiceSession extends CallSession {
                 AgentEngine.TurnResult result = finished.result();
                 conversation = result.state();
                 tokens = tokens.plus(result.usage());
+                generation.used(result.usage());
                 log.turn(result);
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
                 if (a.endCall == null) {
@@ -442,7 +444,8 @@ public final class VoiceSession extends CallSession {
     Ended ended(String reason, Instant at) {
         return new Ended(reason, conversation, tokens.plus(screen.spent()), moves.speechBefore() + caller.seconds(),
                 moves.charactersBefore() + generation.characters(), connectedAt, at, log.events(), failure,
-                log.endDetails());
+                log.endDetails(), new ProviderShares(caller.fallbackSeconds(), generation.fallbackCharacters(),
+                generation.fallbackTokens()));
     }
 
     // ---- what the caller's audio and the playback say (on the loop) ----

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.ModelDelta;
 import dev.voiceagent.application.conversation.ModelStreamBrokenException;
+import dev.voiceagent.application.conversation.ModelUnavailableException;
 import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.EnergyVoiceActivityDetector;
@@ -25,6 +26,7 @@ import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.FunctionSpec;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
+import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.conversation.ToolCall;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.voice.TurnTaking;
@@ -217,6 +219,8 @@ class VoiceSessionTest {
         boolean mute;
         /** A sentence whose connection drops half way once: it is spoken again from its start, with a restart. */
         String dropsOnce;
+        /** A sentence after which the voice fails for good (its retries spent): half its audio, then the failure. */
+        String failsAt;
 
         @Override
         public void speak(String utterance, String text) {
@@ -226,6 +230,14 @@ class VoiceSessionTest {
                 return;
             }
             int ms = 60 * text.split("\\s+").length;
+            if (text.equals(failsAt)) {
+                for (int at = 0; at < ms / 2; at += 40) {
+                    int length = Math.min(40, ms - at) * 8;
+                    loop.at(Duration.ofMillis(100 + at / 4), () -> listener.audio(utterance, new byte[length]));
+                }
+                loop.at(Duration.ofMillis(100 + ms / 8 + 1), () -> listener.failed("HTTP 500 (retries spent)"));
+                return;
+            }
             if (text.equals(dropsOnce)) {
                 dropsOnce = null;
                 for (int at = 0; at < ms / 2; at += 40) { // half of its audio, then the drop
@@ -275,6 +287,8 @@ class VoiceSessionTest {
     final class Model implements LanguageModel {
         final Deque<Function<ModelRequest, Multi<ModelDelta>>> replies = new ArrayDeque<>();
         final List<ModelRequest> asked = new ArrayList<>();
+        /** Which model each answer was asked of. */
+        final List<String> askedOf = new ArrayList<>();
 
         /** What the voicemail classifier is asked (the session streams every answer; only it completes). */
         final List<ModelRequest> classified = new ArrayList<>();
@@ -292,6 +306,7 @@ class VoiceSessionTest {
         @Override
         public Multi<ModelDelta> stream(ModelEndpoint endpoint, ModelRequest request) {
             asked.add(request);
+            askedOf.add(endpoint.provider());
             return replies.removeFirst().apply(request);
         }
 
@@ -340,6 +355,10 @@ class VoiceSessionTest {
     final Recognizer recognizer = new Recognizer();
     final Voice voice = new Voice();
     final Model model = new Model();
+    /** The configuration's fallbacks, when a test names them: a second recognizer, voice and language model. */
+    Recognizer backupRecognizer;
+    Voice backupVoice;
+    ModelEndpoint backupLlm;
     /** The recording's stereo frames: the caller's and the agent's, 20 ms each. */
     final List<byte[][]> recorded = new ArrayList<>();
     final CallRecorder.Recording recording = new CallRecorder.Recording() {
@@ -383,15 +402,26 @@ class VoiceSessionTest {
 
     /** The session's parts: this test's carrier, recognizer, voice and model; energy voice activity in 20 ms windows. */
     VoiceSession.Parts parts(AgentEngine engine, ModelEndpoint llm, ToolRunner tools, Voicemail detection) {
+        List<Listening.Recognizer> recognizers = new ArrayList<>();
+        for (Recognizer r : backupRecognizer == null ? List.of(recognizer) : List.of(recognizer, backupRecognizer)) {
+            recognizers.add(new Listening.Recognizer(r == recognizer ? "deepgram/nova-3" : "openai/gpt-4o-transcribe",
+                    listener -> {
+                        r.listener = listener;
+                        return r;
+                    }));
+        }
+        List<Answering.Voice> voices = new ArrayList<>();
+        for (Voice v : backupVoice == null ? List.of(voice) : List.of(voice, backupVoice)) {
+            voices.add(new Answering.Voice(v == voice ? "elevenlabs/eleven_flash_v2_5" : "cartesia/sonic-2",
+                    listener -> {
+                        v.listener = listener;
+                        return v;
+                    }));
+        }
         return new VoiceSession.Parts(new CallLine(loop, carrier, recording, VoiceMetrics.NONE),
-                new Listening(listener -> {
-                    recognizer.listener = listener;
-                    return recognizer;
-                }, new EnergyVoiceActivityDetector(), VoiceActivity.Params.DEFAULT),
-                new Answering(engine, model, llm, tools, listener -> {
-                    voice.listener = listener;
-                    return voice;
-                }, prompts), new TurnTaking(VoiceSessionFactory.RULES), detection);
+                new Listening(recognizers, new EnergyVoiceActivityDetector(), VoiceActivity.Params.DEFAULT),
+                new Answering(engine, model, backupLlm == null ? List.of(llm) : List.of(llm, backupLlm), tools, voices,
+                        prompts), new TurnTaking(VoiceSessionFactory.RULES), detection);
     }
 
     void start(WorkflowDefinition definition) {
@@ -899,6 +929,128 @@ class VoiceSessionTest {
         assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
         assertThat(ended.failure()).contains("connection reset");
         assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-pipeline-error");
+    }
+
+    // ---- fallback providers ----
+
+    @Test
+    void aRecognizerThatFailsForGoodIsReplacedByTheFallbackWhichHearsTheLineSaidAcrossTheSwitch() {
+        backupRecognizer = new Recognizer();
+        start(definition("Hello.", true));
+        callerSilent(600);
+        callerSpeaks(400);
+        int framesBefore = recognizer.frames;
+        recognizer.listener.failed("socket closed (reconnects spent)");
+        loop.drain();
+        assertThat(recognizer.closed).isTrue();
+        assertThat(backupRecognizer.frames).as("the line's start, not yet settled, went to the fallback")
+                .isGreaterThanOrEqualTo(20);
+        backupRecognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today."));
+        callerSpeaks(400);
+        callerSilent(2_000);
+        assertThat(recognizer.frames).as("the failed recognizer hears nothing more").isEqualTo(framesBefore);
+        assertThat(voice.spoken).endsWith("It ships today.");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(ended.reason()).isNotEqualTo(Ended.PIPELINE_ERROR);
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello.", "Where is my order?", "It ships today.");
+        assertThat(payload(eventOf("rtf-provider-switched"))).isEqualTo(Map.of("stage", "stt", "from",
+                "deepgram/nova-3", "to", "openai/gpt-4o-transcribe", "reason", "socket closed (reconnects spent)"));
+        assertThat(ended.shares().speechSeconds()).containsOnlyKeys("openai/gpt-4o-transcribe");
+        assertThat(ended.shares().speechSeconds().get("openai/gpt-4o-transcribe"))
+                .isEqualTo(backupRecognizer.seconds());
+        assertThat(ended.speechSeconds()).isEqualTo(recognizer.seconds() + backupRecognizer.seconds());
+    }
+
+    @Test
+    void aModelThatFailsForGoodIsReplacedByTheFallbackForTheSameTurnAndTheRestOfTheCall() {
+        backupLlm = new ModelEndpoint(ModelService.LLM, "groq", "llama-3.3-70b", null, List.of("g"), Map.of(), false);
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Where is my order?");
+        model.replies.add(request -> Multi.createFrom().failure(new ModelUnavailableException(
+                "The language model failed: HTTP 503 (3 attempts)", 3)));
+        model.says(new ModelReply("It ships today.", List.of(), new TokenUsage(40, 5, 45)));
+        callerSpeaks(600);
+        callerSilent(2_000);
+        assertThat(model.askedOf).containsExactly("openai", "groq");
+        assertThat(model.asked.get(1)).as("the same turn, asked again").isEqualTo(model.asked.get(0));
+        assertThat(voice.spoken).endsWith("It ships today.");
+
+        recognizer.lines.add("Thanks.");
+        model.says(new ModelReply("You're welcome.", List.of(), new TokenUsage(50, 4, 54)));
+        callerSpeaks(600);
+        callerSilent(2_000);
+        assertThat(model.askedOf).as("the call stays on the fallback").containsExactly("openai", "groq", "groq");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(ended.shares().tokens()).isEqualTo(Map.of("groq/llama-3.3-70b", new TokenUsage(90, 9, 99)));
+        assertThat(eventOf("rtf-provider-switched")).isNotNull();
+        assertThat(payload(eventOf("rtf-provider-switched"))).containsEntry("stage", "llm")
+                .containsEntry("to", "groq/llama-3.3-70b");
+    }
+
+    @Test
+    void aModelThatStaysSilentPastItsWaitIsReplacedByTheFallback() {
+        backupLlm = new ModelEndpoint(ModelService.LLM, "groq", "llama-3.3-70b", null, List.of("g"), Map.of(), false);
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Are you there?");
+        model.replies.add(request -> Multi.createFrom().emitter(emitter -> { })); // never a word
+        model.says(ModelReply.text("Yes, I am here."));
+        callerSpeaks(600);
+        callerSilent(11_000);
+        assertThat(voice.spoken).endsWith("Yes, I am here.").doesNotContain(VoiceSession.FALLBACK_LINE);
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(payload(eventOf("rtf-provider-switched"))).containsEntry("reason", "no answer within 8 s");
+    }
+
+    @Test
+    void aVoiceThatFailsForGoodMidAnswerIsReplacedAndTheFallbackSaysWhatWasNotHeardYet() {
+        backupVoice = new Voice();
+        voice.failsAt = "It ships today.";
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today. Anything else?"));
+        callerSpeaks(600);
+        callerSilent(2_500);
+        assertThat(backupVoice.spoken).containsExactly("It ships today.", "Anything else?");
+        // 60 ms a word: "Hello." 3 frames, "It ships today." 9 (the first voice's part of it that went out is not
+        // played again from the fallback's audio), "Anything else?" 6: every frame once
+        assertThat(carrier.frames).isEqualTo(3 + 9 + 6);
+        session.stopped();
+        loop.drain();
+        assertThat(ended.failure()).isNull();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello.", "Where is my order?", "It ships today. Anything else?");
+        assertThat(ended.shares().characters()).isEqualTo(Map.of("cartesia/sonic-2", backupVoice.characters));
+        assertThat(ended.spokenCharacters()).isEqualTo(voice.characters + backupVoice.characters);
+        assertThat(payload(eventOf("rtf-provider-switched"))).containsEntry("stage", "tts")
+                .containsEntry("from", "elevenlabs/eleven_flash_v2_5").containsEntry("to", "cartesia/sonic-2");
+    }
+
+    @Test
+    void whenTheFallbackFailsTooTheCallEndsAsBefore() {
+        backupVoice = new Voice();
+        voice.failsAt = "It ships today.";
+        backupVoice.failsAt = "It ships today.";
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today."));
+        callerSpeaks(600);
+        callerSilent(2_000);
+        assertThat(ended.reason()).isEqualTo(Ended.PIPELINE_ERROR);
+        assertThat(ended.failure()).startsWith("text-to-speech: HTTP 500");
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .startsWith("Hello.", "Where is my order?");
     }
 
     private Map<String, Object> eventOf(String type) {

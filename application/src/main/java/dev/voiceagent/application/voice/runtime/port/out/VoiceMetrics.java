@@ -17,6 +17,10 @@ public interface VoiceMetrics {
         @Override
         public void providerFailed(String stage) {
         }
+
+        @Override
+        public void providerSwitched(String stage) {
+        }
     };
 
     /** An answer's first audio went out, this long after voice activity heard the caller stop. */
@@ -27,4 +31,7 @@ public interface VoiceMetrics {
 
     /** A provider failed mid-call: stage is stt, tts or llm. */
     void providerFailed(String stage);
+
+    /** A provider kept failing and the call went on with the stage's next one (its fallback): stage as above. */
+    void providerSwitched(String stage);
 }
