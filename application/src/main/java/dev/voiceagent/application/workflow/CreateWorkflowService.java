@@ -1,11 +1,12 @@
 package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
+import dev.voiceagent.domain.voice.CallSettings;
 import dev.voiceagent.domain.voice.VoicemailDetection;
-import jakarta.inject.Singleton;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.UUID;
 
@@ -29,6 +30,7 @@ public class CreateWorkflowService implements CreateWorkflowUseCase {
             Workflows.preCheck(definition, inUse);
             VoicemailDetection.of(command.configurations()); // what a call will follow
             VoiceRuntimeProviders.checkOverrides(command.configurations());
+            CallSettings.check(command.configurations());
             Workflow workflow = Workflow.create(org, command.principal().userId(), command.name(), definition,
                     command.configurations(), command.templateContextVariables(), clock.instant(), UUID.randomUUID());
             return workflows.insert(workflow);

@@ -1,14 +1,15 @@
 package dev.voiceagent.application.workflow;
 
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
+import dev.voiceagent.domain.voice.CallSettings;
 import dev.voiceagent.domain.voice.VoicemailDetection;
-import jakarta.inject.Singleton;
-import dev.voiceagent.domain.workflow.SecretMasking;
 import dev.voiceagent.domain.workflow.JsonTree;
+import dev.voiceagent.domain.workflow.SecretMasking;
 import dev.voiceagent.domain.workflow.Workflow;
 import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.Map;
 
@@ -43,6 +44,7 @@ public class UpdateWorkflowService implements UpdateWorkflowUseCase {
                     : JsonTree.asMap(SecretMasking.restore(c.configurations(), current.configurations()));
             VoicemailDetection.of(configurations); // what a call will follow: 400 now
             VoiceRuntimeProviders.checkOverrides(configurations);
+            CallSettings.check(configurations);
             Map<String, Object> variables = c.templateContextVariables() == null ? current.templateContextVariables()
                     : c.templateContextVariables();
             return workflows.triggerPathsInUse(org, before.id()).chain(inUse -> {

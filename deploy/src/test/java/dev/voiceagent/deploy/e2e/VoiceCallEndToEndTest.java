@@ -2,6 +2,7 @@ package dev.voiceagent.deploy.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.voiceagent.adapters.telephony.FormBody;
@@ -360,6 +361,34 @@ class VoiceCallEndToEndTest {
                 .allSatisfy(q -> assertThat(q).startsWith("cartesia "));
         assertThat(FakeVoiceProviders.TTS_TEXTS).startsWith("Hello, this is Acme.");
         assertThat(completedRun(runOf(url)).getMap("usage_info.tts")).containsOnlyKeys("cartesia/sonic-3.5");
+    }
+
+    @Test
+    void theWorkflowsCallSettingsActOnItsCalls() throws Exception {
+        as(key).body(Map.of("workflow_configurations", Map.of("turn_stop_strategy", "turn_analyzer")))
+                .put("/api/v1/workflow/" + workflow).then().statusCode(400)
+                .body("detail", containsString("end-of-turn model"));
+        // a short idle time: the silent caller is prompted once, then the call ends as idle
+        as(key).body(Map.of("workflow_configurations", Map.of("max_user_idle_timeout", 2, "dictionary",
+                "Acme, Zyrtec"))).put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(20_000);
+        assertThat(ended(caller, runOf(url))).isEqualTo("user_idle_max_duration_exceeded");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Are you still there?");
+        assertThat(FakeVoiceProviders.STT_QUERIES).singleElement().satisfies(q -> assertThat(q)
+                .contains("keyterm=Acme&keyterm=Zyrtec"));
+        JsonPath idle = completedRun(runOf(url));
+        assertThat(idle.getDouble("usage_info.call_duration_seconds")).isBetween(4.0, 12.0);
+
+        // a short call: it ends at its length whatever it is doing
+        as(key).body(Map.of("workflow_configurations", Map.of("max_call_duration", 5, "max_user_idle_timeout", 60)))
+                .put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        String second = dial();
+        SimulatedCaller another = caller().connect(second);
+        another.pauses(20_000);
+        assertThat(ended(another, runOf(second))).isEqualTo("call_duration_exceeded");
+        assertThat(completedRun(runOf(second)).getDouble("usage_info.call_duration_seconds")).isBetween(4.5, 7.0);
     }
 
     @Test

@@ -22,8 +22,10 @@ import java.util.List;
  * the final transcript, or with what was heard when none comes within {@link TurnRules#transcriptWait()}; finals that
  * arrive while the caller still speaks are kept for the same turn.</li>
  * <li>Barge-in: speech over the agent (speaking, or preparing its answer) for at least {@link TurnRules#bargeIn()},
- * where the node allows interruption, interrupts it and starts the caller's turn; where it does not, the caller's
- * speech over the agent is ignored.</li>
+ * where the node allows interruption, interrupts it and starts the caller's turn. With the min_words turn start, only
+ * a transcript of at least that many words over the agent interrupts it (voice activity alone does not, and a shorter
+ * one, a backchannel like "uh-huh", is not a turn). Where the node does not allow interruption, what the caller says
+ * over the agent is kept and answered once the agent's turn was heard (nothing said is lost).</li>
  * <li>A key pressed while the caller may speak is a turn of its own ("the caller pressed 5").</li>
  * <li>Silence: the caller is prompted after {@link TurnRules#idle()}, up to {@link TurnRules#idlePrompts()} times,
  * then the call ends (user_idle_max_duration_exceeded); the call ends at {@link TurnRules#maxDuration()}
@@ -91,9 +93,18 @@ public final class TurnTaking {
     }
 
     private final TurnRules rules;
+    private final CallSettings.TurnStart start;
+    private final int minWords;
 
     public TurnTaking(TurnRules rules) {
+        this(rules, CallSettings.TurnStart.DEFAULT, 1);
+    }
+
+    /** With the workflow's turn start: {@code minWords} counts for {@link CallSettings.TurnStart#MIN_WORDS} only. */
+    public TurnTaking(TurnRules rules, CallSettings.TurnStart start, int minWords) {
         this.rules = rules;
+        this.start = start;
+        this.minWords = minWords;
     }
 
     public Decision decide(State s, VoiceEvent event) {
@@ -131,6 +142,10 @@ public final class TurnTaking {
         if (d.endCall() != null) {
             return end(s, d.at(), d.endCall());
         }
+        if (!s.heard().isBlank()) { // said over an agent who could not be interrupted: now it is the caller's turn
+            return new Decision(new State(Phase.AWAITING_TRANSCRIPT, s.connectedAt(), d.at(), s.heard(),
+                    s.interruptible(), null, 0), List.of(new FinalizeTranscript()));
+        }
         return same(s.to(Phase.LISTENING, d.at()));
     }
 
@@ -157,8 +172,20 @@ public final class TurnTaking {
     }
 
     private Decision transcript(State s, VoiceEvent.Transcript t) {
+        if (t.text() == null || t.text().isBlank()) {
+            return same(s);
+        }
+        boolean overAgent = s.phase() == Phase.AGENT_SPEAKING || s.phase() == Phase.AGENT_THINKING;
+        if (overAgent && s.interruptible() && start == CallSettings.TurnStart.MIN_WORDS
+                && words(t.text()) >= minWords) { // enough words to be a turn, not a backchannel
+            return new Decision(new State(Phase.USER_SPEAKING, s.connectedAt(), t.at(),
+                    t.isFinal() ? t.text().strip() : "", s.interruptible(), null, 0), List.of(new Interrupt()));
+        }
+        if (overAgent && !s.interruptible() && t.isFinal()) { // kept for when the agent's turn was heard
+            return same(s.heard(join(s.heard(), t.text().strip())));
+        }
         boolean caller = s.phase() == Phase.USER_SPEAKING || s.phase() == Phase.AWAITING_TRANSCRIPT;
-        if (!caller || !t.isFinal() || t.text() == null || t.text().isBlank()) {
+        if (!caller || !t.isFinal()) {
             return same(s);
         }
         State heard = s.heard(join(s.heard(), t.text().strip()));
@@ -167,8 +194,8 @@ public final class TurnTaking {
 
     private Decision tick(State s, Instant at) {
         return switch (s.phase()) {
-            case AGENT_SPEAKING, AGENT_THINKING -> s.overAgentSince() != null
-                    && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
+            case AGENT_SPEAKING, AGENT_THINKING -> start == CallSettings.TurnStart.DEFAULT
+                    && s.overAgentSince() != null && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
                     ? new Decision(new State(Phase.USER_SPEAKING, s.connectedAt(), s.overAgentSince(), "",
                             s.interruptible(), null, 0), List.of(new Interrupt()))
                     : same(s);
@@ -199,6 +226,11 @@ public final class TurnTaking {
 
     private static Decision same(State s) {
         return new Decision(s, List.of());
+    }
+
+    private static int words(String text) {
+        String t = text.strip();
+        return t.isEmpty() ? 0 : t.split("\\s+").length;
     }
 
     private static String join(String before, String more) {

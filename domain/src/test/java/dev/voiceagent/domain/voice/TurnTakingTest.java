@@ -154,6 +154,44 @@ class TurnTakingTest {
         on(new VoiceEvent.Transcript(ms(6_100), "Hello?", true));
         assertThat(state.phase()).isEqualTo(Phase.AGENT_SPEAKING);
         assertThat(commands).noneMatch(Interrupt.class::isInstance);
+        // what they said over the agent is theirs once the agent's turn was heard: nothing is lost
+        assertThat(on(new VoiceEvent.AgentDone(ms(7_000), null))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(7_100), "Are you there?", true)))
+                .containsExactly(new Respond("Hello? Are you there?"));
+    }
+
+    @Test
+    void wordsSaidOverAnUninterruptibleAgentAreAnsweredAfterTheWaitWhenNoFinalFollows() {
+        greeted(false);
+        on(new VoiceEvent.Dtmf(ms(2_500), "1"));
+        on(new VoiceEvent.AgentSpeaking(ms(3_000), false));
+        on(new VoiceEvent.Transcript(ms(3_500), "Wait, wait.", true));
+        on(new VoiceEvent.AgentDone(ms(4_000), null));
+        assertThat(tick(4_020, 5_480)).isEmpty();
+        assertThat(tick(5_500, 5_500)).containsExactly(new Respond("Wait, wait."));
+    }
+
+    @Test
+    void withMinWordsABackchannelNeverInterruptsAndAnUtteranceOfThatManyWordsDoes() {
+        TurnTaking words = new TurnTaking(TurnRules.DEFAULT, CallSettings.TurnStart.MIN_WORDS, 3);
+        TurnTaking.State s = words.decide(TurnTaking.State.INITIAL, new VoiceEvent.Connected(ms(0))).state();
+        s = words.decide(s, new VoiceEvent.AgentSpeaking(ms(300), true)).state();
+        s = words.decide(s, new VoiceEvent.SpeechStarted(ms(1_000))).state();
+        for (long t = 1_000; t <= 2_000; t += 20) { // voice activity alone, well past the barge-in time
+            assertThat(words.decide(s, new VoiceEvent.Tick(ms(t))).commands()).isEmpty();
+        }
+        TurnTaking.Decision uhHuh = words.decide(s, new VoiceEvent.Transcript(ms(1_400), "Uh-huh.", true));
+        assertThat(uhHuh.commands()).isEmpty();
+        s = words.decide(uhHuh.state(), new VoiceEvent.SpeechStopped(ms(1_500))).state();
+        assertThat(s.phase()).isEqualTo(Phase.AGENT_SPEAKING);
+        s = words.decide(s, new VoiceEvent.SpeechStarted(ms(2_500))).state();
+        assertThat(words.decide(s, new VoiceEvent.Transcript(ms(2_700), "Okay okay", false)).commands()).isEmpty();
+        TurnTaking.Decision three = words.decide(s, new VoiceEvent.Transcript(ms(2_800), "No, that is", false));
+        assertThat(three.commands()).containsExactly(new Interrupt());
+        assertThat(three.state().phase()).isEqualTo(Phase.USER_SPEAKING);
+        s = words.decide(three.state(), new VoiceEvent.SpeechStopped(ms(3_200))).state();
+        assertThat(words.decide(s, new VoiceEvent.Transcript(ms(3_300), "No, that is wrong.", true)).commands())
+                .containsExactly(new Respond("No, that is wrong."));
     }
 
     @Test

@@ -29,6 +29,7 @@ import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.voice.CallSettings;
 import dev.voiceagent.domain.voice.TurnRules;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
@@ -51,7 +52,11 @@ import java.util.Map;
 @Singleton
 public class VoiceSessionFactory implements StartVoiceSessionUseCase {
 
-    /** Voice activity already waits 96 ms of speech before it says the caller started: no second wait on top. */
+    /**
+     * The runtime's own timings of turn-taking; a call's length and idle time come from its workflow's settings
+     * ({@link CallSettings#rules}). Voice activity already waits 96 ms of speech before it says the caller started:
+     * no second wait on top.
+     */
     public static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO,
             Duration.ofSeconds(10), 1, Duration.ofSeconds(300));
 
@@ -146,6 +151,7 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     /** On the call's loop: the session is built, connects (opening its streams) and the call is live here. */
     private MediaInput begin(Admitted admitted, Loaded loaded, MediaChannel media, CallLoop loop) {
         WorkflowRun run = admitted.run();
+        CallSettings settings = CallSettings.of(loaded.version().configurations());
         AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
                 : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
         CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
@@ -155,30 +161,32 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
             ModelEndpoint model = loaded.models().llm();
             SpeechToSpeechSession session = new SpeechToSpeechSession(new SpeechToSpeechSession.Parts(line,
                     listener -> speechToSpeech.open(model, media.format(), listener), engine,
-                    loaded.toolbox().runner(), RULES, recordingId -> prompts.load(admitted.organizationId(),
+                    loaded.toolbox().runner(), settings.rules(RULES), recordingId -> prompts.load(admitted.organizationId(),
                     recordingId, media.format())), engine.initialState(), call::ended);
             session.connected();
             call.live(new VoiceSessions.Handle(() -> { }, verdict -> { })); // a speech-to-speech call is not moved yet
             return session;
         }
-        VoiceSession session = pipeline(admitted, loaded, engine, line, call);
+        VoiceSession session = pipeline(admitted, loaded, settings, engine, line, call);
         session.connected();
         call.live(new VoiceSessions.Handle(() -> loop.execute(session::handOver),
                 verdict -> loop.execute(() -> session.carrierAmd(verdict))));
         return session;
     }
 
-    private VoiceSession pipeline(Admitted admitted, Loaded loaded, AgentEngine engine, CallLine line,
-            LiveCall call) {
+    private VoiceSession pipeline(Admitted admitted, Loaded loaded, CallSettings settings, AgentEngine engine,
+            CallLine line, LiveCall call) {
         AudioFormat format = line.media().format();
         List<Listening.Recognizer> recognizers = loaded.models().stts().stream().map(stt -> new Listening.Recognizer(
-                ConversationModels.key(stt), listener -> speechToText.open(stt, format, listener))).toList();
+                ConversationModels.key(stt), listener -> speechToText.open(stt.withKeyterms(settings.dictionary()),
+                        format, listener))).toList();
         List<Answering.Voice> voices = loaded.models().ttss().stream().map(tts -> new Answering.Voice(
                 ConversationModels.key(tts), listener -> textToSpeech.open(tts, format, listener))).toList();
         VoiceSession.Parts parts = new VoiceSession.Parts(line, new Listening(recognizers, detector, ACTIVITY),
                 new Answering(engine, languageModel, loaded.models().llms(), loaded.toolbox().runner(), voices,
                         recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
-                new TurnTaking(RULES), voicemail(admitted.run(), loaded.models().llm(), loaded.version()));
+                new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords()),
+                voicemail(admitted.run(), loaded.models().llm(), loaded.version()));
         return new VoiceSession(parts, engine.initialState(), call::ended,
                 new Moves(admitted.checkpoint(), call::checkpoint, call::moved));
     }

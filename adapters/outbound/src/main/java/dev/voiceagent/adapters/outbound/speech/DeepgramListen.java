@@ -14,6 +14,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -90,6 +91,11 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
 
     /** A Flux model's address: v2/listen in the call's encoding, end-of-turn at Flux's default confidence. */
     static String fluxQuery(String model, String language, AudioFormat format) {
+        return fluxQuery(model, language, format, List.of());
+    }
+
+    /** As above, with the words to expect (a workflow's dictionary) as Flux's keyterm prompting. */
+    static String fluxQuery(String model, String language, AudioFormat format, List<String> keyterms) {
         StringBuilder q = new StringBuilder("/v2/listen?model=").append(model)
                 .append("&encoding=").append(format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16")
                 .append("&sample_rate=").append(format.sampleRate()).append("&eot_threshold=0.7")
@@ -97,10 +103,19 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
         if (model.endsWith("-multi") && language != null && !language.isBlank() && !"multi".equals(language)) {
             q.append("&language_hint=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
+        terms(q, "keyterm", keyterms);
         return q.toString();
     }
 
     static String query(String model, String language, AudioFormat format) {
+        return query(model, language, format, List.of());
+    }
+
+    /**
+     * A Nova (v1/listen) address; the words to expect go as {@code keyterm} to Nova-3 (keyterm prompting) and as
+     * {@code keywords} to the models before it (keyword boosting), as Deepgram documents each.
+     */
+    static String query(String model, String language, AudioFormat format, List<String> keyterms) {
         StringBuilder q = new StringBuilder("/v1/listen?model=").append(model)
                 .append("&encoding=").append(format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw" : "linear16")
                 .append("&sample_rate=").append(format.sampleRate())
@@ -108,7 +123,14 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
         if (language != null && !language.isBlank()) {
             q.append("&language=").append(URLEncoder.encode(language, StandardCharsets.UTF_8));
         }
+        terms(q, model.startsWith("nova-3") ? "keyterm" : "keywords", keyterms);
         return q.toString();
+    }
+
+    private static void terms(StringBuilder q, String parameter, List<String> terms) {
+        for (String term : terms) {
+            q.append('&').append(parameter).append('=').append(URLEncoder.encode(term, StandardCharsets.UTF_8));
+        }
     }
 
     /** The socket opened: the audio not settled yet first (the Finalize still unanswered in its place). */

@@ -69,9 +69,17 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
 
     /** The session's configuration: a transcription session on the call's μ-law, turns decided by the caller. */
     static JsonObject session(String model, String language) {
+        return session(model, language, List.of());
+    }
+
+    /** As above; the words to expect (a workflow's dictionary) go in the transcription's prompt. */
+    static JsonObject session(String model, String language, List<String> keyterms) {
         JsonObject transcription = new JsonObject().put("model", model);
         if (language != null && !language.isBlank() && !"multi".equals(language)) {
             transcription.put("language", language);
+        }
+        if (!keyterms.isEmpty()) {
+            transcription.put("prompt", "Words that may be said: " + String.join(", ", keyterms) + ".");
         }
         return new JsonObject().put("type", "session.update").put("session", new JsonObject()
                 .put("type", "transcription").put("audio", new JsonObject().put("input", new JsonObject()

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -69,11 +70,18 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         boolean flux = model.startsWith("flux");
         String own = ProviderApis.own(endpoint);
         String language = setting(endpoint, "language", null, "multi");
+        List<String> keyterms = keyterms(endpoint);
         String url = websocket(own != null ? own : apis.deepgram()) + (flux ? DeepgramListen.fluxQuery(model,
-                language, format) : DeepgramListen.query(model, language, format));
+                language, format, keyterms) : DeepgramListen.query(model, language, format, keyterms));
         Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"));
         return new DeepgramListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener, flux);
+    }
+
+    /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
+    private static List<String> keyterms(ModelEndpoint endpoint) {
+        return endpoint.settings().get(ModelEndpoint.KEYTERMS) instanceof List<?> terms
+                ? terms.stream().map(String::valueOf).toList() : List.of();
     }
 
     /**
@@ -92,7 +100,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = speaches && blank(endpoint.apiKey()) ? Map.of()
                 : Map.of("Authorization", "Bearer " + key(endpoint, name));
         JsonObject session = OpenAiTranscription.session(setting(endpoint, "model", endpoint.model(),
-                "gpt-4o-transcribe"), setting(endpoint, "language", null, null));
+                "gpt-4o-transcribe"), setting(endpoint, "language", null, null), keyterms(endpoint));
         String url = websocket(base) + "/realtime?intent=transcription";
         return new OpenAiTranscription(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 name, session, listener);

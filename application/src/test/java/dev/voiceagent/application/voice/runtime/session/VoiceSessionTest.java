@@ -29,6 +29,7 @@ import dev.voiceagent.domain.conversation.ModelRequest;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.conversation.ToolCall;
 import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.voice.CallSettings;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoiceActivity;
 import dev.voiceagent.domain.voice.VoicemailDetection;
@@ -357,6 +358,8 @@ class VoiceSessionTest {
     final Model model = new Model();
     /** The configuration's fallbacks, when a test names them: a second recognizer, voice and language model. */
     Recognizer backupRecognizer;
+    /** The call's turn-taking: the runtime's rules, turn start by voice activity, unless a test sets another. */
+    TurnTaking turns = new TurnTaking(VoiceSessionFactory.RULES);
     Voice backupVoice;
     ModelEndpoint backupLlm;
     /** The recording's stereo frames: the caller's and the agent's, 20 ms each. */
@@ -421,7 +424,7 @@ class VoiceSessionTest {
         return new VoiceSession.Parts(new CallLine(loop, carrier, recording, VoiceMetrics.NONE),
                 new Listening(recognizers, new EnergyVoiceActivityDetector(), VoiceActivity.Params.DEFAULT),
                 new Answering(engine, model, backupLlm == null ? List.of(llm) : List.of(llm, backupLlm), tools, voices,
-                        prompts), new TurnTaking(VoiceSessionFactory.RULES), detection);
+                        prompts), turns, detection);
     }
 
     void start(WorkflowDefinition definition) {
@@ -929,6 +932,45 @@ class VoiceSessionTest {
         assertThat(carrier.closed).isEqualTo(Ended.PIPELINE_ERROR);
         assertThat(ended.failure()).contains("connection reset");
         assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-pipeline-error");
+    }
+
+    // ---- the workflow's turn settings ----
+
+    @Test
+    void whatTheCallerSaysOverAGreetingThatCannotBeInterruptedIsAnsweredOnceItWasHeard() {
+        start(definition("Hello, this is Acme calling about your order. It ships today.", false));
+        callerSpeaks(600);
+        recognizer.listener.transcript("Is this about my refund?", true); // Deepgram's own endpointing settled it
+        model.says(ModelReply.text("No, about your order."));
+        callerSilent(3_500);
+        assertThat(carrier.clears).isZero();
+        assertThat(model.asked).hasSize(1);
+        assertThat(model.asked.getFirst().messages().getLast().content()).isEqualTo("Is this about my refund?");
+        assertThat(voice.spoken).endsWith("No, about your order.");
+    }
+
+    @Test
+    void withMinWordsABackchannelOverTheAgentDoesNotStopItAndAnUtteranceOfThatManyWordsDoes() {
+        turns = new TurnTaking(VoiceSessionFactory.RULES, CallSettings.TurnStart.MIN_WORDS, 3);
+        start(definition("Hello, this is Acme calling about the order you placed with us last week. It ships"
+                + " today and should arrive on Friday. Please keep your phone nearby for the courier.", true));
+        callerSilent(300);
+        callerSpeaks(300);
+        recognizer.listener.transcript("Uh-huh.", true);
+        callerSilent(300);
+        assertThat(carrier.clears).as("a backchannel is not a turn").isZero();
+        callerSpeaks(200);
+        assertThat(carrier.clears).as("voice activity alone does not interrupt").isZero();
+        recognizer.listener.transcript("Wait, which order", false);
+        loop.drain();
+        assertThat(carrier.clears).isEqualTo(1);
+        recognizer.lines.add("Wait, which order is that?");
+        model.says(ModelReply.text("The blue lamp."));
+        callerSpeaks(300);
+        callerSilent(2_000);
+        assertThat(model.asked).hasSize(1);
+        assertThat(model.asked.getFirst().messages().getLast().content()).isEqualTo("Wait, which order is that?");
+        assertThat(voice.spoken).endsWith("The blue lamp.");
     }
 
     // ---- fallback providers ----

@@ -1,0 +1,178 @@
+package dev.voiceagent.domain.voice;
+
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.workflow.WorkflowConfigurationDefaults;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a workflow's configuration (its version's {@code workflow_configurations}, the reference's fields and defaults)
+ * says a call does: how long it may last ({@code max_call_duration}), how long the caller may stay silent before being
+ * prompted ({@code max_user_idle_timeout}), how the caller takes the turn over the agent ({@code turn_start_strategy}:
+ * default, voice activity; min_words, only once the transcript has {@code turn_start_min_words} words, so a backchannel
+ * never does), how the caller's turn ends ({@code turn_stop_strategy}: transcription), and the words speech-to-text is
+ * told to expect ({@code dictionary}, comma-separated).
+ *
+ * <p>A setting no call can follow is refused when the workflow is saved ({@link #check}), with the reason: an
+ * end-of-turn model ({@code turn_stop_strategy} turn_analyzer), provisional voice activity, ambient noise and context
+ * compaction are not offered by this runtime yet. A configuration stored before that check is read leniently
+ * ({@link #of}): what cannot be followed falls back to the default.
+ */
+public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnStart, int minWords,
+        List<String> dictionary) {
+
+    /** How the caller takes the turn while the agent speaks. */
+    public enum TurnStart {
+        /** Voice activity: the caller speaking over the agent interrupts it. */
+        DEFAULT,
+        /** The transcript: only once the caller said {@link #minWords()} words (a backchannel never interrupts). */
+        MIN_WORDS
+    }
+
+    public static final CallSettings DEFAULTS = new CallSettings(
+            Duration.ofSeconds(WorkflowConfigurationDefaults.MAX_CALL_DURATION_SECONDS),
+            Duration.ofMillis((long) (WorkflowConfigurationDefaults.MAX_USER_IDLE_TIMEOUT_SECONDS * 1000)),
+            TurnStart.DEFAULT, 3, List.of());
+
+    /** The longest idle timeout a call waits (an hour: longer is a call nobody hangs up). */
+    static final double MAX_IDLE_SECONDS = 3_600;
+    static final int MAX_MIN_WORDS = 20;
+    static final int MAX_DICTIONARY_TERMS = 100;
+    static final int MAX_TERM_LENGTH = 100;
+
+    public CallSettings {
+        dictionary = List.copyOf(dictionary);
+    }
+
+    /** These settings' timings of turn-taking, the rest as {@code base} has them. */
+    public TurnRules rules(TurnRules base) {
+        return new TurnRules(base.transcriptWait(), base.bargeIn(), idle, base.idlePrompts(), maxDuration);
+    }
+
+    /** A call's settings from a stored configuration (null or partial: the defaults), leniently. */
+    public static CallSettings of(Map<String, Object> configurations) {
+        if (configurations == null) {
+            return DEFAULTS;
+        }
+        List<String> problems = new ArrayList<>();
+        CallSettings read = read(configurations, problems);
+        return read == null ? DEFAULTS : read;
+    }
+
+    /**
+     * Refuses a configuration whose call settings a call could not follow, with every reason; a configuration without
+     * them passes.
+     */
+    public static void check(Map<String, Object> configurations) {
+        if (configurations == null) {
+            return;
+        }
+        List<String> problems = new ArrayList<>();
+        read(configurations, problems);
+        unsupported(configurations, problems);
+        if (!problems.isEmpty()) {
+            throw new DomainRuleViolation(String.join("; ", problems));
+        }
+    }
+
+    private static CallSettings read(Map<String, Object> c, List<String> problems) {
+        Duration maxDuration = DEFAULTS.maxDuration;
+        Object max = c.get("max_call_duration");
+        if (max != null) {
+            if (max instanceof Number n && n.doubleValue() > 0
+                    && n.doubleValue() <= WorkflowConfigurationDefaults.MAX_CALL_DURATION_LIMIT_SECONDS) {
+                maxDuration = Duration.ofMillis(Math.round(n.doubleValue() * 1000));
+            } else {
+                problems.add("max_call_duration must be a number of seconds above 0 and at most "
+                        + WorkflowConfigurationDefaults.MAX_CALL_DURATION_LIMIT_SECONDS);
+            }
+        }
+        Duration idle = DEFAULTS.idle;
+        Object idleSeconds = c.get("max_user_idle_timeout");
+        if (idleSeconds != null) {
+            if (idleSeconds instanceof Number n && n.doubleValue() > 0 && n.doubleValue() <= MAX_IDLE_SECONDS) {
+                idle = Duration.ofMillis(Math.round(n.doubleValue() * 1000));
+            } else {
+                problems.add("max_user_idle_timeout must be a number of seconds above 0 and at most "
+                        + (int) MAX_IDLE_SECONDS);
+            }
+        }
+        TurnStart start = TurnStart.DEFAULT;
+        Object strategy = c.get("turn_start_strategy");
+        if (strategy != null) {
+            switch (String.valueOf(strategy).toLowerCase(Locale.ROOT)) {
+                case "default" -> start = TurnStart.DEFAULT;
+                case "min_words" -> start = TurnStart.MIN_WORDS;
+                case "provisional_vad" -> { } // refused by check(): not offered yet
+                default -> problems.add("turn_start_strategy must be default, min_words or provisional_vad");
+            }
+        }
+        int minWords = DEFAULTS.minWords;
+        Object words = c.get("turn_start_min_words");
+        if (words != null) {
+            if (words instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue()) && n.intValue() >= 1
+                    && n.intValue() <= MAX_MIN_WORDS) {
+                minWords = n.intValue();
+            } else {
+                problems.add("turn_start_min_words must be a whole number from 1 to " + MAX_MIN_WORDS);
+            }
+        }
+        Object stop = c.get("turn_stop_strategy");
+        if (stop != null && !"transcription".equals(stop) && !"turn_analyzer".equals(stop)) {
+            problems.add("turn_stop_strategy must be transcription or turn_analyzer");
+        }
+        List<String> dictionary = List.of();
+        Object dict = c.get("dictionary");
+        if (dict != null) {
+            if (dict instanceof String s) {
+                dictionary = terms(s, problems);
+            } else {
+                problems.add("dictionary must be a text of comma-separated words");
+            }
+        }
+        return new CallSettings(maxDuration, idle, start, minWords, dictionary);
+    }
+
+    private static List<String> terms(String dictionary, List<String> problems) {
+        List<String> terms = new ArrayList<>();
+        for (String term : dictionary.split(",")) {
+            String t = term.strip();
+            if (t.isEmpty() || terms.contains(t)) {
+                continue;
+            }
+            if (t.length() > MAX_TERM_LENGTH) {
+                problems.add("dictionary: a term is at most " + MAX_TERM_LENGTH + " characters");
+                continue;
+            }
+            terms.add(t);
+        }
+        if (terms.size() > MAX_DICTIONARY_TERMS) {
+            problems.add("dictionary: at most " + MAX_DICTIONARY_TERMS + " terms");
+            return terms.subList(0, MAX_DICTIONARY_TERMS);
+        }
+        return terms;
+    }
+
+    /** The settings this runtime cannot follow yet, when a configuration asks for them. */
+    private static void unsupported(Map<String, Object> c, List<String> problems) {
+        if ("turn_analyzer".equals(c.get("turn_stop_strategy"))) {
+            problems.add("turn_stop_strategy turn_analyzer needs an end-of-turn model, which this installation does"
+                    + " not have: use transcription (the caller's turn ends with the final transcript after voice"
+                    + " activity stops)");
+        }
+        if ("provisional_vad".equals(c.get("turn_start_strategy"))) {
+            problems.add("turn_start_strategy provisional_vad is not offered yet: use default (voice activity) or"
+                    + " min_words (the transcript's words)");
+        }
+        if (c.get("ambient_noise_configuration") instanceof Map<?, ?> ambient
+                && Boolean.TRUE.equals(ambient.get("enabled"))) {
+            problems.add("ambient_noise_configuration: ambient noise is not offered yet: set enabled to false");
+        }
+        if (Boolean.TRUE.equals(c.get("context_compaction_enabled"))) {
+            problems.add("context_compaction_enabled: context compaction is not offered yet: set it to false");
+        }
+    }
+}
