@@ -49,7 +49,8 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
 
     /** These settings' timings of turn-taking, the rest as {@code base} has them. */
     public TurnRules rules(TurnRules base) {
-        return new TurnRules(base.transcriptWait(), base.bargeIn(), idle, base.idlePrompts(), maxDuration);
+        return new TurnRules(base.transcriptWait(), base.bargeIn(), idle, base.idlePrompts(), maxDuration,
+                base.hesitation());
     }
 
     /** A call's settings from a stored configuration (null or partial: the defaults), leniently. */

@@ -12,16 +12,25 @@ import java.time.Duration;
  * @param idle silence after the agent's turn before the caller is prompted (max_user_idle_timeout, 10 s)
  * @param idlePrompts prompts before the call ends as idle
  * @param maxDuration the longest call (max_call_duration, 300 s, at most 1200 s)
+ * @param hesitation how much longer a final transcript that sounds unfinished waits for the caller to go on
  */
 public record TurnRules(Duration transcriptWait, Duration bargeIn, Duration idle, int idlePrompts,
-        Duration maxDuration) {
+        Duration maxDuration, Duration hesitation) {
+
+    /** A pause mid-sentence is 600-900 ms; counted from the final transcript, itself after 256 ms of silence. */
+    public static final Duration HESITATION = Duration.ofMillis(700);
 
     public static final TurnRules DEFAULT = new TurnRules(Duration.ofMillis(1_500), Duration.ofMillis(200),
             Duration.ofSeconds(10), 1, Duration.ofSeconds(300));
 
+    /** With the default hesitation wait. */
+    public TurnRules(Duration transcriptWait, Duration bargeIn, Duration idle, int idlePrompts, Duration maxDuration) {
+        this(transcriptWait, bargeIn, idle, idlePrompts, maxDuration, HESITATION);
+    }
+
     public TurnRules {
         if (transcriptWait.isNegative() || bargeIn.isNegative() || !idle.isPositive() || idlePrompts < 0
-                || !maxDuration.isPositive()) {
+                || !maxDuration.isPositive() || hesitation.isNegative()) {
             throw new DomainRuleViolation("turn timings must be positive");
         }
         if (maxDuration.compareTo(Duration.ofSeconds(1_200)) > 0) {

@@ -20,7 +20,8 @@ import java.util.List;
  * <li>The agent opens the call; the caller is listened to once the agent's turn was heard to its end.</li>
  * <li>End of the caller's turn: voice activity stops, speech-to-text is asked to finalize, and the turn goes on with
  * the final transcript, or with what was heard when none comes within {@link TurnRules#transcriptWait()}; finals that
- * arrive while the caller still speaks are kept for the same turn.</li>
+ * arrive while the caller still speaks are kept for the same turn. A final that sounds unfinished ({@link Hesitation})
+ * waits {@link TurnRules#hesitation()} more for the caller to go on, so a pause mid-sentence is not a turn.</li>
  * <li>Barge-in: speech over the agent (speaking, or preparing its answer) for at least {@link TurnRules#bargeIn()},
  * where the node allows interruption, interrupts it and starts the caller's turn. With the min_words turn start, only
  * a transcript of at least that many words over the agent interrupts it (voice activity alone does not, and a shorter
@@ -52,6 +53,11 @@ public final class TurnTaking {
         USER_SPEAKING,
         /** The caller stopped; the final transcript is awaited. */
         AWAITING_TRANSCRIPT,
+        /**
+         * The final transcript sounds unfinished (it ends on "to", "and", "the", "um", a comma...): a little longer for
+         * the caller to go on after a hesitation before the turn is answered.
+         */
+        AWAITING_MORE,
         /** The call is over. */
         ENDED
     }
@@ -128,7 +134,7 @@ public final class TurnTaking {
             case VoiceEvent.SpeechStopped stopped -> speechStopped(s, at);
             case VoiceEvent.Transcript t -> transcript(s, t);
             case VoiceEvent.Dtmf d -> s.phase() == Phase.LISTENING || s.phase() == Phase.USER_SPEAKING
-                    || s.phase() == Phase.AWAITING_TRANSCRIPT
+                    || s.phase() == Phase.AWAITING_TRANSCRIPT || s.phase() == Phase.AWAITING_MORE
                     ? respond(s, at, join(s.heard(), "The caller pressed " + d.digit()))
                     : same(s);
             case VoiceEvent.Tick tick -> tick(s, at);
@@ -152,8 +158,8 @@ public final class TurnTaking {
     private Decision speechStarted(State s, Instant at) {
         return switch (s.phase()) {
             case LISTENING -> same(s.to(Phase.USER_SPEAKING, at));
-            case AWAITING_TRANSCRIPT -> same(new State(Phase.USER_SPEAKING, s.connectedAt(), at, s.heard(),
-                    s.interruptible(), null, s.idlePrompts())); // the caller goes on: one turn
+            case AWAITING_TRANSCRIPT, AWAITING_MORE -> same(new State(Phase.USER_SPEAKING, s.connectedAt(), at,
+                    s.heard(), s.interruptible(), null, s.idlePrompts())); // the caller goes on: one turn
             case AGENT_SPEAKING, AGENT_THINKING -> s.interruptible() && s.overAgentSince() == null
                     ? same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(), s.interruptible(), at,
                             s.idlePrompts()))
@@ -184,12 +190,17 @@ public final class TurnTaking {
         if (overAgent && !s.interruptible() && t.isFinal()) { // kept for when the agent's turn was heard
             return same(s.heard(join(s.heard(), t.text().strip())));
         }
-        boolean caller = s.phase() == Phase.USER_SPEAKING || s.phase() == Phase.AWAITING_TRANSCRIPT;
+        boolean caller = s.phase() == Phase.USER_SPEAKING || s.phase() == Phase.AWAITING_TRANSCRIPT
+                || s.phase() == Phase.AWAITING_MORE;
         if (!caller || !t.isFinal()) {
             return same(s);
         }
         State heard = s.heard(join(s.heard(), t.text().strip()));
-        return heard.phase() == Phase.AWAITING_TRANSCRIPT ? respond(heard, t.at(), heard.heard()) : same(heard);
+        if (heard.phase() == Phase.USER_SPEAKING) {
+            return same(heard);
+        }
+        return Hesitation.unfinished(heard.heard()) ? same(heard.to(Phase.AWAITING_MORE, t.at()))
+                : respond(heard, t.at(), heard.heard());
     }
 
     private Decision tick(State s, Instant at) {
@@ -202,6 +213,8 @@ public final class TurnTaking {
             case AWAITING_TRANSCRIPT -> !at.isBefore(s.since().plus(rules.transcriptWait()))
                     ? (s.heard().isBlank() ? same(s.to(Phase.LISTENING, at)) : respond(s, at, s.heard()))
                     : same(s);
+            case AWAITING_MORE -> !at.isBefore(s.since().plus(rules.hesitation()))
+                    ? respond(s, at, s.heard()) : same(s);
             case LISTENING -> !at.isBefore(s.since().plus(rules.idle()))
                     ? (s.idlePrompts() < rules.idlePrompts()
                             ? new Decision(new State(Phase.AGENT_THINKING, s.connectedAt(), at, "", s.interruptible(),

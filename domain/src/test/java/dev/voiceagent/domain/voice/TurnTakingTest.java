@@ -68,13 +68,13 @@ class TurnTakingTest {
         greeted(true);
         on(new VoiceEvent.SpeechStarted(ms(2_500)));
         on(new VoiceEvent.SpeechStopped(ms(3_400)));
-        on(new VoiceEvent.Transcript(ms(3_500), "No, that's all,", true));
+        on(new VoiceEvent.Transcript(ms(3_500), "No, that's all.", true));
         on(new VoiceEvent.SpeechStarted(ms(3_700))); // the caller goes on before the agent said anything
         assertThat(tick(3_700, 3_900)).containsExactly(new VoiceCommand.Interrupt());
-        state = state.carrying("No, that's all,");
+        state = state.carrying("No, that's all.");
         on(new VoiceEvent.SpeechStopped(ms(4_200)));
         assertThat(on(new VoiceEvent.Transcript(ms(4_300), "thanks.", true)))
-                .containsExactly(new Respond("No, that's all, thanks."));
+                .containsExactly(new Respond("No, that's all. thanks."));
 
         TurnTaking.State carried = state.carrying("Hello");
         state = new TurnTaking.State(Phase.AWAITING_TRANSCRIPT, carried.connectedAt(), ms(5_000), carried.heard(), true,
@@ -158,6 +158,29 @@ class TurnTakingTest {
         assertThat(on(new VoiceEvent.AgentDone(ms(7_000), null))).containsExactly(new FinalizeTranscript());
         assertThat(on(new VoiceEvent.Transcript(ms(7_100), "Are you there?", true)))
                 .containsExactly(new Respond("Hello? Are you there?"));
+    }
+
+    @Test
+    void aHesitationMidSentenceIsNotTheEndOfTheTurnAndANaturalEndIsAnsweredAtOnce() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(3_400)));
+        assertThat(on(new VoiceEvent.Transcript(ms(3_550), "I would like to", true))).isEmpty();
+        assertThat(state.phase()).isEqualTo(Phase.AWAITING_MORE);
+        assertThat(tick(3_560, 4_100)).as("the caller pauses 700 ms").isEmpty();
+        on(new VoiceEvent.SpeechStarted(ms(4_100))); // and goes on: one turn
+        on(new VoiceEvent.SpeechStopped(ms(5_400)));
+        assertThat(on(new VoiceEvent.Transcript(ms(5_550), "book an appointment for Tuesday.", true)))
+                .containsExactly(new Respond("I would like to book an appointment for Tuesday."));
+
+        on(new VoiceEvent.AgentSpeaking(ms(6_000), false));
+        on(new VoiceEvent.AgentDone(ms(7_000), null));
+        on(new VoiceEvent.SpeechStarted(ms(7_500)));
+        on(new VoiceEvent.SpeechStopped(ms(8_000)));
+        on(new VoiceEvent.Transcript(ms(8_150), "Book it for, um", true));
+        assertThat(tick(8_160, 8_840)).isEmpty();
+        assertThat(tick(8_860, 8_860)).as("nothing more came: what was said is the turn")
+                .containsExactly(new Respond("Book it for, um"));
     }
 
     @Test

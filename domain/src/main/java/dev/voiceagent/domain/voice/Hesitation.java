@@ -1,0 +1,41 @@
+package dev.voiceagent.domain.voice;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Whether what the caller said so far sounds unfinished, so the turn waits a little for more: a final transcript that
+ * ends on a comma, a dash or an ellipsis, or whose last word is one a sentence does not end on (an article, a
+ * preposition, a conjunction, a possessive, "I", a filler such as "um"), with or without the period a recognizer may
+ * put after it ("I would like to." is still unfinished). English; anything else sounds finished (no added wait).
+ */
+public final class Hesitation {
+
+    private static final Set<String> OPEN_ENDED = Set.of("a", "an", "the", "to", "of", "for", "with", "at",
+            "from", "about", "into", "and", "or", "but", "so", "because", "if", "that", "than", "my", "your",
+            "our", "their", "his", "her", "its", "i", "i'm", "um", "uh", "er", "erm", "uhm", "hmm", "like", "is", "are",
+            "was", "were", "be", "would", "could", "should", "can", "will", "want", "need", "just", "some", "this",
+            "these", "those", "which", "who", "where", "when");
+
+    private Hesitation() {
+    }
+
+    public static boolean unfinished(String said) {
+        if (said == null) {
+            return false;
+        }
+        String t = said.strip();
+        if (t.isEmpty()) {
+            return false;
+        }
+        if (t.endsWith(",") || t.endsWith("-") || t.endsWith("...") || t.endsWith("\u2026")) {
+            return true;
+        }
+        if (t.endsWith("?") || t.endsWith("!")) {
+            return false; // a question or an exclamation is complete whatever its last word
+        }
+        String[] words = t.split("\\s+");
+        String last = words[words.length - 1].toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}']", "");
+        return words.length > 0 && OPEN_ENDED.contains(last);
+    }
+}
