@@ -34,7 +34,12 @@ public final class Loudness {
 
     /** The volume on 0..1 (see the class comment). */
     public static double volume(short[] samples) {
-        return clamp((dbfs(samples) + 110) / 100);
+        return volume(dbfs(samples));
+    }
+
+    /** The volume on 0..1 of a level in dBFS. */
+    public static double volume(double dbfs) {
+        return clamp((dbfs + 110) / 100);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
+import dev.voiceagent.domain.voice.EchoGate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ public abstract class CallSession implements MediaInput {
     final VoiceMetrics metrics;
     final CallLog log;
     final CallRecording recording;
+    /** The agent's audio sent, for telling its echo on the caller's line from the caller (see {@link EchoGate}). */
+    final EchoGate echo = new EchoGate();
     final Playback playback;
     private final Consumer<Ended> onEnd;
     private AutoCloseable ticker;
@@ -42,7 +45,7 @@ public abstract class CallSession implements MediaInput {
         this.log = new CallLog(loop, media);
         this.recording = new CallRecording(line.recording(), media.format().bytes(Playback.FRAME_MS),
                 Playback.silence(media.format()));
-        this.playback = new Playback(loop, media, recording);
+        this.playback = new Playback(loop, media, recording, echo);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Loudness;
 import dev.voiceagent.domain.audio.Pcm16;
+import dev.voiceagent.domain.voice.EchoGate;
 import dev.voiceagent.domain.voice.VoiceActivity;
 import dev.voiceagent.domain.voice.VoiceEvent;
 import java.time.Duration;
@@ -33,6 +34,7 @@ final class CallerAudio {
 
     private final CallLoop loop;
     private final Listening ears;
+    private final EchoGate echo;
     private final Providers<Listening.Recognizer, Double> recognizers;
     private final Deque<byte[]> unsettled = new ArrayDeque<>();
     private final int unsettledLimit;
@@ -60,9 +62,10 @@ final class CallerAudio {
      * @param heard what is heard: the caller starting and stopping to speak (voice activity), their transcripts
      * @param failed the recognizer failed (the message starts with its stage)
      */
-    CallerAudio(CallLoop loop, AudioFormat format, Listening ears, CallRecording recording, CallLog log,
-            VoiceMetrics metrics, Consumer<VoiceEvent> heard, Consumer<String> failed) {
+    CallerAudio(CallLoop loop, AudioFormat format, Listening ears, CallRecording recording, EchoGate echo,
+            CallLog log, VoiceMetrics metrics, Consumer<VoiceEvent> heard, Consumer<String> failed) {
         this.loop = loop;
+        this.echo = echo;
         this.ears = ears;
         this.recognizers = new Providers<>("stt", ears.recognizers(), Listening.Recognizer::key, log, metrics,
                 Double::sum);
@@ -105,8 +108,10 @@ final class CallerAudio {
                 short[] full = window;
                 window = new short[windowSamples];
                 fill = 0;
-                double volume = Loudness.volume(full);
+                double dbfs = Loudness.dbfs(full);
                 Instant at = loop.now();
+                // the agent's echo on the line is not the caller: below the gate's floor a window is not speech
+                double volume = dbfs < echo.floorDbfs(at) ? 0 : Loudness.volume(dbfs);
                 vad.window(full, p -> loop.execute(() -> voiced(p, volume, at)));
             }
         }

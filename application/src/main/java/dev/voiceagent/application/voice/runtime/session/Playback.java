@@ -3,6 +3,10 @@ package dev.voiceagent.application.voice.runtime.session;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.domain.audio.Pcm16;
+import dev.voiceagent.domain.voice.EchoGate;
 import dev.voiceagent.domain.voice.Playout;
 import java.time.Instant;
 import java.util.function.BiConsumer;
@@ -20,6 +24,8 @@ final class Playback {
     private final CallLoop loop;
     private final MediaChannel media;
     private final CallRecording recording;
+    private final EchoGate echo;
+    private final boolean pcm;
     private final Playout playout = Playout.standard();
     private final int frameBytes;
     private final byte silence;
@@ -27,10 +33,12 @@ final class Playback {
     private BiConsumer<Speech, Instant> played;
     private Speech current;
 
-    Playback(CallLoop loop, MediaChannel media, CallRecording recording) {
+    Playback(CallLoop loop, MediaChannel media, CallRecording recording, EchoGate echo) {
         this.loop = loop;
         this.media = media;
         this.recording = recording;
+        this.echo = echo;
+        this.pcm = media.format().encoding() == AudioFormat.Encoding.PCM16LE;
         this.frameBytes = media.format().bytes(FRAME_MS);
         this.silence = silence(media.format());
     }
@@ -86,6 +94,7 @@ final class Playback {
             s.poll();
             media.play(next);
             recording.agent(next);
+            echo.sent(Loudness.dbfs(pcm ? Pcm16.samples(next) : G711.decode(next)), now);
             playout.sent(FRAME_MS, now).ifPresent(media::mark);
             if (!s.speaking()) {
                 s.startedSpeaking();

@@ -60,8 +60,8 @@ public final class VoiceSession extends CallSession {
         this.engine = parts.answering().engine();
         this.moves = moves;
         this.conversation = start;
-        this.caller = new CallerAudio(loop, media.format(), parts.listening(), recording, log, metrics, this::heard,
-                this::failed);
+        this.caller = new CallerAudio(loop, media.format(), parts.listening(), recording, echo, log, metrics,
+                this::heard, this::failed);
         this.generation = new Generation(loop, log, metrics, playback, parts.answering(), this::step, this::failed);
         this.screen = new VoicemailScreen(parts.voicemail(), moves.resumed() != null, parts.answering().model(), loop,
                 log, this::screened);

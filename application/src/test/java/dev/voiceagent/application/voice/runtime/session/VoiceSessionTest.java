@@ -440,10 +440,15 @@ class VoiceSessionTest {
 
     /** The caller speaks for {@code ms} (a loud 440 Hz tone, 20 ms frames in real time). */
     void callerSpeaks(int ms) {
+        callerSounds(ms, 12_000);
+    }
+
+    /** A 440 Hz tone of this amplitude for {@code ms}, in real time. */
+    void callerSounds(int ms, int amplitude) {
         for (int t = 0; t < ms; t += 20) {
             short[] samples = new short[160];
             for (int i = 0; i < 160; i++) {
-                samples[i] = (short) (12_000 * Math.sin(2 * Math.PI * 440 * (t * 8 + i) / 8_000.0));
+                samples[i] = (short) (amplitude * Math.sin(2 * Math.PI * 440 * (t * 8 + i) / 8_000.0));
             }
             callerFrames += session.isEnded() ? 0 : 1;
             session.audio(G711.encode(samples));
@@ -971,6 +976,24 @@ class VoiceSessionTest {
         assertThat(model.asked).hasSize(1);
         assertThat(model.asked.getFirst().messages().getLast().content()).isEqualTo("Wait, which order is that?");
         assertThat(voice.spoken).endsWith("The blue lamp.");
+    }
+
+    @Test
+    void theAgentsOwnVoiceComingBackQuietlyDoesNotInterruptItButTheCallerDoes() {
+        start(definition("Hello, this is Acme calling about the order you placed with us last week. It ships"
+                + " today and should arrive on Friday. Please keep your phone nearby for the courier.", true));
+        callerSilent(300);
+        // the fake voice's audio is at full scale (about 0 dBFS): its echo 25 dB below, -28 dBFS, is loud enough for
+        // voice activity on its own
+        callerSounds(600, 1_800);
+        assertThat(carrier.clears).as("an echo is not a barge-in").isZero();
+        callerSpeaks(300);
+        assertThat(carrier.clears).as("the caller at about the agent's level is").isEqualTo(1);
+        callerSilent(2_000);
+        callerSounds(600, 1_800);
+        callerSilent(1_500);
+        assertThat(recognizer.finalizes).as("between answers the same level is the caller speaking")
+                .isEqualTo(2);
     }
 
     // ---- fallback providers ----
