@@ -395,7 +395,7 @@ public final class AgentEngine {
             functions.forEach(f -> offered.put(f.name(), f));
             List<ChatMessage> all = new ArrayList<>();
             all.add(ChatMessage.system(systemPrompt(currentNodeId, gathered)));
-            all.addAll(messages);
+            all.addAll(ContextCompaction.visible(messages)); // from the last summary on, when there is one
             return new ModelRequest(all, functions);
         }
 

@@ -14,15 +14,16 @@ import java.util.Map;
  * prompted ({@code max_user_idle_timeout}), how the caller takes the turn over the agent ({@code turn_start_strategy}:
  * default, voice activity; min_words, only once the transcript has {@code turn_start_min_words} words, so a backchannel
  * never does), how the caller's turn ends ({@code turn_stop_strategy}: transcription), and the words speech-to-text is
- * told to expect ({@code dictionary}, comma-separated).
+ * told to expect ({@code dictionary}, comma-separated), and whether a long call's older turns are summarised
+ * ({@code context_compaction_enabled}, see {@code ContextCompaction}).
  *
  * <p>A setting no call can follow is refused when the workflow is saved ({@link #check}), with the reason: an
- * end-of-turn model ({@code turn_stop_strategy} turn_analyzer), provisional voice activity, ambient noise and context
- * compaction are not offered by this runtime yet. A configuration stored before that check is read leniently
+ * end-of-turn model ({@code turn_stop_strategy} turn_analyzer), provisional voice activity and ambient noise are not
+ * offered by this runtime yet. A configuration stored before that check is read leniently
  * ({@link #of}): what cannot be followed falls back to the default.
  */
 public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnStart, int minWords,
-        List<String> dictionary) {
+        List<String> dictionary, boolean contextCompaction) {
 
     /** How the caller takes the turn while the agent speaks. */
     public enum TurnStart {
@@ -35,7 +36,7 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
     public static final CallSettings DEFAULTS = new CallSettings(
             Duration.ofSeconds(WorkflowConfigurationDefaults.MAX_CALL_DURATION_SECONDS),
             Duration.ofMillis((long) (WorkflowConfigurationDefaults.MAX_USER_IDLE_TIMEOUT_SECONDS * 1000)),
-            TurnStart.DEFAULT, 3, List.of());
+            TurnStart.DEFAULT, 3, List.of(), false);
 
     /** The longest idle timeout a call waits (an hour: longer is a call nobody hangs up). */
     static final double MAX_IDLE_SECONDS = 3_600;
@@ -134,7 +135,11 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
                 problems.add("dictionary must be a text of comma-separated words");
             }
         }
-        return new CallSettings(maxDuration, idle, start, minWords, dictionary);
+        Object compaction = c.get("context_compaction_enabled");
+        if (compaction != null && !(compaction instanceof Boolean)) {
+            problems.add("context_compaction_enabled must be true or false");
+        }
+        return new CallSettings(maxDuration, idle, start, minWords, dictionary, Boolean.TRUE.equals(compaction));
     }
 
     private static List<String> terms(String dictionary, List<String> problems) {
@@ -171,9 +176,6 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
         if (c.get("ambient_noise_configuration") instanceof Map<?, ?> ambient
                 && Boolean.TRUE.equals(ambient.get("enabled"))) {
             problems.add("ambient_noise_configuration: ambient noise is not offered yet: set enabled to false");
-        }
-        if (Boolean.TRUE.equals(c.get("context_compaction_enabled"))) {
-            problems.add("context_compaction_enabled: context compaction is not offered yet: set it to false");
         }
     }
 }

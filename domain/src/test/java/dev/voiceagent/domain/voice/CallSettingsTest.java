@@ -53,8 +53,9 @@ class CallSettingsTest {
                 .hasMessageContaining("ambient noise");
         assertThatThrownBy(() -> CallSettings.check(Map.of("turn_start_strategy", "provisional_vad")))
                 .hasMessageContaining("provisional_vad");
-        assertThatThrownBy(() -> CallSettings.check(Map.of("context_compaction_enabled", true)))
-                .hasMessageContaining("context compaction");
+        assertThatThrownBy(() -> CallSettings.check(Map.of("context_compaction_enabled", "yes")))
+                .hasMessageContaining("context_compaction_enabled");
+        assertThat(CallSettings.of(Map.of("context_compaction_enabled", true)).contextCompaction()).isTrue();
         assertThatThrownBy(() -> CallSettings.check(Map.of("dictionary", List.of("a"))))
                 .hasMessageContaining("dictionary");
         // a stored configuration from before the check is read leniently: the defaults where it cannot be followed

@@ -186,7 +186,7 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
                 new Answering(engine, languageModel, loaded.models().llms(), loaded.toolbox().runner(), voices,
                         recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
                 new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords()),
-                voicemail(admitted.run(), loaded.models().llm(), loaded.version()));
+                voicemail(admitted.run(), loaded.models().llm(), loaded.version()), settings.contextCompaction());
         return new VoiceSession(parts, engine.initialState(), call::ended,
                 new Moves(admitted.checkpoint(), call::checkpoint, call::moved));
     }

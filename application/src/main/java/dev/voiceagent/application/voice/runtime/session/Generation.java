@@ -376,7 +376,12 @@ final class Generation {
         return false;
     }
 
-    /** Characters spoken (usage), by every voice the call used. */
+    /** Asks the call's current language model for one whole answer (a summary of older turns), not spoken. */
+    Uni<ModelReply> summarize(ModelRequest request) {
+        return model.complete(llms.current(), request);
+    }
+
+        /** Characters spoken (usage), by every voice the call used. */
     long characters() {
         return charactersBefore + (tts == null ? 0 : tts.characters());
     }

@@ -33,9 +33,16 @@ public final class VoiceSession extends CallSession {
     /** What the caller hears when the call continues on another replica. */
     static final String RESUME_LINE = "Sorry about that. Where were we?";
 
-    /** Everything a session works with; {@code voicemail} null when the call does not detect one (inbound calls). */
+    /**
+     * Everything a session works with; {@code voicemail} null when the call does not detect one (inbound calls);
+     * {@code compaction}: a long call's older turns are summarised ({@link Summaries}).
+     */
     public record Parts(CallLine line, Listening listening, Answering answering, TurnTaking rules,
-            Voicemail voicemail) {
+            Voicemail voicemail, boolean compaction) {
+
+        public Parts(CallLine line, Listening listening, Answering answering, TurnTaking rules, Voicemail voicemail) {
+            this(line, listening, answering, rules, voicemail, false);
+        }
     }
 
     private final Parts parts;
@@ -44,6 +51,7 @@ public final class VoiceSession extends CallSession {
     private final CallerAudio caller;
     private final Generation generation;
     private final VoicemailScreen screen;
+    private final Summaries summaries;
     private TurnTaking.State state = TurnTaking.State.INITIAL;
     private ConversationState conversation;
     private TokenUsage tokens = TokenUsage.ZERO;
@@ -65,6 +73,10 @@ public final class VoiceSession extends CallSession {
         this.generation = new Generation(loop, log, metrics, playback, parts.answering(), this::step, this::failed);
         this.screen = new VoicemailScreen(parts.voicemail(), moves.resumed() != null, parts.answering().model(), loop,
                 log, this::screened);
+        this.summaries = new Summaries(parts.compaction(), generation, loop, log, spent -> {
+            tokens = tokens.plus(spent);
+            generation.used(spent);
+        });
         playback.listen(this::speaking, this::played);
         CallCheckpoint resumed = moves.resumed();
         if (resumed != null) { // the call goes on where its last finished turn left it
@@ -308,13 +320,14 @@ public final class VoiceSession extends CallSession {
             case Step.Finished finished -> {
                 a.finish();
                 AgentEngine.TurnResult result = finished.result();
-                conversation = result.state();
+                conversation = summaries.placed(result.state());
                 tokens = tokens.plus(result.usage());
                 generation.used(result.usage());
                 log.turn(result);
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
                 if (a.endCall == null) {
                     moves.checkpoints().accept(checkpoint(0));
+                    summaries.after(conversation);
                 }
                 playback.pump();
             }
@@ -433,6 +446,7 @@ public final class VoiceSession extends CallSession {
         caller.close();
         generation.close();
         screen.close();
+        summaries.close();
     }
 
     @Override

@@ -23,6 +23,8 @@ import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ChatMessage;
+import dev.voiceagent.domain.conversation.ContextCompaction;
+import dev.voiceagent.domain.conversation.ConversationState;
 import dev.voiceagent.domain.conversation.FunctionSpec;
 import dev.voiceagent.domain.conversation.ModelReply;
 import dev.voiceagent.domain.conversation.ModelRequest;
@@ -994,6 +996,47 @@ class VoiceSessionTest {
         callerSilent(1_500);
         assertThat(recognizer.finalizes).as("between answers the same level is the caller speaking")
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aLongCallsOlderTurnsAreSummarisedAndTheModelIsAskedFromTheSummaryOnWithTheTranscriptWhole() {
+        List<ChatMessage> before = new ArrayList<>();
+        for (int i = 1; i <= 13; i++) {
+            before.add(ChatMessage.user("Question " + i + "?"));
+            before.add(ChatMessage.assistant("Answer " + i + ".", List.of()));
+        }
+        WorkflowDefinition definition = definition("Hello.", true);
+        AgentEngine engine = new AgentEngine(definition, Map.of());
+        ModelEndpoint llm = new ModelEndpoint(ModelService.LLM, "openai", "gpt-4o-mini", null, List.of("k"), Map.of(),
+                false);
+        VoiceSession.Parts plain = parts(engine, llm, ToolRunner.NONE, null);
+        session = new VoiceSession(new VoiceSession.Parts(plain.line(), plain.listening(), plain.answering(),
+                plain.rules(), null, true), new ConversationState("1", before, Map.of(), 13, false, null),
+                e -> ended = e, Moves.NONE);
+        carrier.session = session;
+        model.verdicts.add("The caller asked thirteen questions about their order."); // the summary, when asked
+        session.connected();
+        loop.drain();
+        callerSilent(600);
+        recognizer.lines.add("Question 14?");
+        model.says(ModelReply.text("Answer 14."));
+        callerSpeaks(400);
+        callerSilent(2_000);
+        assertThat(model.classified).as("the summary was asked for once, after the greeting's turn").hasSize(1);
+        assertThat(model.classified.getFirst().messages().getLast().content()).contains("Caller: Question 1?");
+
+        recognizer.lines.add("Question 15?");
+        model.says(ModelReply.text("Answer 15."));
+        callerSpeaks(400);
+        callerSilent(2_000);
+        List<String> asked = model.asked.getLast().messages().stream().map(ChatMessage::content).toList();
+        assertThat(asked).contains(ContextCompaction.PREFIX + "The caller asked thirteen questions about their order.",
+                "Question 15?").doesNotContain("Question 1?");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content).contains("Question 1?",
+                "Answer 15.");
+        assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-context-compacted");
     }
 
     // ---- fallback providers ----
