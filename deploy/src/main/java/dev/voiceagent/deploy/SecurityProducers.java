@@ -2,14 +2,15 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.adapters.rest.auth.BcryptPasswordHasher;
 import dev.voiceagent.adapters.rest.auth.HmacJwtTokenService;
-import dev.voiceagent.application.auth.PasswordHasher;
 import dev.voiceagent.application.auth.TokenService;
 import dev.voiceagent.application.ratelimit.RateLimitService;
 import dev.voiceagent.application.ratelimit.RateLimitStore;
 import dev.voiceagent.application.ratelimit.RateLimitUseCase;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
@@ -35,10 +36,20 @@ public class SecurityProducers {
         return new HmacJwtTokenService(secret.getBytes(StandardCharsets.UTF_8), config.auth().tokenLifetime());
     }
 
+    /** Bean types: PasswordHasher, and BcryptPasswordHasher for its warm-up at start. */
     @Produces
     @Singleton
-    PasswordHasher passwordHasher(Vertx vertx, VoiceAgentConfig config) {
+    BcryptPasswordHasher passwordHasher(Vertx vertx, VoiceAgentConfig config) {
         return new BcryptPasswordHasher(vertx, config.auth().bcryptCost());
+    }
+
+    /**
+     * bcrypt's costly first use (about half a second at cost 12 on a cold JVM) paid at start on a worker, without
+     * waiting for it, rather than by the first sign-up or log-in.
+     */
+    void warmPasswordHasher(@Observes StartupEvent start, BcryptPasswordHasher hasher) {
+        hasher.warmUp().subscribe().with(ignored -> LOG.debug("password hasher warmed up"),
+                failure -> LOG.warnf("password hasher not warmed up: %s", failure.toString()));
     }
 
     /** Per-key token buckets shared through the database (installation defaults; an organization's own in its row). */

@@ -133,6 +133,10 @@ public interface VoiceAgentConfig {
     interface PublicLinks {
         @WithDefault("P7D")
         Duration ttl();
+
+        /** Their base where no request tells it (webhooks): the public base URL, else this service on localhost. */
+        @WithName("base-url")
+        String baseUrl();
     }
 
     interface Storage {

@@ -4,10 +4,12 @@ import dev.voiceagent.adapters.postgres.shared.ReplicaIdentity;
 import dev.voiceagent.application.tool.CredentialRepository;
 import dev.voiceagent.application.tool.ToolHttp;
 import dev.voiceagent.application.webhook.NodeWebhookDelivery;
+import dev.voiceagent.application.webhook.RunLinks;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository;
 import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.application.webhook.WebhookSender;
 import dev.voiceagent.application.webhook.WebhookService;
+import dev.voiceagent.application.workflow.RunArtifactUseCases.PublicArtifactLinksUseCase;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,9 +27,11 @@ public class WebhookProducers {
     @Singleton
     WebhookService webhooks(WebhookEndpointRepository endpoints, WebhookOutbox outbox, WebhookSender sender,
             Clock clock, SecureRandom random, ReplicaIdentity replica, WorkflowRunRepository runs,
-            WorkflowRepository workflows, CredentialRepository credentials, ToolHttp http) {
+            WorkflowRepository workflows, CredentialRepository credentials, ToolHttp http,
+            PublicArtifactLinksUseCase artifactLinks, VoiceAgentConfig config) {
         // bean types: WebhookUseCases and DeliverWebhooksUseCase
-        return new WebhookService(endpoints, outbox, sender, new NodeWebhookDelivery(
-                runs, workflows, credentials, http), clock, random, new Random(), replica.id());
+        RunLinks links = new RunLinks(artifactLinks, config.publicLinks().baseUrl());
+        return new WebhookService(endpoints, outbox, sender, new NodeWebhookDelivery(runs, workflows, credentials,
+                http, links), runs, links, clock, random, new Random(), replica.id());
     }
 }

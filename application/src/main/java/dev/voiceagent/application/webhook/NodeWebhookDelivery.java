@@ -27,9 +27,11 @@ public class NodeWebhookDelivery {
     private final WorkflowRepository workflows;
     private final CredentialRepository credentials;
     private final ToolHttp http;
+    private final RunLinks links;
 
     public NodeWebhookDelivery(WorkflowRunRepository runs, WorkflowRepository workflows,
-            CredentialRepository credentials, ToolHttp http) {
+            CredentialRepository credentials, ToolHttp http, RunLinks links) {
+        this.links = links;
         this.runs = runs;
         this.workflows = workflows;
         this.credentials = credentials;
@@ -54,7 +56,7 @@ public class NodeWebhookDelivery {
                                         throw new DomainRuleViolation("The webhook node's credential no longer exists");
                                     }
                                 }) : Uni.createFrom().item(Optional.empty());
-                        return credential.chain(c -> http.send(NodeWebhook.plan(node.data(), context(run),
+                        return credential.chain(c -> http.send(NodeWebhook.plan(node.data(), context(run, links),
                                 c.orElse(null))));
                     });
                 })
@@ -66,9 +68,14 @@ public class NodeWebhookDelivery {
                 .recoverWithItem(f -> WebhookSender.Result.unanswered(false, f.getMessage(), millis(started)));
     }
 
-    /** What the node's templates may name: the run's results and its initial context. */
-    static Map<String, Object> context(WorkflowRun run) {
+    /**
+     * What the node's templates may name: the run's results, the links to its recording and transcript
+     * ({@code recording_url}, {@code transcript_url}, ... as of this attempt, {@link RunLinks}) and its initial
+     * context.
+     */
+    static Map<String, Object> context(WorkflowRun run, RunLinks links) {
         Map<String, Object> context = new LinkedHashMap<>(run.results());
+        context.putAll(links.of(run));
         context.put("initial_context", run.initialContext());
         return context;
     }

@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Out-port: the deliveries waiting to go out. A claim takes due ones under a lease (a replica that dies lets go
@@ -12,8 +13,9 @@ import java.util.List;
 public interface WebhookOutbox {
 
     /**
-     * A claimed delivery: where to, what, and the secrets to sign with (the current first); or, for a workflow's
-     * webhook node ({@code nodeId} set, no url), the run and the node whose request is planned at delivery.
+     * A claimed delivery: where to, what, and the secrets to sign with (the current first), with the run of a
+     * run.completed (its links are added at delivery, {@link RunLinks}); or, for a workflow's webhook node
+     * ({@code nodeId} set, no url), the run and the node whose request is planned at delivery.
      */
     record Due(long deliveryId, long organizationId, String url, String messageId, String eventType, String body,
             int attempt, List<String> secrets, Long workflowRunId, String nodeId) {
@@ -24,6 +26,12 @@ public interface WebhookOutbox {
     }
 
     Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit);
+
+    /**
+     * The body of a claimed delivery as it goes out now: its event with {@code data}'s entries set in the event's
+     * data (null values kept). What is stored is left as it is, so that every attempt carries what is current then.
+     */
+    Uni<String> bodyWith(long deliveryId, Map<String, Object> data);
 
     /** {@code next} null: final (delivered when the status is 2xx, else dead). Whether the lease was still ours. */
     Uni<Boolean> settle(long deliveryId, String owner, AttemptRecord attempt, boolean delivered, Instant next);

@@ -5,7 +5,9 @@ import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Delivery;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Endpoint;
+import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.webhook.WebhookEvent.RunCompleted;
 import dev.voiceagent.domain.webhook.WebhookEvents;
 import dev.voiceagent.domain.webhook.WebhookRetry;
 import io.smallrye.mutiny.Multi;
@@ -47,10 +49,15 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
     private final RandomGenerator jitter;
     private final String replica;
     private final NodeWebhookDelivery nodes;
+    private final WorkflowRunRepository runs;
+    private final RunLinks links;
 
     public WebhookService(WebhookEndpointRepository endpoints, WebhookOutbox outbox, WebhookSender sender,
-            NodeWebhookDelivery nodes, Clock clock, SecureRandom secrets, RandomGenerator jitter, String replica) {
+            NodeWebhookDelivery nodes, WorkflowRunRepository runs, RunLinks links, Clock clock, SecureRandom secrets,
+            RandomGenerator jitter, String replica) {
         this.nodes = nodes;
+        this.runs = runs;
+        this.links = links;
         this.endpoints = endpoints;
         this.outbox = outbox;
         this.sender = sender;
@@ -137,8 +144,8 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
 
     private Uni<Boolean> deliver(WebhookOutbox.Due due) {
         Instant started = clock.instant();
-        Uni<WebhookSender.Result> sent = due.nodeId() != null ? nodes.send(due)
-                : sender.send(due.url(), due.messageId(), started.getEpochSecond(), due.body(), due.secrets());
+        Uni<WebhookSender.Result> sent = due.nodeId() != null ? nodes.send(due) : body(due).chain(body -> sender.send(
+                due.url(), due.messageId(), started.getEpochSecond(), body, due.secrets()));
         return sent.chain(result -> {
                     Instant now = clock.instant();
                     WebhookOutbox.AttemptRecord attempt = new WebhookOutbox.AttemptRecord(due.attempt(),
@@ -149,6 +156,15 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
                                     jitter.nextDouble()).map(now::plus).orElse(null);
                     return outbox.settle(due.deliveryId(), replica, attempt, delivered, next);
                 });
+    }
+
+    /** What an endpoint is sent: the event as raised, and a run.completed with its run's links as of now. */
+    private Uni<String> body(WebhookOutbox.Due due) {
+        if (!RunCompleted.TYPE.equals(due.eventType()) || due.workflowRunId() == null) {
+            return Uni.createFrom().item(due.body());
+        }
+        return runs.findById(due.workflowRunId()).chain(found -> outbox.bodyWith(due.deliveryId(), found
+                .filter(run -> run.organizationId() == due.organizationId()).map(links::of).orElse(RunLinks.NONE)));
     }
 
     private String newSecret() {

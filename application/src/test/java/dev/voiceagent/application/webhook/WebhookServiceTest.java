@@ -47,6 +47,11 @@ class WebhookServiceTest {
             }
 
             @Override
+            public Uni<String> bodyWith(long deliveryId, Map<String, Object> data) {
+                throw new AssertionError("only a run.completed is sent with its run's links");
+            }
+
+            @Override
             public Uni<Boolean> settle(long deliveryId, String owner, AttemptRecord attempt, boolean delivered,
                     Instant next) {
                 if (failSettling != null && failSettling == deliveryId) {
@@ -61,8 +66,8 @@ class WebhookServiceTest {
             signedWith.addAll(secrets);
             return Uni.createFrom().item(answers.get(url));
         };
-        return new WebhookService(null, outbox, sender, null, Clock.fixed(NOW, ZoneOffset.UTC), new SecureRandom(),
-                () -> 0L, "replica-a");
+        return new WebhookService(null, outbox, sender, null, null, null, Clock.fixed(NOW, ZoneOffset.UTC),
+                new SecureRandom(), () -> 0L, "replica-a");
     }
 
     private void due(long id, String url, int attempt) {

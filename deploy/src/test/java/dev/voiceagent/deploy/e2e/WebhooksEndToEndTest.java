@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -228,6 +229,72 @@ class WebhooksEndToEndTest {
                 + " webhook_deliveries WHERE endpoint_id = ?", id)).isEqualTo("delivered:2,pending:1");
         assertThat(sql.queryString("SELECT string_agg(attempt::text, ',') FROM webhook_attempts a JOIN"
                 + " webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?", id)).isEqualTo("2");
+    }
+
+    /**
+     * run.completed names the run's recording and transcript as the reference's webhooks do (recording_url,
+     * transcript_url): the public links the run's API gives, signed at delivery, and following each downloads it; a
+     * run that left neither has them null. The simulated callee talks, so the call is recorded and transcribed; the
+     * carrier's final report and the call's session race to complete the run, and the event goes out after the
+     * session has stored what it links to, whichever won.
+     */
+    @Test
+    void runCompletedNamesTheRunsRecordingAndTranscriptByLinksThatDownloadThem() throws Exception {
+        String secret = endpoint(List.of("run.completed")).getString("secret");
+        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+                "llm", Map.of("provider", "simulator"), "stt", Map.of("provider", "simulator"),
+                "tts", Map.of("provider", "simulator")))))
+                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+        Map<String, Object> start = new LinkedHashMap<>();
+        start.put("name", "Start");
+        start.put("prompt", "Acme Dental looks after your teeth. Ask how to help.");
+        start.put("greeting", "Hello, this is Acme Dental. How can I help?");
+        start.put("greeting_type", "text");
+        Map<String, Object> definition = Map.of(
+                "nodes", List.of(
+                        Map.of("id", "start", "type", "startCall", "position", Map.of("x", 0, "y", 0), "data", start),
+                        Map.of("id", "end", "type", "endCall", "position", Map.of("x", 0, "y", 200), "data",
+                                Map.of("name", "Booked", "prompt", "Your cleaning is booked for Tuesday. Goodbye."))),
+                "edges", List.of(Map.of("id", "e1", "source", "start", "target", "end", "data",
+                        Map.of("label", "Book", "condition", "book a cleaning on Tuesday"))));
+        long workflow = as(key).body(Map.of("name", "Dental", "workflow_definition", definition))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator", "ring_delay_ms", 30,
+                "rules", List.of(Map.of("suffix", "", "outcome", "completed", "lines",
+                                List.of("Please book a cleaning on Tuesday.")),
+                        Map.of("suffix", "999", "outcome", "busy")))))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200);
+
+        long talked = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+14155550123"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+        long busy = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+14155550999"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+        await("both runs' completions", Duration.ofSeconds(60), () -> receiver.ofType("run.completed").size() >= 2);
+        assertThat(receiver.ofType("run.completed")).hasSize(2).allSatisfy(r -> assertThat(r.signedWith(secret))
+                .as("signed: " + r.body()).isTrue());
+        JsonPath withArtifacts = completion(talked);
+        String base = "http://localhost:8081/api/v1/public/download/workflow/";
+        assertThat(withArtifacts.getString("data.recording_url")).startsWith(base).endsWith("/recording");
+        assertThat(withArtifacts.getString("data.transcript_url")).startsWith(base).endsWith("/transcript");
+        String transcript = new String(Api.download(withArtifacts.getString("data.transcript_url")),
+                StandardCharsets.UTF_8);
+        assertThat(transcript).startsWith("assistant: Hello, this is Acme Dental. How can I help?\n"
+                + "user: Please book a cleaning on Tuesday.\n");
+        byte[] recording = Api.download(withArtifacts.getString("data.recording_url"));
+        assertThat(new String(recording, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("RIFF");
+        assertThat(recording.length).as("seconds of a call, not an empty file").isGreaterThan(44 + 32_000);
+
+        JsonPath without = completion(busy);
+        assertThat(without.getMap("data")).containsEntry("recording_url", null).containsEntry("transcript_url", null)
+                .containsEntry("disposition", "busy");
+    }
+
+    private JsonPath completion(long runId) {
+        return receiver.ofType("run.completed").stream().map(r -> JsonPath.from(r.body()))
+                .filter(body -> body.getLong("data.workflow_run_id") == runId).findFirst().orElseThrow(
+                        () -> new AssertionError("no run.completed for run " + runId));
     }
 
     /** The workflow's webhook node: sent through the outbox when the run ends, with its credential and template. */

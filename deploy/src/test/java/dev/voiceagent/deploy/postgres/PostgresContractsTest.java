@@ -13,6 +13,7 @@ import dev.voiceagent.deploy.support.Sql;
 import dev.voiceagent.domain.campaign.Campaign;
 import dev.voiceagent.domain.campaign.CampaignState;
 import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.CallOutcome;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.webhook.WebhookEvent;
@@ -29,6 +30,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -211,6 +213,57 @@ class PostgresContractsTest {
         assertThat(deliveries("call.status")).isOne();
         assertThat(await(calls.findByRun(before.run().id())).orElseThrow().attempt().status())
                 .isEqualTo(CallStatus.RINGING);
+    }
+
+    /**
+     * The carrier's final report completes a run while its call's media session still holds it: the run.completed is
+     * written with the report but held until the session has stored the recording and let go of the run; it is then
+     * claimed with its run, and its body is the event with the run's links as of the attempt.
+     */
+    @Test
+    void aRunsCompletionIsHeldWhileItsMediaSessionFinishesAndGoesOutWithItsLinksAdded() {
+        subscribe("run.completed");
+        Instant now = Instant.now();
+        long config = sql.telephonyConfiguration(org, "Sim");
+        WorkflowRun run = new WorkflowRun(null, org, workflow, definition, "WR-1", "simulator", "outbound",
+                "initialized", false, null, null, null, null, Map.of(), null, null, null, null, NOW);
+        CallRecord reserved = await(calls.reserve(org, 10, Duration.ofHours(2), run, new CallRecord(
+                CallAttempt.dialing(org, 0, NOW), run, Provider.SIMULATOR, config, "+14155550100",
+                "+14155550101"))).orElseThrow();
+        long runId = reserved.run().id();
+        assertThat(await(voiceRuns.claim(org, workflow, runId, now)).run()).isPresent(); // the session holds it
+        CallRecord before = await(calls.findByRun(runId)).orElseThrow();
+        CallAttempt answered = before.attempt().report(CallStatus.IN_PROGRESS, now, null).attempt();
+        assertThat(await(calls.applyReport(before, answered, before.run(), null, List.of()))).isTrue();
+        before = await(calls.findByRun(runId)).orElseThrow();
+        CallAttempt ended = before.attempt().report(CallStatus.COMPLETED, now, 12).attempt();
+        WorkflowRun completed = CallOutcome.applyTo(before.run(), ended);
+        assertThat(await(calls.applyReport(before, ended, completed, null,
+                List.of(new WebhookEvent.RunCompleted(now, completed, List.of()))))).isTrue();
+        assertThat(deliveries("run.completed")).isOne();
+
+        Instant due = Instant.now().plusSeconds(1); // the delivery is due (written at the database's now)
+        assertThat(await(outbox.claim("replica-a", due, Duration.ofMinutes(2), 50)))
+                .as("held while the session finishes").noneMatch(d -> d.organizationId() == org);
+        WorkflowRun stored = completed.withArtifacts("recordings/" + org + "/runs/" + runId + ".wav",
+                "transcripts/" + org + "/" + runId + ".txt", completed.usageInfo());
+        assertThat(await(voiceRuns.finish(stored, List.of(), List.of(new WebhookEvent.RunCompleted(now, stored,
+                List.of())), now))).as("completed by the report already: announced once").isFalse();
+        WebhookOutbox.Due claimed = await(outbox.claim("replica-a", due, Duration.ofMinutes(2), 50)).stream()
+                .filter(d -> d.organizationId() == org).findFirst().orElseThrow();
+        assertThat(claimed.eventType()).isEqualTo("run.completed");
+        assertThat(claimed.workflowRunId()).isEqualTo(runId);
+        assertThat(claimed.nodeId()).isNull();
+
+        Map<String, Object> links = new LinkedHashMap<>();
+        links.put("recording_url", "https://voice.example.com/api/v1/public/download/workflow/t1/recording");
+        links.put("transcript_url", null);
+        assertThat(await(outbox.bodyWith(claimed.deliveryId(), links)))
+                .contains("\"type\": \"run.completed\"", "\"workflow_run_id\": " + runId,
+                        "\"recording_url\": \"https://voice.example.com/api/v1/public/download/workflow/t1/recording\"",
+                        "\"transcript_url\": null");
+        assertThat(sql.queryString("SELECT payload::text FROM webhook_deliveries WHERE id = ?", claimed.deliveryId()))
+                .as("what is stored stays as raised").doesNotContain("recording_url");
     }
 
     @Test

@@ -145,14 +145,15 @@ public sealed interface WebhookEvent {
     }
 
     /**
-     * run.completed: a run has just completed (its disposition, duration and gathered context). It also triggers the
+     * run.completed: a run has just completed (its disposition, duration and gathered context; the public links to its
+     * recording and transcript are added at each delivery, see {@code RunLinks}). It also triggers the
      * workflow's own webhook nodes, {@code webhookNodeIds} (see {@code NodeWebhook.triggered}), delivered
      * separately from the organization's endpoints. Persistence writes it only if the run was not already complete,
      * so a completion is announced once whichever path completes the run first.
      */
     record RunCompleted(Instant at, WorkflowRun run, List<String> webhookNodeIds) implements WebhookEvent {
 
-        static final String TYPE = "run.completed";
+        public static final String TYPE = "run.completed";
 
         public RunCompleted {
             webhookNodeIds = List.copyOf(webhookNodeIds);

@@ -6,6 +6,7 @@ import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
 import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import io.smallrye.mutiny.Uni;
@@ -60,10 +61,11 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
                 .executeBatch(nodes).replaceWithVoid());
     }
 
+    /** $4: the run of a run.completed, whose links are added at delivery (see RunLinks); else null. */
     private static final String ENQUEUE = """
             INSERT INTO webhook_deliveries (organization_id, endpoint_id, message_id, event_type, payload,
-                                            next_attempt_at)
-            SELECT $1, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2, $3, now()
+                                            next_attempt_at, workflow_run_id)
+            SELECT $1, e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2, $3, now(), $4::bigint
               FROM webhook_endpoints e
              WHERE e.organization_id = $1 AND e.enabled AND (cardinality(e.event_types) = 0 OR $2 = ANY(e.event_types))""";
 
@@ -78,7 +80,8 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
         payload.put("type", event.type());
         payload.put("timestamp", event.at().toString());
         payload.put("data", event.data());
-        return Tuple.of(organizationId, event.type(), JsonValues.toJson(payload));
+        Long runId = event instanceof WebhookEvent.RunCompleted completed ? completed.run().id() : null;
+        return Tuple.of(organizationId, event.type(), JsonValues.toJson(payload), runId);
     }
 
     /** What a claim returns of a delivery, in order; the reader's indexes are derived from it. */
@@ -98,21 +101,33 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
     private static final int RUN_ID = index(CLAIMED, "c.workflow_run_id");
     private static final int NODE_ID = index(CLAIMED, "c.node_id");
 
+    /**
+     * Due deliveries, under a lease. A run's completion (run.completed, a webhook node) is held while a call's media
+     * session still holds its run (its heartbeat fresh): the carrier's final report may complete the run before the
+     * session has stored the recording and transcript that the delivery names, and the session lets go of the run
+     * when it has.
+     */
     @Override
     public Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit) {
         return pool.preparedQuery("""
                         /* background tick */ WITH claimed AS (
                             UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = $3, attempts = attempts + 1
-                             WHERE d.id IN (SELECT id FROM webhook_deliveries
-                                             WHERE state = 'pending' AND next_attempt_at <= $2
-                                               AND (lease_until IS NULL OR lease_until < $2)
-                                             ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+                             WHERE d.id IN (SELECT w.id FROM webhook_deliveries w
+                                             WHERE w.state = 'pending' AND w.next_attempt_at <= $2
+                                               AND (w.lease_until IS NULL OR w.lease_until < $2)
+                                               AND NOT EXISTS (SELECT 1 FROM workflow_runs r
+                                                                WHERE r.id = w.workflow_run_id
+                                                                  AND r.organization_id = w.organization_id
+                                                                  AND r.media_owner IS NOT NULL
+                                                                  AND r.media_heartbeat_at > $5)
+                                             ORDER BY w.next_attempt_at LIMIT $4 FOR UPDATE OF w SKIP LOCKED)
                             RETURNING d.id, d.organization_id, d.endpoint_id, d.message_id, d.event_type,
                                       d.payload::text AS body, d.attempts, d.workflow_run_id, d.node_id)
                         SELECT %s
                           FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id"""
                         .formatted(CLAIMED))
-                .execute(Tuple.of(owner, utc(now), utc(now.plus(lease)), limit)).map(rows -> {
+                .execute(Tuple.of(owner, utc(now), utc(now.plus(lease)), limit, utc(now.minus(VoiceRunStore.STALE))))
+                .map(rows -> {
                     List<Due> due = new ArrayList<>();
                     for (Row r : rows) {
                         long org = r.getLong(ORGANIZATION_ID);
@@ -127,6 +142,21 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
                                 r.getLong(RUN_ID), r.getString(NODE_ID)));
                     }
                     return due;
+                });
+    }
+
+    /** The stored event with {@code data} merged into its "data" (jsonb's own text, as every delivery is sent). */
+    @Override
+    public Uni<String> bodyWith(long deliveryId, Map<String, Object> data) {
+        return pool.preparedQuery("""
+                        /* background tick */ SELECT jsonb_set(payload, '{data}',
+                                                         COALESCE(payload -> 'data', '{}'::jsonb) || $2::jsonb)::text
+                          FROM webhook_deliveries WHERE id = $1""")
+                .execute(Tuple.of(deliveryId, JsonValues.toJson(data))).map(rows -> {
+                    if (rows.size() == 0) {
+                        throw new IllegalStateException("webhook delivery " + deliveryId + " is gone");
+                    }
+                    return rows.iterator().next().getString(0);
                 });
     }
 

@@ -68,12 +68,15 @@ public class ErrorMapper {
         return detail(Response.Status.CONFLICT, e.getMessage());
     }
 
+    /** A service of the moment out of reach: 503 with its own detail, and Retry-After when the database is why. */
     @ServerExceptionMapper
     public Response unavailable(ServiceUnavailableException e) {
         if (e.getCause() != null) {
             LOG.warnf("%s: %s", e.getMessage(), e.getCause().toString());
         }
-        return detail(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+        Response response = detail(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+        return causeOfType(e, DatabaseUnavailableException.class) == null ? response
+                : Response.fromResponse(response).header("Retry-After", RETRY_AFTER_SECONDS).build();
     }
 
     /** A key reused for another request: the 422 list, pointing at the header. */

@@ -4,6 +4,7 @@ import dev.voiceagent.application.usage.CreditLedger.LedgerPage;
 import dev.voiceagent.application.usage.UsageRepository.UsageRun;
 import dev.voiceagent.application.usage.UsageUseCases.Breakdown;
 import dev.voiceagent.application.usage.UsageUseCases.CurrentPeriod;
+import dev.voiceagent.application.workflow.RunArtifactUseCases.PublicArtifactLinksUseCase;
 import dev.voiceagent.domain.usage.CreditEntry;
 import dev.voiceagent.domain.usage.Price;
 import dev.voiceagent.domain.usage.UsageDay;
@@ -82,7 +83,7 @@ public final class UsageResponses {
         static WorkflowRunUsageResponse of(UsageRun u, Map<RunArtifact, String> tokens, String base) {
             WorkflowRun r = u.run();
             Function<RunArtifact, String> link = a -> tokens.containsKey(a) && base != null
-                    ? base + "/api/v1/public/download/workflow/" + tokens.get(a) + "/" + a.wireName() : null;
+                    ? PublicArtifactLinksUseCase.publicLink(base, tokens.get(a), a) : null;
             Map<String, Object> initial = r.initialContext() == null ? Map.of() : r.initialContext();
             return new WorkflowRunUsageResponse(r.id(), r.workflowId(), u.workflowName(), r.name(),
                     r.createdAt().toString(), BigDecimal.valueOf(u.chargeMinor()), u.callSeconds(), r.recordingUrl(),

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.rest.workflow;
 
+import dev.voiceagent.application.workflow.RunArtifactUseCases.PublicArtifactLinksUseCase;
 import dev.voiceagent.domain.workflow.RunArtifact;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import java.time.Instant;
@@ -60,7 +61,7 @@ public final class WorkflowRunResponses {
         /** With the public links of the artifacts the run has ({base}/api/v1/public/download/workflow/{token}/{type}). */
         public static WorkflowRunResponse of(WorkflowRun r, Map<RunArtifact, String> tokens, String base) {
             Function<RunArtifact, String> link = a -> tokens.containsKey(a) && base != null
-                    ? base + "/api/v1/public/download/workflow/" + tokens.get(a) + "/" + a.wireName() : null;
+                    ? PublicArtifactLinksUseCase.publicLink(base, tokens.get(a), a) : null;
             return new WorkflowRunResponse(r.id(), r.workflowId(), r.name(), r.mode(), r.createdAt(), r.completed(),
                     r.transcriptUrl(), r.recordingUrl(), RunArtifact.USER_RECORDING.locationIn(r),
                     RunArtifact.BOT_RECORDING.locationIn(r), link.apply(RunArtifact.TRANSCRIPT),
