@@ -108,8 +108,8 @@ final class BrowserVoiceSocket implements MediaChannel {
                 .put("frame_ms", FRAME_MS)).encode());
         start.start(admitted, this, loop).subscribe().with(
                 s -> context.runOnContext(v -> {
-                    session = s;
-                    if (closed) {
+                    session = s; // null when the call was refused: its refusal closed the socket with the reason
+                    if (closed && s != null) {
                         s.stopped();
                     }
                 }),

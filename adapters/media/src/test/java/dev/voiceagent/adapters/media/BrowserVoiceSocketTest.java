@@ -7,7 +7,9 @@ import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -206,5 +208,21 @@ class BrowserVoiceSocketTest {
 
         assertThat(start.session.next()).isEqualTo("stopped");
         assertThat(start.session.events.poll(500, TimeUnit.MILLISECONDS)).isNull();
+    }
+
+    @Test
+    void aCallRefusedAfterTheBrowserLeftIsNoFailureOnTheEventLoop() throws Exception {
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        vertx.exceptionHandler(failures::add);
+        ScriptedStart refused = new ScriptedStart().later();
+        LocalWebSocket other = LocalWebSocket.open(vertx, socket -> new BrowserVoiceSocket(socket, ADMITTED, refused,
+                vertx, Vertx.currentContext()).listen());
+        refused.channel();
+        other.hangUp();
+        Thread.sleep(100); // the close reaches the socket before the runtime answers
+        refused.refuse();
+        Thread.sleep(200);
+        vertx.exceptionHandler(null);
+        assertThat(failures).as("no NullPointerException for the session that never was").isEmpty();
     }
 }

@@ -40,6 +40,11 @@ public final class ScriptedStart implements StartVoiceSessionUseCase {
         answer.complete(session);
     }
 
+    /** The session that waited ({@link #later()}) is refused: the runtime ended the call itself and gives no session. */
+    public void refuse() {
+        answer.complete(null);
+    }
+
     /** The session cannot start. */
     public ScriptedStart failing() {
         answer = CompletableFuture.failedFuture(new IllegalStateException("no model for this agent"));

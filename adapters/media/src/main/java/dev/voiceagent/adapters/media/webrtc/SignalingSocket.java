@@ -149,8 +149,8 @@ public final class SignalingSocket implements WebRtcPeer.Events {
         starting = true;
         run.chain(a -> start.start(a, peer, new VertxCallLoop(vertx, context))).subscribe().with(
                 s -> context.runOnContext(x -> {
-                    session = s;
-                    if (closed) {
+                    session = s; // null when the call was refused: its refusal ended the call with the reason
+                    if (closed && s != null) {
                         s.stopped();
                     }
                 }),

@@ -75,7 +75,8 @@ public final class CallMediaUseCases {
     public interface StartVoiceSessionUseCase {
         /**
          * The carrier started the media: loads the run's agent and models and starts its session on {@code loop}
-         * (the greeting first). A model the runtime cannot use ends the call at once, with the reason on the run.
+         * (the greeting first). A model the runtime cannot use ends the call at once, with the reason on the run, and
+         * gives null: no session.
          */
         Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop);
 
