@@ -27,6 +27,8 @@ final class CallLog {
     private int dropped;
     /** The conversation's own end was logged (an end-call node or tool): the call's end says nothing more. */
     private boolean endLogged;
+    /** A turn's text waiting for its speech to start. */
+    private FeedbackEvent held;
     private Map<String, Object> endDetails = Map.of();
 
     CallLog(CallLoop loop, MediaChannel media) {
@@ -70,12 +72,34 @@ final class CallLog {
 
     /** A finished agent turn: its engine events (transitions, functions, extraction, the end) and what it said. */
     void turn(AgentEngine.TurnResult result) {
+        turn(result, true);
+    }
+
+    /**
+     * A finished agent turn, as above; when its speech has not started yet, what it said is told once it has
+     * ({@link #heard}): the reference's dashboard reads the bot's text after its time-to-first-byte figures and the
+     * bot starting to speak, and takes the bot to have stopped speaking only when its text is the last message.
+     */
+    void turn(AgentEngine.TurnResult result, boolean speaking) {
         turn++;
         for (TurnEvent e : result.events()) {
             add(new FeedbackEvent.Engine(e));
         }
         if (result.assistantText() != null && !result.assistantText().isBlank()) {
-            add(new FeedbackEvent.BotText(result.assistantText()));
+            heard(); // an earlier turn's text still held is told first
+            held = new FeedbackEvent.BotText(result.assistantText());
+            if (speaking) {
+                heard();
+            }
+        }
+    }
+
+    /** The answer started to be heard (or will not be): what its turn said, held until now, is told. */
+    void heard() {
+        if (held != null) {
+            FeedbackEvent text = held;
+            held = null;
+            add(text);
         }
     }
 
@@ -84,6 +108,7 @@ final class CallLog {
      * even when the log is full.
      */
     void ended(String reason) {
+        heard();
         if (!endLogged) {
             FeedbackEvent ended = new FeedbackEvent.CallEnded(reason);
             Map<String, Object> logged = FeedbackEvents.event(ended, loop.now(), turn);

@@ -323,7 +323,7 @@ public final class VoiceSession extends CallSession {
                 conversation = summaries.placed(result.state());
                 tokens = tokens.plus(result.usage());
                 generation.used(result.usage());
-                log.turn(result);
+                log.turn(result, a.speech.speaking());
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
                 if (a.endCall == null) {
                     moves.checkpoints().accept(checkpoint(0));
@@ -349,6 +349,7 @@ public final class VoiceSession extends CallSession {
         if (started != null) {
             metrics.interrupted(Duration.between(started, now));
         }
+        log.heard();
         log.add(new FeedbackEvent.Interruption(heard, heardMs,
                 started == null ? null : Duration.between(started, now).toMillis(), false));
         if (a.speech.speaking()) {
@@ -475,11 +476,12 @@ public final class VoiceSession extends CallSession {
     /** An answer's first audio went to the caller. */
     private void speaking(Speech speech, Instant now) {
         Answer a = answer;
-        log.add(new FeedbackEvent.BotStartedSpeaking());
         Instant callerStopped = caller.speechStoppedAt();
         if (a.turn != null && callerStopped != null && a.userText != null) {
             speech.latency.report(callerStopped, now, generation.modelName(), log, metrics);
         }
+        log.add(new FeedbackEvent.BotStartedSpeaking()); // the reference's order: figures, speaking, then the text
+        log.heard();
         boolean interruptible = a.interruptible(failure != null);
         if (!interruptible && !muted) {
             // the caller cannot cut in until this answer is over: the reference dashboard warns one who tries

@@ -123,6 +123,14 @@ class VoiceSessionTest {
         MediaInput session;
         Instant playedUntil;
         final List<Object[]> marks = new ArrayList<>();
+        /** The live events, as a browser gets them. */
+        final List<String> live = new ArrayList<>();
+
+        @Override
+        public void feedback(Map<String, Object> event) {
+            live.add(String.valueOf(event.get("type")));
+        }
+
         int frames;
         int clears;
         String closed;
@@ -1037,6 +1045,37 @@ class VoiceSessionTest {
         assertThat(ended.conversation().messages()).extracting(ChatMessage::content).contains("Question 1?",
                 "Answer 15.");
         assertThat(ended.events()).extracting(e -> e.get("type")).contains("rtf-context-compacted");
+    }
+
+    @Test
+    void theBotsTextComesAfterItsFiguresSoTheDashboardSeesItStopSpeaking() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today.")); // written whole before its audio starts
+        callerSpeaks(600);
+        callerSilent(2_000);
+        recognizer.lines.add("Thanks.");
+        model.says(ModelReply.text("You are welcome, goodbye now, and have a lovely day."));
+        callerSpeaks(600);
+        callerSilent(3_000);
+        session.stopped();
+        loop.drain();
+        List<String> types = carrier.live;
+        assertThat(types).containsSubsequence("rtf-ttfb-metric", "rtf-bot-started-speaking", "rtf-bot-text",
+                "rtf-bot-stopped-speaking", "rtf-ttfb-metric", "rtf-bot-started-speaking", "rtf-bot-text",
+                "rtf-bot-stopped-speaking");
+        for (int i = 0; i < types.size(); i++) {
+            if (types.get(i).equals("rtf-bot-stopped-speaking")) {
+                String lastMessage = null;
+                for (int j = i - 1; j >= 0 && lastMessage == null; j--) {
+                    if (types.get(j).equals("rtf-bot-text") || types.get(j).equals("rtf-ttfb-metric")) {
+                        lastMessage = types.get(j);
+                    }
+                }
+                assertThat(lastMessage).as("what the dashboard finalises when the bot stops").isEqualTo("rtf-bot-text");
+            }
+        }
     }
 
     // ---- fallback providers ----
