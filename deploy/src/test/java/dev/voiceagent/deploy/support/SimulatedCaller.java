@@ -293,6 +293,11 @@ public final class SimulatedCaller implements AutoCloseable {
         }
     }
 
+    /** Whether everything scripted (lines and pauses) has been sent. */
+    public synchronized boolean scriptPlayed() {
+        return script.isEmpty();
+    }
+
     /** The caller's media frames sent so far (20 ms each): the audio the call streamed to the service. */
     public synchronized long mediaFramesSent() {
         return mediaFrames;
