@@ -6,12 +6,18 @@ import dev.voiceagent.application.voice.runtime.VoiceSessionFactory;
 import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.ChatFault;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Faults;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Injected;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.HeardLines;
 import dev.voiceagent.deploy.support.ScriptedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.Speech;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,9 +28,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Concurrent phone calls against the packaged service (its own process, a fresh PostgreSQL), with local fakes of
@@ -43,6 +54,17 @@ import java.util.regex.Pattern;
  * sentences: the model wrote the next one after the last was spoken);</li>
  * <li>the application's CPU per call-second (from /proc), and the calls that did not end as scripted.</li>
  * </ul>
+ * With -Dbench.faults=true each call's providers fail about once, at points a seeded Random draws
+ * (-Dbench.seed): Deepgram's socket dropped in the middle of the caller's second or third line (its reconnection
+ * refused once with 503 half the time), the model's answer to the second or third line refused with 500, with 429
+ * and Retry-After: 1, or its stream broken after a few words, ElevenLabs' socket dropped right after the first audio
+ * of one of the first three answers' sentences (its reconnection refused once half the time). Each call then has keys
+ * of its own (its workflow's model_overrides), so the fakes tell the calls apart, and the recognizer hears the lines
+ * from the audio it was sent. Reported besides: the calls that ended as scripted, the faults injected by provider,
+ * the extra delay of the answers a fault came before (their voice-to-voice minus the unaffected answers' p50), usage
+ * against what the fakes served (characters of sentences sent whole, tokens of finished answers, the caller's audio)
+ * and whether each run's transcript has every line once. -Dbench.faults=false runs the same calls and report without
+ * faults; -Dbench.pause sets the caller's pause between lines (2200 ms; 3000 leaves a late answer time to be heard).
  * The callers and fakes share the 2-core machine with the service and PostgreSQL; figures are for that box.
  */
 public final class VoiceCallBenchmark {
@@ -103,6 +125,33 @@ public final class VoiceCallBenchmark {
         return realtime() ? 500 + 250 : DESIGNED_MS;
     }
 
+    /** true: faults injected; false: the same calls and report without them; null (unset): the plain benchmark. */
+    static String faults() {
+        String faults = System.getProperty("bench.faults", "");
+        return faults.isBlank() ? null : faults.strip();
+    }
+
+    static boolean injecting() {
+        return "true".equals(faults());
+    }
+
+    /** The caller's pause between its lines (ms). */
+    static int pause() {
+        String pause = System.getProperty("bench.pause", "");
+        return pause.isBlank() ? 2_200 : Integer.parseInt(pause.strip());
+    }
+
+    private static final List<String> LINES = List.of("Where is my order?", "When will it arrive?",
+            "Can I change it?", "Tell me about returns.", "Stop, I see.");
+    private static final String GREETING = "Hello, this is Acme. How can I help?";
+    private static final Map<String, Reply> REPLIES = Map.of(
+            "Where is my order?", Reply.says("Sure. Your order left our warehouse this morning."),
+            "When will it arrive?", Reply.says("Soon. It should arrive on Thursday afternoon."),
+            "Can I change it?", Reply.says("Yes. You can change the address until it ships."),
+            "Tell me about returns.", Reply.slowly("Okay. Returns are free within thirty days and we refund you"
+                    + " in full once the parcel reaches our warehouse in good condition and we checked it."),
+            "Stop, I see.", Reply.says("Alright. Anything else?"));
+
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         List<Integer> levels = new ArrayList<>();
@@ -114,17 +163,14 @@ public final class VoiceCallBenchmark {
         Map<String, String> env = new HashMap<>();
         twilio.start().forEach((k, v) -> env.put(variable(k), v));
         voices.start().forEach((k, v) -> env.put(variable(k), v));
-        FakeVoiceProviders.callerScript = List.of("Where is my order?", "When will it arrive?", "Can I change it?",
-                "Tell me about returns.", "Stop, I see.");
-        FakeVoiceProviders.REPLY_FOR.putAll(Map.of(
-                "Where is my order?", Reply.says("Sure. Your order left our warehouse this morning."),
-                "When will it arrive?", Reply.says("Soon. It should arrive on Thursday afternoon."),
-                "Can I change it?", Reply.says("Yes. You can change the address until it ships."),
-                "Tell me about returns.", Reply.slowly("Okay. Returns are free within thirty days and we refund you"
-                        + " in full once the parcel reaches our warehouse in good condition and we checked it."),
-                "Stop, I see.", Reply.says("Alright. Anything else?")));
+        FakeVoiceProviders.callerScript = LINES;
+        FakeVoiceProviders.REPLY_FOR.putAll(REPLIES);
+        if (faults() != null) { // the recognizer hears each call's own lines, whatever socket they reach
+            FakeVoiceProviders.hearing = new HeardLines(LINES);
+        }
         List<String> report = new ArrayList<>();
         Path store = Files.createTempDirectory("bench-voice-objects");
+        objects = store;
         env.put("VOICEAGENT_STORAGE_LOCAL_ROOT", store.toString());
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S"); // the fake Twilio reports no call's end: do not wait for them
         env.put("QUARKUS_LOG_LEVEL", "ERROR");
@@ -160,7 +206,9 @@ public final class VoiceCallBenchmark {
                     + "; voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
                     + (realtime() ? " (speech-to-speech: silence 500 ms, first audio 250 ms)" : "")
-                    + " overhead = voice-to-voice - " + designedMs() + " ms designed");
+                    + " overhead = voice-to-voice - " + designedMs() + " ms designed; pauses between lines "
+                    + pause() + " ms" + (faults() == null ? "" : injecting()
+                            ? "; faults injected (seed " + seed() + ")" : "; no faults injected (fault report)"));
             for (int calls : levels) {
                 report.add(level(app, vertx, workflow, calls));
                 System.out.println(report.getLast());
@@ -187,9 +235,27 @@ public final class VoiceCallBenchmark {
             return browserLevel(app, vertx, workflow, calls, runsBefore);
         }
         List<String> urls = new ArrayList<>();
+        List<String> tags = new ArrayList<>();
+        Random plans = new Random(seed() + calls);
         for (int i = 0; i < calls; i++) {
+            long dialed = workflow;
+            if (faults() != null) { // the call's own workflow and keys, and the faults its providers will make
+                String tag = "c" + calls + "-" + i;
+                tags.add(tag);
+                dialed = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition",
+                        WORKFLOW.replace("Bench voice", "Bench voice " + tag), null), "id"));
+                app.put("/api/v1/workflow/" + dialed, ("{\"workflow_configurations\": {\"model_overrides\": {"
+                        + "\"llm\": {\"api_key\": \"sk-%s\"}, \"stt\": {\"api_key\": \"dg-%s\"},"
+                        + " \"tts\": {\"api_key\": \"el-%s\"}}}}").formatted(tag, tag, tag));
+                if (injecting()) {
+                    Faults plan = plan(plans);
+                    for (String key : List.of("sk-" + tag, "dg-" + tag, "el-" + tag)) {
+                        FakeVoiceProviders.FAULTS.put(key, plan);
+                    }
+                }
+            }
             FakeProviderServer.REQUESTS.clear();
-            app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + workflow
+            app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + dialed
                     + ",\"phone_number\":\"+442071838750\"}", null);
             String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.getLast().body()), "Twiml");
             Matcher m = STREAM.matcher(twiml);
@@ -202,18 +268,24 @@ public final class VoiceCallBenchmark {
         CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
         long started = System.currentTimeMillis();
         List<SimulatedCaller> callers = new ArrayList<>();
+        int pause = pause();
         for (String url : urls) {
             SimulatedCaller caller = new SimulatedCaller(vertx).connect(url);
-            caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
-                    .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
+            caller.pauses(1_500).says("Where is my order?").pauses(pause).says("When will it arrive?").pauses(pause)
+                    .says("Can I change it?").pauses(pause).says("Tell me about returns.").pauses(2_000)
                     .says("Stop, I see.").pauses(1_600);
             callers.add(caller);
             Thread.sleep(Math.max(5, 2_000 / calls)); // calls arrive over about two seconds, not in one instant
         }
-        long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
+        long scriptMs = 1_500 + 3 * pause + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
                 "Can I change it?", "Tell me about returns.", "Stop, I see.");
-        Thread.sleep(scriptMs + 500);
-        callers.forEach(SimulatedCaller::hangUp);
+        Map<SimulatedCaller, Long> hungUp = new HashMap<>();
+        if (faults() == null) {
+            Thread.sleep(scriptMs + 500);
+            callers.forEach(SimulatedCaller::hangUp);
+        } else { // each caller hangs up 500 ms after its own script, however late a loaded box played it
+            hungUp = hangUpAfterScripts(callers, scriptMs);
+        }
         long callMs = System.currentTimeMillis() - started;
         for (SimulatedCaller caller : callers) {
             caller.closed.get(10, TimeUnit.SECONDS);
@@ -248,6 +320,7 @@ public final class VoiceCallBenchmark {
             }
             caller.close();
         }
+        String faultReport = faults() == null ? "" : "\n     " + faultReport(app, urls, tags, callers, hungUp);
         List<Long> pipeline = ownPart(app, runsBefore);
         double callSeconds = calls * (callMs / 1000.0);
         return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
@@ -259,7 +332,7 @@ public final class VoiceCallBenchmark {
                         .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
                                 used.postgresMs())
                 + " callers and fakes %.0f%% of one core; %d calls off script"
-                        .formatted(load.applicationMs() / callMs * 100, odd);
+                        .formatted(load.applicationMs() / callMs * 100, odd) + faultReport;
     }
 
     /**
@@ -303,7 +376,7 @@ public final class VoiceCallBenchmark {
             if (c instanceof WebRtcCaller) {
                 c.close();
             } else {
-                c.send(new io.vertx.core.json.JsonObject().put("type", "hangup"));
+                c.send(new JsonObject().put("type", "hangup"));
             }
         });
         long callMs = System.currentTimeMillis() - started;
@@ -371,6 +444,253 @@ public final class VoiceCallBenchmark {
                         percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
                         percentile(pipeline, 99), percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(),
                         used.applicationMs() / callSeconds / 10, load.applicationMs() / callMs * 100, odd);
+    }
+
+    /**
+     * Hangs up each caller 500 ms after its script was played (at the latest 12 s after the script's length); when
+     * each hung up.
+     */
+    private static Map<SimulatedCaller, Long> hangUpAfterScripts(List<SimulatedCaller> callers, long scriptMs)
+            throws InterruptedException {
+        Thread.sleep(scriptMs - 2_000);
+        Map<SimulatedCaller, Long> played = new HashMap<>();
+        Map<SimulatedCaller, Long> hungUp = new HashMap<>();
+        long deadline = System.currentTimeMillis() + 12_000;
+        while (played.size() < callers.size() || played.values().stream().anyMatch(at -> at > 0)) {
+            long now = System.currentTimeMillis();
+            for (SimulatedCaller caller : callers) {
+                Long at = played.get(caller);
+                if (at == null && (caller.scriptPlayed() || now > deadline)) {
+                    played.put(caller, now);
+                } else if (at != null && at > 0 && now - at >= 500) {
+                    caller.hangUp();
+                    played.put(caller, 0L);
+                    hungUp.put(caller, now);
+                }
+            }
+            Thread.sleep(20);
+        }
+        return hungUp;
+    }
+
+    static long seed() {
+        String seed = System.getProperty("bench.seed", "");
+        return seed.isBlank() ? 20261128L : Long.parseLong(seed.strip());
+    }
+
+    /**
+     * One call's faults, drawn: Deepgram dropped in the middle of the second or third line (its reconnection refused
+     * once with 503 half the time); the model's answer to the second or third line refused with 500, with 429 and
+     * Retry-After: 1, or broken after 1-4 words; ElevenLabs dropped after the first audio of one of the first three
+     * answers' sentences (3rd to 8th of the call; its reconnection refused once half the time).
+     */
+    static Faults plan(Random random) {
+        Faults plan = new Faults();
+        plan.sttDropAfterFinals = 1 + random.nextInt(2);
+        plan.sttDropAtVoicedFrame = 3 + random.nextInt(35);
+        plan.sttRefusalsAfterDrop = random.nextBoolean() ? 1 : 0;
+        int turn = 2 + random.nextInt(2);
+        plan.chat.put(turn, switch (random.nextInt(3)) {
+            case 0 -> ChatFault.refused(500);
+            case 1 -> ChatFault.tooMany(1);
+            default -> ChatFault.breakAfter(1 + random.nextInt(4));
+        });
+        plan.ttsDropAtSentence = 3 + random.nextInt(6);
+        plan.ttsRefusalsAfterDrop = random.nextBoolean() ? 1 : 0;
+        return plan;
+    }
+
+    /** Where the service keeps the runs' transcripts (its local object store). */
+    private static Path objects;
+
+    /**
+     * What the faults did to the calls: which ended as scripted, the faults injected, the extra delay of the answers
+     * that came after one, usage against what the fakes served, and the transcripts' completeness.
+     */
+    private static String faultReport(BenchApp app, List<String> urls, List<String> tags,
+            List<SimulatedCaller> callers, Map<SimulatedCaller, Long> hungUp) throws Exception {
+        Map<Long, JsonObject> runs = new HashMap<>();
+        List<Long> ids = urls.stream().map(VoiceCallBenchmark::runOf).toList();
+        for (int wait = 0; wait < 300 && runs.size() < ids.size(); wait++) { // the runs' end is written after the close
+            runs.clear();
+            try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("SELECT id, transcript_url,"
+                    + " gathered_context::text, usage_info::text, logs::text FROM workflow_runs"
+                    + " WHERE is_completed AND id = ANY(?)")) {
+                ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+                try (var rows = ps.executeQuery()) {
+                    while (rows.next()) {
+                        runs.put(rows.getLong(1), new JsonObject().put("transcript", rows.getString(2))
+                                .put("context", new JsonObject(rows.getString(3)))
+                                .put("usage", new JsonObject(rows.getString(4)))
+                                .put("logs", new JsonObject(rows.getString(5))));
+                    }
+                }
+            }
+            if (runs.size() < ids.size()) {
+                Thread.sleep(100);
+            }
+        }
+        Map<String, Integer> dispositions = new TreeMap<>();
+        int normal = 0;
+        int complete = 0;
+        List<String> incomplete = new ArrayList<>();
+        List<Long> unaffected = new ArrayList<>();
+        List<Long> affected = new ArrayList<>(); // voice-to-voice of the answers a fault came before
+        Map<String, List<Long>> affectedBy = new TreeMap<>(); // the same, by the faults that came before them
+        long charactersMetered = 0;
+        long charactersSent = 0;
+        int charactersExact = 0;
+        long tokensMetered = 0;
+        long tokensSent = 0;
+        int tokensExact = 0;
+        double secondsMetered = 0;
+        double secondsStreamed = 0;
+        double secondsReceived = 0;
+        double worstSeconds = 0;
+        int underruns = 0;
+        for (int i = 0; i < callers.size(); i++) {
+            SimulatedCaller caller = callers.get(i);
+            String tag = tags.get(i);
+            JsonObject run = runs.get(ids.get(i));
+            underruns += caller.underruns;
+            if (run == null) {
+                dispositions.merge("not completed", 1, Integer::sum);
+                continue;
+            }
+            String disposition = run.getJsonObject("context").getString("call_disposition");
+            dispositions.merge(disposition, 1, Integer::sum);
+            if ("user_hangup".equals(disposition) && run.getJsonObject("context").getString("error") == null) {
+                normal++;
+            }
+            String missing = transcriptGaps(Files.readString(objects.resolve(run.getString("transcript"))));
+            List<Injected> faults = FakeVoiceProviders.INJECTED.stream().filter(f -> ofCall(f, tag)).toList();
+            if (missing.isEmpty()) {
+                complete++;
+            } else if (incomplete.size() < 3) { // what happened to it: its faults, its last line, its log's end
+                JsonArray events = run.getJsonObject("logs").getJsonArray("realtime_feedback_events",
+                        new JsonArray());
+                List<String> last = new ArrayList<>();
+                for (int e = Math.max(0, events.size() - 6); e < events.size(); e++) {
+                    last.add(events.getJsonObject(e).getString("type"));
+                }
+                incomplete.add(tag + ": " + missing + " (faults " + faults.stream().map(f -> f.provider() + " "
+                        + f.fault()).toList() + "; its last line ended " + (hungUp.get(caller) - caller.speech.getLast()[1])
+                        + " ms before the hang-up; the log's last events " + last + ")");
+            }
+            for (int turn = 0; turn < Math.min(3, caller.speech.size()); turn++) {
+                long start = caller.speech.get(turn)[0];
+                long end = caller.speech.get(turn)[1];
+                long first = caller.firstAgentFrameAfter(end);
+                if (first <= 0) {
+                    continue;
+                }
+                String kinds = String.join(" + ", faults.stream().filter(f -> f.at() >= start && f.at() <= first)
+                        .map(VoiceCallBenchmark::kind).collect(Collectors.toCollection(TreeSet::new)));
+                if (kinds.isEmpty()) {
+                    unaffected.add(first - end);
+                } else {
+                    affected.add(first - end);
+                    affectedBy.computeIfAbsent(kinds, k -> new ArrayList<>()).add(first - end);
+                }
+            }
+            JsonObject usage = run.getJsonObject("usage");
+            long characters = sum(usage.getJsonObject("tts"), "characters");
+            long spoken = FakeVoiceProviders.spokenCharacters("el-" + tag);
+            charactersMetered += characters;
+            charactersSent += spoken;
+            charactersExact += characters == spoken ? 1 : 0;
+            long tokens = sum(usage.getJsonObject("llm"), "total_tokens");
+            long sent = FakeVoiceProviders.TOKENS_SENT.getOrDefault("sk-" + tag, new AtomicLong()).get();
+            tokensMetered += tokens;
+            tokensSent += sent;
+            tokensExact += tokens == sent ? 1 : 0;
+            double seconds = usage.getJsonObject("stt").stream()
+                    .mapToDouble(e -> ((JsonObject) e.getValue()).getDouble("audio_seconds")).sum();
+            double streamed = caller.mediaFramesSent() * 0.02;
+            secondsMetered += seconds;
+            secondsStreamed += streamed;
+            secondsReceived += FakeVoiceProviders.STT_BYTES.getOrDefault("dg-" + tag, new AtomicLong()).get() / 8_000.0;
+            worstSeconds = Math.max(worstSeconds, Math.abs(seconds - streamed));
+        }
+        long unaffectedP50 = percentile(unaffected, 50);
+        List<Long> extra = affected.stream().map(a -> a - unaffectedP50).toList();
+        List<String> byKind = new ArrayList<>();
+        affectedBy.forEach((kinds, delays) -> {
+            List<Long> over = delays.stream().map(a -> a - unaffectedP50).toList();
+            byKind.add("%s %d / %d ms (%d)".formatted(kinds, percentile(over, 50), percentile(over, 99), over.size()));
+        });
+        Map<String, Integer> injected = new TreeMap<>();
+        for (Injected f : FakeVoiceProviders.INJECTED) {
+            if (tags.stream().anyMatch(tag -> ofCall(f, tag))) {
+                injected.merge(f.provider() + " " + f.fault().replaceAll("\\d+ words", "n words"), 1, Integer::sum);
+            }
+        }
+        return ("faults injected %s; calls ended as scripted (user_hangup, no error) %d of %d %s;"
+                + " answers after a fault %d of %d, their extra delay over the unaffected p50 (%d ms): p50 %d ms,"
+                + " p99 %d ms (unaffected voice-to-voice p99 %d ms), by the faults before them p50 / p99 %s;"
+                + " underruns %d;"
+                + " tts characters metered %d vs sent whole by the fakes %d (exact in %d of %d calls);"
+                + " llm tokens metered %d vs sent %d (exact in %d calls); stt seconds metered %.1f vs streamed by the"
+                + " callers %.1f (largest gap in one call %.2f s) vs received by the recognizer %.1f;"
+                + " transcripts with every line once %d of %d%s").formatted(injected, normal, callers.size(),
+                dispositions, affected.size(), affected.size() + unaffected.size(), unaffectedP50,
+                percentile(extra, 50), percentile(extra, 99), percentile(unaffected, 99), byKind, underruns,
+                charactersMetered, charactersSent, charactersExact, callers.size(), tokensMetered, tokensSent,
+                tokensExact, secondsMetered, secondsStreamed, worstSeconds, secondsReceived, complete,
+                callers.size(), incomplete.isEmpty() ? "" : " " + incomplete);
+    }
+
+    /** A fault's kind: stt or tts drop or refused, llm 500, 429 or break. */
+    private static String kind(Injected fault) {
+        if (fault.provider().equals("llm")) {
+            return "llm " + fault.fault().split(" ")[0];
+        }
+        return fault.provider() + (fault.fault().contains("refused") ? " refused" : " drop");
+    }
+
+    /** Whether a fault struck the call of this tag (its keys are sk-, dg- and el- then the tag). */
+    private static boolean ofCall(Injected fault, String tag) {
+        return fault.credential() != null && fault.credential().length() > 3
+                && fault.credential().substring(3).equals(tag);
+    }
+
+    private static long sum(JsonObject byProvider, String field) {
+        if (byProvider == null) {
+            return 0;
+        }
+        return byProvider.stream().mapToLong(e -> ((JsonObject) e.getValue()).getLong(field, 0L)).sum();
+    }
+
+    private static long runOf(String url) {
+        String[] parts = url.split("/");
+        return Long.parseLong(parts[parts.length - 2]);
+    }
+
+    /**
+     * What a call's transcript lacks or has twice, against the script: the greeting, each line and its answer once, in
+     * order, the answer the caller cut into as the start of it (what was heard); empty when whole.
+     */
+    static String transcriptGaps(String transcript) {
+        List<String> expected = new ArrayList<>();
+        expected.add("assistant: " + GREETING);
+        for (String line : LINES) {
+            expected.add("user: " + line);
+            expected.add("assistant: " + REPLIES.get(line).text());
+        }
+        List<String> got = transcript.lines().filter(l -> !l.isBlank()).toList();
+        List<String> gaps = new ArrayList<>();
+        for (int i = 0; i < Math.max(expected.size(), got.size()); i++) {
+            String want = i < expected.size() ? expected.get(i) : null;
+            String have = i < got.size() ? got.get(i) : null;
+            boolean cut = want != null && want.contains("Returns are free"); // the barge-in keeps what was heard
+            boolean same = want != null && have != null && (cut ? want.startsWith(have) && have.startsWith(
+                    "assistant: Okay.") : want.equals(have));
+            if (!same) {
+                gaps.add("line " + (i + 1) + " '" + have + "' where '" + want + "'");
+                break;
+            }
+        }
+        return String.join("; ", gaps);
     }
 
     /**

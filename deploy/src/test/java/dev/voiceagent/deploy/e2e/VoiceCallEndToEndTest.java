@@ -19,6 +19,7 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.Speech;
+import dev.voiceagent.deploy.support.TwilioCalls;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -37,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +55,7 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(FakeVoiceProviders.class)
 class VoiceCallEndToEndTest {
 
-    private static final String SID = "AC" + "0123456789abcdef".repeat(2);
+    private static final String SID = TwilioCalls.SID;
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
     /** The long answer the caller cuts into: written and spoken, then cut mid-way; then what was never written. */
     private static final String RETURNS = "Returns are easy. You can send anything back within thirty days of"
@@ -117,13 +117,11 @@ class VoiceCallEndToEndTest {
                 .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
         workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", definition()))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
-        twilioConfig = as(key).body(Map.of("name", "Twilio", "config", Map.of("provider", "twilio", "account_sid", SID,
-                "auth_token", "twilio-auth-token-1"))).post("/api/v1/organizations/telephony-configs").then()
-                .statusCode(200).extract().jsonPath().getLong("id");
-        as(key).body(Map.of("address", "+14155552671")).post("/api/v1/organizations/telephony-configs/" + twilioConfig
-                + "/phone-numbers").then().statusCode(200);
+        calls = new TwilioCalls(key);
+        twilioConfig = calls.config;
     }
 
+    private TwilioCalls calls;
     private long twilioConfig;
 
     @AfterEach
@@ -143,16 +141,7 @@ class VoiceCallEndToEndTest {
 
     /** Places the call; the media address Twilio was told to stream to. */
     private String dial() {
-        FakeProviderServer.REQUESTS.clear();
-        as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
-                .post("/api/v1/telephony/initiate-call").then().statusCode(200);
-        // the call's request (a hang-up of the previous test's call may land here late)
-        String twiml = FakeProviderServer.REQUESTS.stream()
-                .map(r -> FormBody.first(FormBody.parse(r.body()), "Twiml")).filter(t -> t != null).findFirst()
-                .orElseThrow(() -> new AssertionError("no call placed: " + FakeProviderServer.REQUESTS));
-        Matcher m = STREAM.matcher(twiml);
-        assertThat(m.find()).as(twiml).isTrue();
-        return m.group(1);
+        return calls.dial(workflow);
     }
 
     private SimulatedCaller caller() {
@@ -162,24 +151,15 @@ class VoiceCallEndToEndTest {
     }
 
     private static long runOf(String url) {
-        String[] parts = url.split("/");
-        return Long.parseLong(parts[parts.length - 2]);
+        return TwilioCalls.runOf(url);
     }
 
     private JsonPath run(long runId) {
-        return as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200).extract()
-                .jsonPath();
+        return calls.run(workflow, runId);
     }
 
     private JsonPath completedRun(long runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
-            JsonPath run = run(runId);
-            if (run.getBoolean("is_completed")) {
-                return run;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " never completed");
+        return calls.completedRun(workflow, runId);
     }
 
     @Test
@@ -774,15 +754,7 @@ class VoiceCallEndToEndTest {
 
     /** How the call ended; when it did not, the caller hangs up and the run's events say where it stood. */
     private String ended(SimulatedCaller caller, long runId) throws Exception {
-        try {
-            return caller.closed.get(30, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            caller.hangUp();
-            throw new AssertionError("the call did not end; the caller spoke " + caller.speech.size()
-                    + " times, heard " + caller.agentFrames.size() + " frames; the run's events: "
-                    + completedRun(runId).getList("logs.realtime_feedback_events") + "; STT control "
-                    + FakeVoiceProviders.STT_CONTROL + ", chat requests " + FakeVoiceProviders.CHAT_REQUESTS.size());
-        }
+        return calls.ended(caller, workflow, runId, 30);
     }
 
     @Test
@@ -834,10 +806,8 @@ class VoiceCallEndToEndTest {
         });
     }
 
-    @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> payloads(List<Map<String, Object>> events, String type) {
-        return events.stream().filter(e -> type.equals(e.get("type")))
-                .map(e -> (Map<String, Object>) e.get("payload")).toList();
+        return TwilioCalls.payloads(events, type);
     }
 
     /** The workflow again, its start node with these tools. */

@@ -1,12 +1,19 @@
 package dev.voiceagent.deploy.support;
 
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Loudness;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.impl.ConnectionBase;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -15,11 +22,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Local stand-ins for the providers a call talks through, speaking their real protocols and checking what the service
@@ -35,8 +44,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * start), and isFinal once it is closed.</li>
  * <li>OpenAI-compatible chat completions (POST /v1/chat/completions, stream true): the next scripted reply as server-sent
  * events, its first token after {@link #llmDelayMs}, tool calls in index deltas, the usage chunk, [DONE]; a client that
- * closes the stream early is counted as a cancellation.</li>
+ * closes the stream early is counted as a cancellation. The same at /fallback/v1 (another provider's base URL, for a
+ * configuration's fallback model), whose requests are kept apart ({@link #FALLBACK_CHAT_REQUESTS}).</li>
+ * <li>Deepgram Aura (POST /v1/speak?model=...&amp;encoding=mulaw&amp;sample_rate=8000&amp;container=none, a JSON body
+ * {"text"}, Authorization Token): the sentence's raw μ-law (60 ms a word) streamed in 100 ms chunks after
+ * {@link #ttsDelayMs}, with Deepgram's dg-request-id and dg-char-count headers.</li>
  * </ul>
+ * By default every provider answers every request. {@link #faults()} (any call) or {@link #FAULTS} by credential (a
+ * benchmark gives each call its own keys) make them fail as real providers do, each fault recorded in
+ * {@link #INJECTED}: a refused upgrade or request (503, 429 with Retry-After, 500), a socket dropped without a close
+ * frame in the middle of a caller's line or of a sentence's audio, a model that stalls (headers, then nothing) or whose
+ * stream breaks half way (the next request, a continuation or the same one asked again, gets the rest), a provider down
+ * for good. With {@link #hearing} set the recognizers hear the caller's lines from the audio they were sent
+ * ({@link HeardLines}) rather than by the script's order, so a line is understood only if its audio reached the socket
+ * that answers. What each provider served is metered as they would bill it ({@link #SPOKEN}, {@link #TOKENS_SENT},
+ * {@link #STT_BYTES}), by credential.
  */
 public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
 
@@ -78,6 +100,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     public static final List<String> STT_CONTROL = new CopyOnWriteArrayList<>();
     public static final List<Long> STT_KEEPALIVES_AT = new CopyOnWriteArrayList<>();
     public static final List<String> STT_QUERIES = new CopyOnWriteArrayList<>();
+    /** When each Deepgram (v1) socket was accepted (ms, this clock). */
+    public static final List<Long> STT_OPENED_AT = new CopyOnWriteArrayList<>();
 
     public static final List<JsonObject> CHAT_REQUESTS = new CopyOnWriteArrayList<>();
     /** The voicemail classifier's questions, and its answers in order (CONVERSATION when none is scripted). */
@@ -88,6 +112,143 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     public static final List<String> TTS_QUERIES = new CopyOnWriteArrayList<>();
     public static final List<String> TTS_TEXTS = new CopyOnWriteArrayList<>();
     public static final AtomicInteger TTS_MAX_CONTEXTS = new AtomicInteger();
+
+    /** The chat requests that reached /fallback/v1 (another provider's address). */
+    public static final List<JsonObject> FALLBACK_CHAT_REQUESTS = new CopyOnWriteArrayList<>();
+    /** Every upgrade or request refused, by provider: "deepgram 503", "elevenlabs 503", "chat 500", "aura 500". */
+    public static final List<String> REFUSED = new CopyOnWriteArrayList<>();
+
+    /** The credential faults apply to when a call's own is not in {@link #FAULTS}. */
+    public static final String ANY = "*";
+    /** Fault plans by the credential a connection or request carries (its key), or {@link #ANY}. */
+    public static final Map<String, Faults> FAULTS = new ConcurrentHashMap<>();
+    /** Every fault injected, in order. */
+    public static final List<Injected> INJECTED = new CopyOnWriteArrayList<>();
+    /**
+     * Characters each voice sent audio for, by credential and sentence (a context id, or a request for Aura), each
+     * sentence once however many sockets spoke it, and only when its audio went out to its end: what a caller heard
+     * whole and a voice bills.
+     */
+    public static final Map<String, Map<String, Integer>> SPOKEN = new ConcurrentHashMap<>();
+    /** Tokens of the chat usage chunks sent, by credential (a stream that broke sent none). */
+    public static final Map<String, AtomicLong> TOKENS_SENT = new ConcurrentHashMap<>();
+    /** The caller's audio each recognizer received, by credential, in bytes (audio sent again after a drop too). */
+    public static final Map<String, AtomicLong> STT_BYTES = new ConcurrentHashMap<>();
+    /** When set, the recognizers (Deepgram v1, OpenAI transcription) hear these lines from the audio itself. */
+    public static volatile HeardLines hearing;
+
+    /** A fault injected: whose (credential), which provider (stt, llm, tts), what, and when (ms, this clock). */
+    public record Injected(String credential, String provider, String fault, long at) {
+    }
+
+    /** How a streamed chat request fails: refused (status, Retry-After), stalled (headers only), or broken. */
+    public record ChatFault(int status, String retryAfter, boolean stalls, int breakAfterWords) {
+
+        public static ChatFault refused(int status) {
+            return new ChatFault(status, null, false, 0);
+        }
+
+        /** 429 with {@code Retry-After: seconds}. */
+        public static ChatFault tooMany(int seconds) {
+            return new ChatFault(429, String.valueOf(seconds), false, 0);
+        }
+
+        /** The head (200, event stream) and then nothing, until the client gives up. */
+        public static ChatFault stall() {
+            return new ChatFault(200, null, true, 0);
+        }
+
+        /** The first {@code words} words, then the connection closed without a chunk's end. */
+        public static ChatFault breakAfter(int words) {
+            return new ChatFault(200, null, false, words);
+        }
+
+        String describe() {
+            return stalls ? "stall" : breakAfterWords > 0 ? "break after " + breakAfterWords + " words"
+                    : status + (retryAfter == null ? "" : " Retry-After " + retryAfter);
+        }
+    }
+
+    /**
+     * One call's faults (or every call's, under {@link #ANY}): counts are the plan's, so "the second chat request" is
+     * the call's second (retries counted). Everything off by default.
+     */
+    public static final class Faults {
+        /** Deepgram (v1/listen, v2/listen): the next this many upgrades refused with {@link #sttStatus}. */
+        public final AtomicInteger sttRefusals = new AtomicInteger();
+        public volatile int sttStatus = 503;
+        public volatile String sttRetryAfter;
+        /** Every Deepgram upgrade refused: down for good. */
+        public volatile boolean sttDown;
+        /**
+         * Deepgram's socket dropped (no close frame) once, at the {@link #sttDropAtVoicedFrame}-th voiced frame it hears
+         * after the call's {@code sttDropAfterFinals}-th final transcript: in the middle of the caller's next line.
+         * -1: never.
+         */
+        public volatile int sttDropAfterFinals = -1;
+        public volatile int sttDropAtVoicedFrame = 20;
+        /** Deepgram's socket dropped instead of answering the call's this-th Finalize; -1: never. */
+        public volatile int sttDropAtFinalize = -1;
+        /** After its drop Deepgram is down for good. */
+        public volatile boolean sttDownAfterDrop;
+        /** After its drop this many of Deepgram's next upgrades are refused (with {@link #sttStatus}). */
+        public volatile int sttRefusalsAfterDrop;
+
+        /** The call's streamed chat requests (1 the first, every try counted) that fail, and how. */
+        public final Map<Integer, ChatFault> chat = new ConcurrentHashMap<>();
+        /** From the call's this-th chat request on, every one refused with 503 (a model down for good); 0: never. */
+        public volatile int chatDownFrom;
+
+        /** ElevenLabs: the next this many upgrades refused with {@link #ttsStatus}. */
+        public final AtomicInteger ttsRefusals = new AtomicInteger();
+        public volatile int ttsStatus = 503;
+        /** Every ElevenLabs upgrade refused: down for good. */
+        public volatile boolean ttsDown;
+        /**
+         * ElevenLabs' socket dropped (no close frame) once, right after the first audio message of the call's this-th
+         * sentence (flushed context, those spoken again after a drop counted too): mid-answer. -1: never.
+         */
+        public volatile int ttsDropAtSentence = -1;
+        /** After its drop ElevenLabs is down for good. */
+        public volatile boolean ttsDownAfterDrop;
+        /** After its drop this many of ElevenLabs' next upgrades are refused (with {@link #ttsStatus}). */
+        public volatile int ttsRefusalsAfterDrop;
+
+        /** Aura: the call's sentence requests (1 the first, every try counted) refused, and with which status. */
+        public final Map<Integer, Integer> speak = new ConcurrentHashMap<>();
+
+        final AtomicInteger finals = new AtomicInteger();
+        final AtomicInteger finalizes = new AtomicInteger();
+        final AtomicInteger chats = new AtomicInteger();
+        final AtomicInteger sentences = new AtomicInteger();
+        final AtomicInteger speakRequests = new AtomicInteger();
+        volatile boolean sttDropped;
+        volatile boolean ttsDropped;
+        /** A reply whose stream broke: the next request gets it (the rest of it, when it continues). */
+        volatile Reply broken;
+    }
+
+    /** The plan for every call (created on first use). */
+    public static Faults faults() {
+        return FAULTS.computeIfAbsent(ANY, k -> new Faults());
+    }
+
+    /** The plan of a credential: its own, or every call's, or none. */
+    private static Faults faultsOf(String credential) {
+        Faults own = credential == null ? null : FAULTS.get(credential);
+        return own != null ? own : FAULTS.getOrDefault(ANY, NO_FAULTS);
+    }
+
+    private static final Faults NO_FAULTS = new Faults();
+
+    /** Characters the voice behind {@code credential} sent whole sentences of audio for. */
+    public static int spokenCharacters(String credential) {
+        return SPOKEN.getOrDefault(credential, Map.of()).values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    private static void injected(String credential, String provider, String fault) {
+        INJECTED.add(new Injected(credential, provider, fault, System.currentTimeMillis()));
+    }
 
     private Vertx vertx;
     private HttpServer server;
@@ -105,6 +266,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         STT_CONTROL.clear();
         STT_KEEPALIVES_AT.clear();
         STT_QUERIES.clear();
+        STT_OPENED_AT.clear();
         CHAT_REQUESTS.clear();
         CLASSIFIER_REQUESTS.clear();
         VERDICTS.clear();
@@ -112,6 +274,14 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         TTS_QUERIES.clear();
         TTS_TEXTS.clear();
         TTS_MAX_CONTEXTS.set(0);
+        FALLBACK_CHAT_REQUESTS.clear();
+        REFUSED.clear();
+        FAULTS.clear();
+        INJECTED.clear();
+        SPOKEN.clear();
+        TOKENS_SENT.clear();
+        STT_BYTES.clear();
+        hearing = null;
         FakeRealtimeModel.reset();
     }
 
@@ -136,6 +306,49 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         }
     }
 
+    /**
+     * Refuses the upgrade when the plan says so (the next N, or all while down): the status, its Retry-After, a
+     * Deepgram-like error body. True when refused.
+     */
+    private static boolean refused(HttpServerRequest request, String provider, String credential, AtomicInteger next,
+            boolean down, int status, String retryAfter) {
+        if (!down && next.getAndUpdate(n -> Math.max(0, n - 1)) <= 0) {
+            return false;
+        }
+        String fault = provider + " " + status;
+        REFUSED.add(fault);
+        injected(credential, "deepgram".equals(provider) ? "stt" : "tts", (down ? "down: " : "refused: ") + fault);
+        var response = request.response().setStatusCode(status).putHeader("Content-Type", "application/json");
+        if (retryAfter != null) {
+            response.putHeader("Retry-After", retryAfter);
+        }
+        response.end(new JsonObject().put("err_code", status == 429 ? "TOO_MANY_REQUESTS" : "SERVICE_UNAVAILABLE")
+                .put("err_msg", status == 429 ? "Too many requests" : "Service unavailable, try again").encode());
+        return true;
+    }
+
+    /**
+     * The connection under a request or socket closed at the transport, below the WebSocket and HTTP handlers (which
+     * would say goodbye first): no close frame, no chunk's end, as a network or a provider's crash drops it.
+     */
+    private static void drop(HttpConnection connection) {
+        Channel channel = ((ConnectionBase) connection).channel();
+        ChannelHandlerContext first = channel.pipeline().firstContext();
+        if (first != null) {
+            first.close();
+        } else {
+            channel.close();
+        }
+    }
+
+    private static String credential(String header) {
+        if (header == null) {
+            return null;
+        }
+        return header.startsWith("Token ") ? header.substring(6) : header.startsWith("Bearer ") ? header.substring(7)
+                : header;
+    }
+
     /** A provider's WebSocket: its credentials are checked before the upgrade, as the providers do. */
     private void upgrade(HttpServerRequest request) {
         String path = request.path();
@@ -144,6 +357,11 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             String auth = request.getHeader("Authorization");
             if (auth == null || !auth.startsWith("Token ")) {
                 request.response().setStatusCode(401).end();
+                return;
+            }
+            Faults faults = faultsOf(credential(auth));
+            if (refused(request, "deepgram", credential(auth), faults.sttRefusals, faults.sttDown, faults.sttStatus,
+                    faults.sttRetryAfter)) {
                 return;
             }
             String query = request.query();
@@ -160,13 +378,14 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 return;
             }
             String query = request.query();
+            String key = credential(request.getHeader("Authorization"));
             request.toWebSocket().onSuccess(ws -> {
                 if (query == null || !query.contains("intent=transcription")) {
                     FakeRealtimeModel.serve(vertx, ws, query); // speech-to-speech
                     return;
                 }
                 STT_QUERIES.add("realtime?" + query);
-                openAiTranscription(ws);
+                openAiTranscription(ws, key);
             });
             return;
         }
@@ -175,7 +394,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 request.response().setStatusCode(401).end();
                 return;
             }
-            request.toWebSocket().onSuccess(this::cartesia);
+            String key = request.getHeader("X-API-Key");
+            request.toWebSocket().onSuccess(ws -> cartesia(ws, key));
             return;
         }
         if (!deepgram && !elevenlabs) {
@@ -188,23 +408,57 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             request.response().setStatusCode(401).end();
             return;
         }
+        String key = credential(auth);
+        Faults faults = faultsOf(key);
+        if (deepgram ? refused(request, "deepgram", key, faults.sttRefusals, faults.sttDown, faults.sttStatus,
+                faults.sttRetryAfter) : refused(request, "elevenlabs", key, faults.ttsRefusals, faults.ttsDown,
+                faults.ttsStatus, null)) {
+            return;
+        }
         String query = request.query();
+        HttpConnection connection = request.connection();
         request.toWebSocket().onSuccess(ws -> {
             if (deepgram) {
                 STT_QUERIES.add(query);
-                deepgram(ws);
+                STT_OPENED_AT.add(System.currentTimeMillis());
+                deepgram(ws, key, faults, connection);
             } else {
                 TTS_QUERIES.add(query);
-                elevenlabs(ws, query != null && query.contains("output_format=pcm_16000") ? 32 : 8);
+                elevenlabs(ws, query != null && query.contains("output_format=pcm_16000") ? 32 : 8, key, faults,
+                        connection);
             }
         });
     }
 
     // ---- Deepgram ----
 
-    private void deepgram(ServerWebSocket ws) {
+    /**
+     * Deepgram's live transcription. Each Finalize settles the next scripted line, or with {@link #hearing} the lines
+     * heard in the audio since the last final (an empty final when none). Faults: the socket dropped mid-line after a
+     * final, or instead of a Finalize's answer.
+     */
+    private void deepgram(ServerWebSocket ws, String key, Faults faults, HttpConnection connection) {
         Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
-        ws.binaryMessageHandler(frame -> STT_AUDIO_FRAMES.incrementAndGet());
+        HeardLines lines = hearing;
+        HeardLines.Ear ear = lines == null ? null : lines.ear();
+        int[] voicedAfterFinal = {0};
+        ws.binaryMessageHandler(frame -> {
+            STT_AUDIO_FRAMES.incrementAndGet();
+            STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(frame.length());
+            byte[] bytes = frame.getBytes();
+            if (ear != null) {
+                ear.audio(bytes);
+            }
+            if (faults.sttDropAfterFinals >= 0 && !faults.sttDropped && faults.finals.get() >= faults.sttDropAfterFinals
+                    && Loudness.dbfs(G711.decode(bytes)) > SimulatedCaller.VOICED_DBFS
+                    && ++voicedAfterFinal[0] >= faults.sttDropAtVoicedFrame) {
+                faults.sttDropped = true;
+                faults.sttDown |= faults.sttDownAfterDrop;
+                faults.sttRefusals.addAndGet(faults.sttRefusalsAfterDrop);
+                injected(key, "stt", "socket dropped mid-line" + (faults.sttDownAfterDrop ? ", then down" : ""));
+                drop(connection);
+            }
+        });
         ws.textMessageHandler(text -> {
             JsonObject message;
             try {
@@ -218,10 +472,24 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             switch (type) {
                 case "KeepAlive" -> STT_KEEPALIVES_AT.add(System.currentTimeMillis());
                 case "Finalize" -> {
-                    String line = callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
+                    if (faults.finalizes.incrementAndGet() == faults.sttDropAtFinalize && !faults.sttDropped) {
+                        faults.sttDropped = true;
+                        faults.sttDown |= faults.sttDownAfterDrop;
+                        faults.sttRefusals.addAndGet(faults.sttRefusalsAfterDrop);
+                        injected(key, "stt", "socket dropped at a Finalize" + (faults.sttDownAfterDrop ? ", then down"
+                                : ""));
+                        drop(connection);
+                        return;
+                    }
+                    String line = ear != null ? ear.transcript()
+                            : callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
                     if (line != null) {
                         vertx.setTimer(sttDelayMs, t -> {
                             if (!ws.isClosed()) {
+                                if (!line.isEmpty()) {
+                                    faults.finals.incrementAndGet();
+                                    voicedAfterFinal[0] = 0;
+                                }
                                 ws.writeTextMessage(new JsonObject().put("type", "Results").put("is_final", true)
                                         .put("speech_final", true).put("from_finalize", true)
                                         .put("channel", new JsonObject().put("alternatives", new JsonArray()
@@ -300,7 +568,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     }
 
     /** ElevenLabs's stream; its audio μ-law 8 kHz (8 bytes a millisecond) or, asked pcm_16000, 16-bit PCM (32). */
-    private void elevenlabs(ServerWebSocket ws, int bytesPerMs) {
+    private void elevenlabs(ServerWebSocket ws, int bytesPerMs, String key, Faults faults, HttpConnection connection) {
         Map<String, Context> contexts = new HashMap<>();
         boolean[] initialised = {false};
         ws.binaryMessageHandler(b -> VIOLATIONS.add("elevenlabs: a binary frame"));
@@ -341,6 +609,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             if (Boolean.TRUE.equals(m.getBoolean("flush"))) {
                 String said = context.text.toString().strip();
                 TTS_TEXTS.add(said);
+                boolean dropHere = faults.sentences.incrementAndGet() == faults.ttsDropAtSentence && !faults.ttsDropped;
                 int ms = 60 * Math.max(1, said.split("\\s+").length);
                 byte[] audio = new byte[ms * bytesPerMs];
                 for (int i = 0; i < audio.length; i++) {
@@ -382,8 +651,20 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                                             .put("charStartTimesMs", starts).put("charDurationsMs", durations))
                                     .put("contextId", id).encode());
                         }
+                        if (dropHere) { // mid-sentence: its first audio went out, the rest never will on this socket
+                            faults.ttsDropped = true;
+                            faults.ttsDown |= faults.ttsDownAfterDrop;
+                            faults.ttsRefusals.addAndGet(faults.ttsRefusalsAfterDrop);
+                            injected(key, "tts", "socket dropped mid-sentence" + (faults.ttsDownAfterDrop
+                                    ? ", then down" : ""));
+                            drop(connection);
+                            return;
+                        }
                     }
                     context.generated = true;
+                    if (!ws.isClosed()) {
+                        spoken(key, id, said);
+                    }
                     finish(ws, id, context);
                 });
             }
@@ -401,7 +682,9 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
      * base64 μ-law; each commit settles the next caller line (delta, then completed), an empty buffer's commit is
      * OpenAI's input_audio_buffer_commit_empty error.
      */
-    private void openAiTranscription(ServerWebSocket ws) {
+    private void openAiTranscription(ServerWebSocket ws, String key) {
+        HeardLines lines = hearing;
+        HeardLines.Ear ear = lines == null ? null : lines.ear();
         boolean[] configured = {false};
         long[] appended = {0};
         int[] items = {0};
@@ -426,9 +709,14 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     STT_CONTROL.add("session:" + input.getJsonObject("transcription").getString("model"));
                 }
                 case "input_audio_buffer.append" -> {
-                    int bytes = Base64.getDecoder().decode(m.getString("audio", "")).length;
+                    byte[] audio = Base64.getDecoder().decode(m.getString("audio", ""));
+                    int bytes = audio.length;
                     appended[0] += bytes;
                     STT_AUDIO_FRAMES.addAndGet(bytes / 160);
+                    STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(bytes);
+                    if (ear != null) {
+                        ear.audio(audio);
+                    }
                 }
                 case "input_audio_buffer.commit" -> {
                     STT_CONTROL.add("Finalize");
@@ -442,7 +730,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     String item = "item_" + ++items[0];
                     ws.writeTextMessage(new JsonObject().put("type", "input_audio_buffer.committed")
                             .put("item_id", item).encode());
-                    String line = CALLER_LINES.pollFirst();
+                    String line = ear != null ? ear.transcript() : CALLER_LINES.pollFirst();
                     vertx.setTimer(sttDelayMs, t -> {
                         if (ws.isClosed()) {
                             return;
@@ -465,7 +753,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     // ---- Cartesia ----
 
     /** Cartesia's TTS WebSocket: each request a whole sentence (continue false), its chunks, timestamps, done. */
-    private void cartesia(ServerWebSocket ws) {
+    private void cartesia(ServerWebSocket ws, String key) {
         Set<String> cancelled = ConcurrentHashMap.newKeySet();
         ws.binaryMessageHandler(b -> VIOLATIONS.add("cartesia: a binary frame"));
         ws.textMessageHandler(text -> {
@@ -510,11 +798,20 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                                         (Object[]) words))).put("start", starts).put("end", ends)).encode());
                     }
                 }
+                if (!ws.isClosed() && !cancelled.contains(id)) {
+                    spoken(key, id, said);
+                }
                 if (!ws.isClosed()) {
                     ws.writeTextMessage(new JsonObject().put("type", "done").put("context_id", id).encode());
                 }
             });
         });
+    }
+
+    /** A sentence's audio went out whole: its characters count once for the voice behind {@code key}. */
+    private static void spoken(String key, String sentence, String text) {
+        SPOKEN.computeIfAbsent(String.valueOf(key), k -> new ConcurrentHashMap<>()).putIfAbsent(sentence,
+                text.length());
     }
 
     private static void finish(ServerWebSocket ws, String id, Context context) {
@@ -533,10 +830,17 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             upgrade(request);
             return;
         }
-        if (!request.path().equals("/v1/chat/completions") || !"POST".equals(request.method().name())) {
+        if (request.path().equals("/v1/speak") && "POST".equals(request.method().name())) {
+            aura(request);
+            return;
+        }
+        boolean fallback = request.path().equals("/fallback/v1/chat/completions");
+        if (!fallback && !request.path().equals("/v1/chat/completions") || !"POST".equals(request.method().name())) {
             request.response().setStatusCode(404).end();
             return;
         }
+        String key = credential(request.getHeader("Authorization"));
+        HttpConnection connection = request.connection();
         request.body().onSuccess(body -> {
             JsonObject json = body.toJsonObject();
             if (!Boolean.TRUE.equals(json.getBoolean("stream")) && json.encode().contains("voicemail detection")) {
@@ -551,59 +855,195 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                                         .put("total_tokens", 122)).encode()));
                 return;
             }
-            CHAT_REQUESTS.add(json);
+            (fallback ? FALLBACK_CHAT_REQUESTS : CHAT_REQUESTS).add(json);
             if (!Boolean.TRUE.equals(json.getBoolean("stream"))) {
                 VIOLATIONS.add("chat: a voice call's completion that is not streamed");
             }
-            Reply reply = REPLY_FOR.isEmpty() ? REPLIES.pollFirst()
-                    : REPLY_FOR.getOrDefault(lastUserText(json), Reply.says("Sorry, could you say that again?"));
+            Faults faults = faultsOf(key);
+            ChatFault fault = null;
+            if (!fallback) {
+                int n = faults.chats.incrementAndGet();
+                fault = faults.chatDownFrom > 0 && n >= faults.chatDownFrom ? ChatFault.refused(503)
+                        : faults.chat.remove(n);
+            }
+            if (fault != null && fault.breakAfterWords() == 0) {
+                injected(key, "llm", (faults.chatDownFrom > 0 && fault.status() == 503 ? "down: " : "")
+                        + fault.describe());
+                if (fault.stalls()) { // the head, then nothing: the client's first-byte limit must give up
+                    var response = request.response();
+                    response.closeHandler(v -> CHAT_CANCELLED.incrementAndGet());
+                    response.setChunked(true).putHeader("Content-Type", "text/event-stream").writeHead();
+                    return;
+                }
+                REFUSED.add("chat " + fault.status());
+                var refusal = request.response().setStatusCode(fault.status()).putHeader("Content-Type",
+                        "application/json");
+                if (fault.retryAfter() != null) {
+                    refusal.putHeader("Retry-After", fault.retryAfter());
+                }
+                refusal.end(new JsonObject().put("error", new JsonObject().put("message", fault.status() == 429
+                        ? "Rate limit reached, retry after " + fault.retryAfter() + " s" : "The server had an error")
+                        .put("type", fault.status() == 429 ? "rate_limit_error" : "server_error")).encode());
+                return;
+            }
+            Reply reply = next(json, faults);
             if (reply == null) {
                 request.response().setStatusCode(500).end("{\"error\":{\"message\":\"no scripted reply\"}}");
                 return;
             }
-            var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
-            boolean[] ended = {false};
-            response.closeHandler(v -> {
-                if (!ended[0]) {
-                    CHAT_CANCELLED.incrementAndGet();
+            if (fault != null && reply.text() != null) { // its first words, then the connection breaks
+                faults.broken = reply;
+                injected(key, "llm", fault.describe());
+            }
+            stream(request, connection, reply, fault == null ? 0 : fault.breakAfterWords(), key);
+        });
+    }
+
+    /**
+     * The reply a request gets: after a stream that broke, the rest of that reply (to a continuation, which says what
+     * was heard as the assistant's words) or the whole of it (the same request asked again); else the next scripted.
+     */
+    private static Reply next(JsonObject request, Faults faults) {
+        Reply broken = faults.broken;
+        if (broken != null) {
+            faults.broken = null;
+            JsonArray messages = request.getJsonArray("messages", new JsonArray());
+            JsonObject last = messages.isEmpty() ? new JsonObject() : messages.getJsonObject(messages.size() - 1);
+            if ("system".equals(last.getString("role")) && messages.size() > 1
+                    && "assistant".equals(messages.getJsonObject(messages.size() - 2).getString("role"))) {
+                String said = messages.getJsonObject(messages.size() - 2).getString("content", "");
+                if (!broken.text().startsWith(said)) {
+                    VIOLATIONS.add("chat: a continuation after words the broken reply did not say: " + said);
+                    return broken;
+                }
+                return new Reply(broken.text().substring(said.length()).strip(), broken.tool(), broken.wordMs(),
+                        broken.arguments());
+            }
+            return broken;
+        }
+        return REPLY_FOR.isEmpty() ? REPLIES.pollFirst()
+                : REPLY_FOR.getOrDefault(lastUserText(request), Reply.says("Sorry, could you say that again?"));
+    }
+
+    /**
+     * The reply as server-sent events, its first after {@link #llmDelayMs}, then one every {@code wordMs}; with
+     * {@code breakAfter} words the connection is closed (no chunk's end, no [DONE]) once that many went out.
+     */
+    private void stream(HttpServerRequest request, HttpConnection connection, Reply reply, int breakAfter,
+            String key) {
+        var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+        boolean[] ended = {false};
+        response.closeHandler(v -> {
+            if (!ended[0]) {
+                CHAT_CANCELLED.incrementAndGet();
+            }
+        });
+        List<String> events = new ArrayList<>();
+        if (reply.text() != null) {
+            String[] words = reply.text().split(" ");
+            for (int i = 0; i < words.length; i++) {
+                events.add(chunk(new JsonObject().put("content", (i == 0 ? "" : " ") + words[i]), null));
+            }
+        }
+        if (reply.tool() != null) {
+            events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
+                    .put("id", "call_1").put("type", "function").put("function", new JsonObject()
+                            .put("name", reply.tool()).put("arguments", "")))), null));
+            String arguments = reply.arguments();
+            int half = arguments.length() / 2;
+            for (String fragment : List.of(arguments.substring(0, half), arguments.substring(half))) {
+                events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject()
+                        .put("index", 0).put("function", new JsonObject().put("arguments", fragment)))), null));
+            }
+        }
+        events.add(chunk(new JsonObject(), reply.tool() != null ? "tool_calls" : "stop"));
+        events.add(new JsonObject().put("choices", new JsonArray()).put("usage", new JsonObject()
+                .put("prompt_tokens", 50).put("completion_tokens", 10).put("total_tokens", 60)).encode());
+        events.add("[DONE]");
+        for (int i = 0; i < events.size(); i++) {
+            String event = events.get(i);
+            boolean last = i == events.size() - 1;
+            boolean usage = i == events.size() - 2;
+            boolean breaks = breakAfter > 0 && i == breakAfter;
+            vertx.setTimer(llmDelayMs + (long) i * reply.wordMs(), t -> {
+                if (ended[0] || request.connection() == null || response.closed()) {
+                    return;
+                }
+                if (breaks) { // the provider's connection goes down mid-answer
+                    ended[0] = true;
+                    drop(connection);
+                    return;
+                }
+                response.write("data: " + event + "\n\n");
+                if (usage) {
+                    TOKENS_SENT.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(60);
+                }
+                if (last) {
+                    ended[0] = true;
+                    response.end();
                 }
             });
-            List<String> events = new ArrayList<>();
-            if (reply.text() != null) {
-                String[] words = reply.text().split(" ");
-                for (int i = 0; i < words.length; i++) {
-                    events.add(chunk(new JsonObject().put("content", (i == 0 ? "" : " ") + words[i]), null));
+        }
+    }
+
+    // ---- Deepgram Aura ----
+
+    /**
+     * One sentence by {@code POST /v1/speak}: the query's model, encoding mulaw, sample_rate 8000 and container none
+     * as a phone call asks, a JSON body {"text"}; its raw μ-law in 100 ms chunks after {@link #ttsDelayMs}. A request
+     * the plan refuses is answered with its status and Deepgram's error body, before any audio.
+     */
+    private void aura(HttpServerRequest request) {
+        String auth = request.getHeader("Authorization");
+        if (auth == null || !auth.startsWith("Token ")) {
+            request.response().setStatusCode(401).end();
+            return;
+        }
+        String key = credential(auth);
+        String query = request.query() == null ? "" : request.query();
+        request.body().onSuccess(body -> {
+            JsonObject json;
+            try {
+                json = body.toJsonObject();
+            } catch (RuntimeException e) {
+                VIOLATIONS.add("aura: a body that is not JSON");
+                request.response().setStatusCode(400).end();
+                return;
+            }
+            String said = json.getString("text", "");
+            if (!query.contains("model=aura") || !query.contains("encoding=mulaw") || !query.contains(
+                    "sample_rate=8000") || said.isBlank() || json.size() != 1) {
+                VIOLATIONS.add("aura: a request the phone path should not make: " + query + " " + json.encode());
+            }
+            TTS_QUERIES.add("aura " + query);
+            TTS_TEXTS.add(said);
+            Faults faults = faultsOf(key);
+            Integer status = faults.speak.remove(faults.speakRequests.incrementAndGet());
+            if (status != null) {
+                REFUSED.add("aura " + status);
+                injected(key, "tts", "refused a sentence: " + status);
+                request.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                        .putHeader("dg-request-id", UUID.randomUUID().toString())
+                        .end(new JsonObject().put("err_code", "INTERNAL_SERVER_ERROR").put("err_msg",
+                                "An internal error occurred").encode());
+                return;
+            }
+            String id = UUID.randomUUID().toString();
+            var response = request.response().setChunked(true).putHeader("Content-Type", "audio/mulaw")
+                    .putHeader("dg-request-id", id).putHeader("dg-char-count", String.valueOf(said.length()));
+            byte[] audio = new byte[60 * Math.max(1, said.split("\\s+").length) * 8];
+            for (int i = 0; i < audio.length; i++) {
+                audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F);
+            }
+            vertx.setTimer(ttsDelayMs, t -> {
+                for (int at = 0; at < audio.length && !response.closed(); at += 800) {
+                    response.write(Buffer.buffer(Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800))));
                 }
-            }
-            if (reply.tool() != null) {
-                events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject().put("index", 0)
-                        .put("id", "call_1").put("type", "function").put("function", new JsonObject()
-                                .put("name", reply.tool()).put("arguments", "")))), null));
-                String arguments = reply.arguments();
-                int half = arguments.length() / 2;
-                for (String fragment : List.of(arguments.substring(0, half), arguments.substring(half))) {
-                    events.add(chunk(new JsonObject().put("tool_calls", new JsonArray().add(new JsonObject()
-                            .put("index", 0).put("function", new JsonObject().put("arguments", fragment)))), null));
+                if (!response.closed()) {
+                    spoken(key, id, said);
+                    response.end();
                 }
-            }
-            events.add(chunk(new JsonObject(), reply.tool() != null ? "tool_calls" : "stop"));
-            events.add(new JsonObject().put("choices", new JsonArray()).put("usage", new JsonObject()
-                    .put("prompt_tokens", 50).put("completion_tokens", 10).put("total_tokens", 60)).encode());
-            events.add("[DONE]");
-            for (int i = 0; i < events.size(); i++) {
-                String event = events.get(i);
-                boolean last = i == events.size() - 1;
-                vertx.setTimer(llmDelayMs + (long) i * reply.wordMs(), t -> {
-                    if (ended[0] || request.connection() == null || response.closed()) {
-                        return;
-                    }
-                    response.write("data: " + event + "\n\n");
-                    if (last) {
-                        ended[0] = true;
-                        response.end();
-                    }
-                });
-            }
+            });
         });
     }
 

@@ -45,6 +45,7 @@ public final class SimulatedCaller implements AutoCloseable {
     private long timer = -1;
     private final Deque<byte[]> script = new ArrayDeque<>();
     private long frameIndex;
+    private long mediaFrames;
     private long playedUntil;
     private final List<Object[]> pendingMarks = new ArrayList<>();
 
@@ -194,6 +195,7 @@ public final class SimulatedCaller implements AutoCloseable {
         }
         speaking = inLine;
         frameIndex++;
+        mediaFrames++;
         if (carrier == Carrier.TELNYX) {
             byte[] sent = frame;
             if ("PCMA".equals(encoding)) {
@@ -289,6 +291,16 @@ public final class SimulatedCaller implements AutoCloseable {
                     : "{\"event\":\"stop\",\"streamSid\":\"" + STREAM_SID + "\",\"stop\":{}}");
             socket.close();
         }
+    }
+
+    /** Whether everything scripted (lines and pauses) has been sent. */
+    public synchronized boolean scriptPlayed() {
+        return script.isEmpty();
+    }
+
+    /** The caller's media frames sent so far (20 ms each): the audio the call streamed to the service. */
+    public synchronized long mediaFramesSent() {
+        return mediaFrames;
     }
 
     /** Agent frames that arrived in [from, to). */

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * {@link VoiceActivity} turns into the caller starting and stopping to speak. What it hears reaches the session as
  * {@link VoiceEvent}s on the call's loop. A recognizer that fails for good (its adapter's reconnects spent) is replaced
  * by the next one the configuration names, and the audio it had not settled yet (since its last final transcript, up
- * to {@link #UNSETTLED_LIMIT}) is sent to the new one, so a line said across the switch is still understood. On the
+ * to {@link #UNSETTLED_LIMIT}) is sent to the new one, so a line said across the switch is still understood; when the
+ * caller had finished it and the final transcript was still awaited, the new one is asked to finalize it too. On the
  * call's loop only.
  */
 final class CallerAudio {
@@ -39,6 +40,8 @@ final class CallerAudio {
     private final Deque<byte[]> unsettled = new ArrayDeque<>();
     private final int unsettledLimit;
     private int unsettledBytes;
+    /** The recognizer was asked to finalize what the caller said and no final transcript came yet. */
+    private boolean finalizing;
     /** Seconds recognized by the recognizers the call left behind. */
     private double secondsBefore;
     /** Which recognizer {@link #stt} is. */
@@ -133,6 +136,7 @@ final class CallerAudio {
 
     /** The caller stopped speaking: the recognizer settles what it heard now. */
     void finalizeNow() {
+        finalizing = true;
         stt.finalizeNow();
     }
 
@@ -188,6 +192,9 @@ final class CallerAudio {
             sttAt = recognizers.at();
             secondsBefore += old.seconds();
             unsettled.forEach(stt::audio);
+            if (finalizing) { // the caller had finished the line: the final the old one owed comes from the new one
+                stt.finalizeNow();
+            }
             return;
         }
         failed.accept("speech-to-text: " + message);
@@ -224,6 +231,7 @@ final class CallerAudio {
                     if (isFinal) {
                         unsettled.clear();
                         unsettledBytes = 0;
+                        finalizing = false;
                     }
                     heard.accept(new VoiceEvent.Transcript(loop.now(), text, isFinal));
                 }

@@ -1113,6 +1113,29 @@ class VoiceSessionTest {
     }
 
     @Test
+    void aRecognizerThatFailsForGoodWhileItsFinalIsAwaitedIsReplacedByTheFallbackWhichIsAskedToFinalizeTheLine() {
+        backupRecognizer = new Recognizer();
+        start(definition("Hello.", true));
+        callerSilent(600);
+        model.says(ModelReply.text("It ships today."));
+        callerSpeaks(600);
+        callerSilent(400); // voice activity heard the caller stop: the recognizer is asked to finalize, and never answers
+        assertThat(recognizer.finalizes).isEqualTo(1);
+        backupRecognizer.lines.add("Where is my order?");
+        recognizer.listener.failed("socket closed (reconnects spent)");
+        loop.drain();
+        assertThat(backupRecognizer.frames).as("the line, not yet settled, went to the fallback")
+                .isGreaterThanOrEqualTo(30);
+        assertThat(backupRecognizer.finalizes).as("the fallback settles the line the caller finished").isEqualTo(1);
+        callerSilent(2_000);
+        assertThat(voice.spoken).endsWith("It ships today.");
+        session.stopped();
+        loop.drain();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello.", "Where is my order?", "It ships today.");
+    }
+
+    @Test
     void aModelThatFailsForGoodIsReplacedByTheFallbackForTheSameTurnAndTheRestOfTheCall() {
         backupLlm = new ModelEndpoint(ModelService.LLM, "groq", "llama-3.3-70b", null, List.of("g"), Map.of(), false);
         start(definition("Hello.", true));
