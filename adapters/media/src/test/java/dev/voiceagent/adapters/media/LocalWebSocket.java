@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
@@ -49,17 +50,15 @@ public final class LocalWebSocket implements AutoCloseable {
         int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .actualPort();
         LocalWebSocket local = new LocalWebSocket(server, vertx.createWebSocketClient(client));
-        // the handlers are set as the socket opens, on its loop: what the server says at once is not lost
-        local.client = local.connector.connect(port, "127.0.0.1", "/media").map(local::listen).toCompletionStage()
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // the handlers are set before it connects: what the server says with the upgrade is not lost (handlers set
+        // once the connection completed missed it now and then)
+        ClientWebSocket socket = local.connector.webSocket();
+        socket.textMessageHandler(local.texts::add);
+        socket.binaryMessageHandler(data -> local.binaries.add(data.getBytes()));
+        socket.closeHandler(v -> local.closed.complete(socket.closeStatusCode() + " " + socket.closeReason()));
+        local.client = socket.connect(port, "127.0.0.1", "/media").toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         return local;
-    }
-
-    private WebSocket listen(WebSocket socket) {
-        socket.textMessageHandler(texts::add);
-        socket.binaryMessageHandler(data -> binaries.add(data.getBytes()));
-        socket.closeHandler(v -> closed.complete(socket.closeStatusCode() + " " + socket.closeReason()));
-        return socket;
     }
 
     public void send(String text) {
