@@ -129,7 +129,12 @@ final class Playback {
         return playout.clear(loop.now());
     }
 
-    /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
+    /** How much of what was sent the caller has heard by now (the carrier's queue kept). */
+    long heardMs() {
+        return playout.playedMs(loop.now());
+    }
+
+        /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
     void stop() {
         current = null;
     }

@@ -457,6 +457,12 @@ public final class VoiceSession extends CallSession {
 
     @Override
     Ended ended(String reason, Instant at) {
+        Answer a = answer;
+        if (a != null && a.turn != null && failure == null) {
+            // the call ended mid-answer (the caller hung up, its time ran out): what the caller said stays, and of
+            // the answer what was heard
+            conversation = a.keptOnFailure(conversation, a.speech.heard(playback.heardMs()));
+        }
         return new Ended(reason, conversation, tokens.plus(screen.spent()), moves.speechBefore() + caller.seconds(),
                 moves.charactersBefore() + generation.characters(), connectedAt, at, log.events(), failure,
                 log.endDetails(), new ProviderShares(caller.fallbackSeconds(), generation.fallbackCharacters(),

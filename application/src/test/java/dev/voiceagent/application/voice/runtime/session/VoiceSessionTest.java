@@ -1078,6 +1078,21 @@ class VoiceSessionTest {
         }
     }
 
+    @Test
+    void aCallerWhoHangsUpWhileTheAnswerIsWrittenKeepsTheirWordsAndWhatWasHeardInTheTranscript() {
+        start(definition("Hello.", true));
+        callerSilent(600);
+        recognizer.lines.add("What are your opening hours?");
+        model.replies.add(request -> Multi.createFrom().emitter(emitter -> { })); // still writing at the hang-up
+        callerSpeaks(600);
+        callerSilent(600);
+        session.stopped();
+        loop.drain();
+        assertThat(ended.reason()).isEqualTo(TurnTaking.USER_HANGUP);
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .containsExactly("Hello.", "What are your opening hours?");
+    }
+
     // ---- fallback providers ----
 
     @Test
