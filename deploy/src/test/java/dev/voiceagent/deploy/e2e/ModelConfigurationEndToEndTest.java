@@ -222,6 +222,10 @@ class ModelConfigurationEndToEndTest {
         assertThat(defaults.getList("llm.openai.required")).containsExactly("api_key");
         assertThat(defaults.getString("llm.openai.properties.base_url.default")).isEqualTo("https://api.openai.com/v1");
         assertThat(defaults.getDouble("tts.elevenlabs.properties.speed.maximum")).isEqualTo(2.0);
+        // the models page shows each provider by its title, as the reference titles them
+        assertThat(defaults.getString("tts.elevenlabs.title")).isEqualTo("ElevenLabs");
+        assertThat(defaults.getString("stt.deepgram.title")).isEqualTo("Deepgram");
+        assertThat(defaults.getString("tts.openai.title")).isEqualTo("OpenAI");
         assertThat(defaults.getString("default_providers.llm")).isEqualTo("openai");
         assertThat(defaults.getInt("workflow_configurations.max_call_duration")).isEqualTo(300);
         assertThat(defaults.getDouble("workflow_configurations.max_user_idle_timeout")).isEqualTo(10.0);

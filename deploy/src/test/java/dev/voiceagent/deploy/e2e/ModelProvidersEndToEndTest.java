@@ -293,8 +293,13 @@ class ModelProvidersEndToEndTest {
         as().get("/api/v1/user/configurations/voices/deepgram?q=thalia").then().statusCode(200)
                 .body("voices.voice_id", org.hamcrest.Matchers.contains("aura-2-thalia-en"));
         as().get("/api/v1/user/configurations/voices/acme").then().statusCode(404);
-        as().get("/api/v1/user/configurations/voices/elevenlabs").then().statusCode(400)
-                .body("detail", org.hamcrest.Matchers.containsString("ElevenLabs key"));
+        // before the organization's ElevenLabs key is saved: ElevenLabs' premade voices, as the reference lists them
+        as().get("/api/v1/user/configurations/voices/elevenlabs?gender=female").then().statusCode(200)
+                .body("voices.voice_id", org.hamcrest.Matchers.hasItems("21m00Tcm4TlvDq8ikWAM",
+                        "EXAVITQu4vr4xnSDxMaL"))
+                .body("voices.gender", org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.equalTo("female")));
+        as().get("/api/v1/user/configurations/voices/cartesia").then().statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("Cartesia key"));
         assertThat(FakeModelProviders.REQUESTS).isEmpty();
     }
 }

@@ -32,7 +32,8 @@ public final class ModelCatalog {
     /** The catalog's data, a class-path resource in this package (native images include it by name). */
     public static final String RESOURCE = "model-catalog.json";
 
-    private static final Set<String> PROVIDER_KEYS = Set.of("service", "id", "schema", "description", "fields");
+    private static final Set<String> PROVIDER_KEYS = Set.of("service", "id", "schema", "title", "description",
+            "fields");
     private static final Set<String> FIELD_KEYS = Set.of("name", "type", "required", "nullable", "default",
             "minimum", "exclusiveMinimum", "maximum", "enum", "description", "examples", "hints");
     private static final Map<String, Object> DATA = read();
@@ -114,7 +115,7 @@ public final class ModelCatalog {
             fields.add(field(map(field, where + " field"), where));
         }
         return new ModelProvider(service, text(p, "id", where), text(p, "schema", where),
-                optionalText(p, "description", where), fields);
+                optionalText(p, "title", where), optionalText(p, "description", where), fields);
     }
 
     private static ModelField field(Map<String, Object> f, String provider) {

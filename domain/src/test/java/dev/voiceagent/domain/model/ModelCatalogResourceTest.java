@@ -91,4 +91,12 @@ class ModelCatalogResourceTest {
                 .satisfies(key -> assertThat(key.secret()).isTrue())
                 .satisfies(key -> assertThat(key.type()).isEqualTo(Type.KEY));
     }
+
+    @Test
+    void everyProviderHasTheTitleAPersonReadsNotItsSchemasName() {
+        assertThat(ModelCatalog.all()).isNotEmpty().allSatisfy(p -> assertThat(p.title()).as(p.schemaName())
+                .isNotEqualTo(p.schemaName()).doesNotContain("Configuration", "Service"));
+        assertThat(ModelCatalog.BUILT_IN).allSatisfy(p -> assertThat(p.title()).isEqualTo("Simulator"));
+        assertThat(ModelCatalog.MANAGED.title()).isEqualTo("Dograh");
+    }
 }

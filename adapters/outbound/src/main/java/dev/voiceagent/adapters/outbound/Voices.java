@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Voice catalogs: ElevenLabs GET /v1/voices and Cartesia GET /voices with the organization's key; the
- * documented voices of OpenAI's and Deepgram's (Aura-2) text to speech, which need no call.
+ * Voice catalogs: ElevenLabs GET /v1/voices and Cartesia GET /voices with the organization's key (ElevenLabs' premade
+ * voices without one); the documented voices of OpenAI's and Deepgram's (Aura-2) text to speech, which need no call.
  */
 @ApplicationScoped
 public class Voices implements VoiceCatalog {
@@ -31,6 +31,36 @@ public class Voices implements VoiceCatalog {
             "harmonia", "hera", "hermes", "hyperion", "iris", "janus", "juno", "jupiter", "luna", "mars", "minerva",
             "neptune", "odysseus", "ophelia", "orion", "orpheus", "pandora", "phoebe", "pluto", "saturn", "selene",
             "theia", "vesta", "zeus");
+
+    /**
+     * ElevenLabs' premade voices (id, name, gender, accent, description), listed without a key as the reference's
+     * dashboard lists its catalog's: every account can speak with them. With the organization's key, its own library.
+     */
+    static final List<List<String>> ELEVENLABS_PREMADE = List.of(
+            List.of("21m00Tcm4TlvDq8ikWAM", "Rachel", "female", "american", "calm"),
+            List.of("9BWtsMINqrJLrRacOk9x", "Aria", "female", "american", "expressive"),
+            List.of("EXAVITQu4vr4xnSDxMaL", "Sarah", "female", "american", "soft"),
+            List.of("FGY2WhTYpPnrIDTdsKH5", "Laura", "female", "american", "upbeat"),
+            List.of("XB0fDUnXU5powFXDhCwa", "Charlotte", "female", "swedish", "seductive"),
+            List.of("AZnzlk1XvdvUeBnXmlld", "Domi", "female", "american", "strong"),
+            List.of("MF3mGyEYCl7XYWbV9V6O", "Elli", "female", "american", "emotional"),
+            List.of("CwhRBWXzGAHq8TQ4Fs17", "Roger", "male", "american", "confident"),
+            List.of("IKne3meq5aSn9XLyUdCD", "Charlie", "male", "australian", "natural"),
+            List.of("JBFqnCBsd6RMkjVDRZzb", "George", "male", "british", "warm"),
+            List.of("N2lVS1w4EtoT3dr4eOWO", "Callum", "male", "transatlantic", "intense"),
+            List.of("SAz9YHcvj6GT2YYXdXww", "River", "neutral", "american", "confident"),
+            List.of("nPczCjzI2devNBz1zQrb", "Brian", "male", "american", "deep"),
+            List.of("iP95p4xoKVk53GoZ742B", "Chris", "male", "american", "casual"),
+            List.of("onwK4e9ZLuTAKqWW03F9", "Daniel", "male", "british", "authoritative"),
+            List.of("29vD33N1CtxCmqQRPOHJ", "Drew", "male", "american", "well-rounded"),
+            List.of("2EiwWnXFnvU5JabPnv8n", "Clyde", "male", "american", "war veteran"),
+            List.of("5Q0t7uMcjvnagumLfvZi", "Paul", "male", "american", "authoritative"),
+            List.of("CYw3kZ02Hs0563khs1Fj", "Dave", "male", "british-essex", "conversational"),
+            List.of("D38z5RcWu1voky8WS1ja", "Fin", "male", "irish", "sailor"),
+            List.of("ErXwobaYiN019PkySvjV", "Antoni", "male", "american", "well-rounded"),
+            List.of("TxGEqnHWrfWFTfGW9XjX", "Josh", "male", "american", "deep"),
+            List.of("VR6AewLTigWG4xSOukaG", "Arnold", "male", "american", "crisp"),
+            List.of("pNInz6obpgDQGcFmaJgB", "Adam", "male", "american", "deep"));
 
     private final GuardedHttp http;
     private final ProviderApis apis;
@@ -47,7 +77,10 @@ public class Voices implements VoiceCatalog {
                     .map(v -> new Voice(v, capitalized(v), null, null, null, null, null)).toList()));
             case "deepgram" -> Uni.createFrom().item(Optional.of(DEEPGRAM.stream()
                     .map(v -> new Voice("aura-2-" + v + "-en", capitalized(v), null, null, null, "en", null)).toList()));
-            case "elevenlabs" -> elevenlabs(keyed(endpoint, "ElevenLabs"), endpoint).map(Optional::of);
+            case "elevenlabs" -> endpoint == null || endpoint.apiKey() == null
+                    ? Uni.createFrom().item(Optional.of(ELEVENLABS_PREMADE.stream().map(v -> new Voice(v.get(0),
+                            v.get(1), v.get(4), v.get(3), v.get(2), "en", null)).toList()))
+                    : elevenlabs(endpoint.apiKey(), endpoint).map(Optional::of);
             case "cartesia" -> cartesia(keyed(endpoint, "Cartesia")).map(Optional::of);
             default -> Uni.createFrom().item(Optional.empty());
         };

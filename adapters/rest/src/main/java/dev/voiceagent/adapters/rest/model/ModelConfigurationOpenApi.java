@@ -123,7 +123,7 @@ public final class ModelConfigurationOpenApi {
     }
 
     private static Schema provider(ModelProvider provider, boolean tagged) {
-        Schema schema = object(provider.schemaName());
+        Schema schema = object(provider.title());
         if (provider.description() != null) {
             schema.description(provider.description());
         }

@@ -38,7 +38,7 @@ final class ModelSchemas {
             }
         }
         Map<String, Object> schema = new LinkedHashMap<>();
-        schema.put("title", provider.schemaName());
+        schema.put("title", provider.title()); // what the dashboard shows: "ElevenLabs", not the schema's name
         if (provider.description() != null) {
             schema.put("description", provider.description());
         }
