@@ -2,6 +2,8 @@ package dev.voiceagent.adapters.outbound.speech;
 
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.Pcm16;
+import dev.voiceagent.domain.audio.Resampler;
 import dev.voiceagent.domain.outbound.RetryBudget;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -20,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * One call's OpenAI realtime transcription session ({@code /realtime?intent=transcription}): a
- * {@code session.update} of type transcription with the call's μ-law as {@code audio/pcmu}, the model and language,
+ * {@code session.update} of type transcription with the call's μ-law as {@code audio/pcmu} (a browser's PCM resampled to
+ * {@code audio/pcm} at 24 kHz), the model and language,
  * and no turn detection (our voice activity decides turns); the caller's audio appended every 100 ms
  * ({@code input_audio_buffer.append}); at the end of a turn what is pending is appended and the buffer committed, and
  * the item's {@code ...input_audio_transcription.delta} and {@code .completed} events become interim and final
@@ -47,8 +50,14 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
         int bytes;
     }
 
+    /** The rate OpenAI takes 16-bit PCM at ({@code audio/pcm}): a browser's 16 kHz is resampled to it. */
+    static final int PCM_RATE = 24_000;
+
     private final SpeechToText.Listener listener;
     private final AudioFormat format;
+    /** What goes on the wire: the phone's μ-law as it is, or PCM at {@link #PCM_RATE}. */
+    private final AudioFormat wire;
+    private final Resampler resampler;
     private final JsonObject session;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private final Map<String, StringBuilder> partial = new HashMap<>();
@@ -62,6 +71,9 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
             String provider, JsonObject session, SpeechToText.Listener listener) {
         super(connect, vertx, budget, provider);
         this.format = format;
+        boolean pcm = format.encoding() == AudioFormat.Encoding.PCM16LE;
+        this.wire = pcm ? new AudioFormat(AudioFormat.Encoding.PCM16LE, PCM_RATE) : format;
+        this.resampler = pcm && format.sampleRate() != PCM_RATE ? new Resampler(format.sampleRate(), PCM_RATE) : null;
         this.session = session;
         this.listener = listener;
         connect();
@@ -74,6 +86,14 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
 
     /** As above; the words to expect (a workflow's dictionary) go in the transcription's prompt. */
     static JsonObject session(String model, String language, List<String> keyterms) {
+        return session(model, language, keyterms, AudioFormat.MULAW_8K);
+    }
+
+    /**
+     * As above, for the call's audio: a phone's μ-law as {@code audio/pcmu}, a browser's PCM as {@code audio/pcm} at
+     * {@link #PCM_RATE} (what OpenAI takes; the adapter resamples it).
+     */
+    static JsonObject session(String model, String language, List<String> keyterms, AudioFormat call) {
         JsonObject transcription = new JsonObject().put("model", model);
         if (language != null && !language.isBlank() && !"multi".equals(language)) {
             transcription.put("language", language);
@@ -83,7 +103,9 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
         }
         return new JsonObject().put("type", "session.update").put("session", new JsonObject()
                 .put("type", "transcription").put("audio", new JsonObject().put("input", new JsonObject()
-                        .put("format", new JsonObject().put("type", "audio/pcmu"))
+                        .put("format", call.encoding() == AudioFormat.Encoding.MULAW
+                                ? new JsonObject().put("type", "audio/pcmu")
+                                : new JsonObject().put("type", "audio/pcm").put("rate", PCM_RATE))
                         .put("transcription", transcription).putNull("turn_detection"))));
     }
 
@@ -198,7 +220,7 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
             return;
         }
         bytes += frame.length;
-        pending.writeBytes(frame);
+        pending.writeBytes(resampler == null ? frame : Pcm16.bytes(resampler.process(Pcm16.samples(frame))));
         if (++pendingFrames >= FRAMES_PER_APPEND) {
             appendPending();
         }
@@ -227,10 +249,10 @@ final class OpenAiTranscription extends ProviderSocket implements SpeechToText.S
         for (Turn turn : committed) {
             kept += turn.bytes;
         }
-        while (kept > format.bytes(UNSETTLED_MS) && !committed.isEmpty()) {
+        while (kept > wire.bytes(UNSETTLED_MS) && !committed.isEmpty()) {
             kept -= committed.pollFirst().bytes;
         }
-        while (kept > format.bytes(UNSETTLED_MS) && current.pieces.size() > 1) {
+        while (kept > wire.bytes(UNSETTLED_MS) && current.pieces.size() > 1) {
             byte[] oldest = current.pieces.removeFirst();
             current.bytes -= oldest.length;
             kept -= oldest.length;

@@ -86,13 +86,11 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     /**
      * OpenAI realtime transcription ({@code {base}/realtime?intent=transcription}, https -> wss; the organization's
-     * OpenAI-compatible base URL, or the installation's managed models): the phone's μ-law as it is.
+     * OpenAI-compatible base URL, or the installation's managed models): the phone's μ-law as it is, a browser's
+     * 16 kHz PCM resampled to the 24 kHz PCM it takes.
      */
     private SpeechToText.Stream openAiTranscription(ModelEndpoint endpoint, AudioFormat format,
             SpeechToText.Listener listener) {
-        if (format.encoding() != AudioFormat.Encoding.MULAW) {
-            throw new UnsupportedSpeechProvider("OpenAI realtime transcription is used on phone calls (μ-law) only");
-        }
         boolean speaches = "speaches".equals(endpoint.provider());
         String own = selfHosted(endpoint);
         String base = endpoint.managed() ? ProviderApis.trim(endpoint.baseUrl()) : own != null ? own : apis.openai();
@@ -100,7 +98,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = speaches && blank(endpoint.apiKey()) ? Map.of()
                 : Map.of("Authorization", "Bearer " + key(endpoint, name));
         JsonObject session = OpenAiTranscription.session(setting(endpoint, "model", endpoint.model(),
-                "gpt-4o-transcribe"), setting(endpoint, "language", null, null), keyterms(endpoint));
+                "gpt-4o-transcribe"), setting(endpoint, "language", null, null), keyterms(endpoint), format);
         String url = websocket(base) + "/realtime?intent=transcription";
         return new OpenAiTranscription(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 name, session, listener);

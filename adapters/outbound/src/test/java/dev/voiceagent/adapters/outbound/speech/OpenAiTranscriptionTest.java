@@ -8,11 +8,14 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.domain.audio.Pcm16;
 import dev.voiceagent.domain.model.ModelService;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +171,33 @@ class OpenAiTranscriptionTest {
         heard.await("failed:");
         assertThat(heard.events).last().isEqualTo("failed:OpenAI: The server had an error");
         assertThat(heard.events).hasSize(4);
+        stream.close();
+    }
+
+    @Test
+    void aBrowsersSixteenKilohertzPcmGoesAsTheTwentyFourKilohertzPcmOpenAiTakes() throws Exception {
+        Heard heard = new Heard();
+        SpeechToText.Stream stream = speech.open(openai("sk-good"), AudioFormat.PCM_16K, heard);
+        for (int i = 0; i < 10; i++) { // 200 ms of a 440 Hz tone in 20 ms frames
+            short[] samples = new short[320];
+            for (int k = 0; k < 320; k++) {
+                samples[k] = (short) (8_000 * Math.sin(2 * Math.PI * 440 * (i * 320 + k) / 16_000.0));
+            }
+            stream.audio(Pcm16.bytes(samples));
+        }
+        stream.finalizeNow();
+        heard.await("final:");
+        assertThat(RECEIVED.getFirst().getJsonObject("session").getJsonObject("audio").getJsonObject("input")
+                .getJsonObject("format")).isEqualTo(new JsonObject().put("type", "audio/pcm").put("rate", 24_000));
+        List<byte[]> appended = RECEIVED.stream().filter(m -> "input_audio_buffer.append".equals(m.getString("type")))
+                .map(m -> Base64.getDecoder().decode(m.getString("audio"))).toList();
+        int bytes = appended.stream().mapToInt(a -> a.length).sum();
+        // 200 ms at 24 kHz, 16-bit: 9,600 bytes, but for the resampler's ~2 ms still in its filter
+        assertThat(bytes).isBetween(9_400, 9_600);
+        short[] first = Pcm16.samples(appended.getFirst());
+        assertThat(Loudness.dbfs(Arrays.copyOfRange(first, 200, first.length))).as("the tone, not noise or silence")
+                .isBetween(-16.0, -10.0);
+        assertThat(stream.seconds()).as("the caller's audio, at its own rate").isEqualTo(0.2);
         stream.close();
     }
 
