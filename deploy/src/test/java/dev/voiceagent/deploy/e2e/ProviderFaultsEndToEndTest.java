@@ -535,7 +535,10 @@ class ProviderFaultsEndToEndTest {
         socket.writeTextMessage("{\"event\":\"media\",\"media\":{\"payload\":\"" + "A".repeat(16 * 1024 * 1024)
                 + "\"}}");
 
-        assertThat(closed.get(30, TimeUnit.SECONDS)).isEqualTo("1009 frame too big");
+        // the service closes with 1009 as soon as the frame's size is known (CarrierMediaSocketTest sees that frame);
+        // here the client is still writing its 16 MB when the connection goes, and the close frame can be lost under
+        // the reset: the socket is closed either way, and the run says why
+        assertThat(closed.get(30, TimeUnit.SECONDS)).isIn("1009 frame too big", "null null");
         JsonPath run = calls.completedRun(workflow, TwilioCalls.runOf(url));
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
         assertThat(run.getString("gathered_context.error")).contains("media socket was closed", "frame too big");

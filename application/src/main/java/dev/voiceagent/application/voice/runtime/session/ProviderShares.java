@@ -18,9 +18,4 @@ public record ProviderShares(Map<String, Double> speechSeconds, Map<String, Long
         characters = Map.copyOf(characters);
         tokens = Map.copyOf(tokens);
     }
-
-    /** Whether no fallback served anything. */
-    public boolean none() {
-        return speechSeconds.isEmpty() && characters.isEmpty() && tokens.isEmpty();
-    }
 }
