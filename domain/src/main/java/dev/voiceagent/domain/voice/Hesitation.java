@@ -7,15 +7,14 @@ import java.util.Set;
  * Whether what the caller said so far sounds unfinished, so the turn waits a little for more: a final transcript that
  * ends on a comma, a dash or an ellipsis, or whose last word is one a sentence does not end on (an article, a
  * preposition, a conjunction, a possessive, "I", a filler such as "um"), with or without the period a recognizer may
- * put after it ("I would like to." is still unfinished). English; anything else sounds finished (no added wait).
+ * put after it ("I would like to." is still unfinished). Verbs and pronouns a sentence can end on ("that's all I
+ * need", "yes it is") are not on the list: a complete sentence is answered without the wait. English; anything else sounds finished (no added wait).
  */
 public final class Hesitation {
 
-    private static final Set<String> OPEN_ENDED = Set.of("a", "an", "the", "to", "of", "for", "with", "at",
-            "from", "about", "into", "and", "or", "but", "so", "because", "if", "that", "than", "my", "your",
-            "our", "their", "his", "her", "its", "i", "i'm", "um", "uh", "er", "erm", "uhm", "hmm", "like", "is", "are",
-            "was", "were", "be", "would", "could", "should", "can", "will", "want", "need", "just", "some", "this",
-            "these", "those", "which", "who", "where", "when");
+    private static final Set<String> OPEN_ENDED = Set.of("a", "an", "the", "to", "of", "for", "with", "at", "from",
+            "about", "into", "and", "or", "but", "so", "because", "if", "than", "my", "your", "our", "their", "his",
+            "her", "i", "i'm", "um", "uh", "er", "erm", "uhm", "hmm");
 
     private Hesitation() {
     }

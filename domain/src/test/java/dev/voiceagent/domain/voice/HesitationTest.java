@@ -22,6 +22,8 @@ class HesitationTest {
         assertThat(Hesitation.unfinished("Where is my order?")).isFalse();
         assertThat(Hesitation.unfinished("Is that for me?")).isFalse();
         assertThat(Hesitation.unfinished("No that is all thanks")).isFalse();
+        assertThat(Hesitation.unfinished("That's all I need.")).isFalse();
+        assertThat(Hesitation.unfinished("Yes it is")).isFalse();
         assertThat(Hesitation.unfinished("")).isFalse();
         assertThat(Hesitation.unfinished(null)).isFalse();
     }
