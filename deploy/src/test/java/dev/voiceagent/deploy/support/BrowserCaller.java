@@ -58,7 +58,10 @@ public final class BrowserCaller implements ScriptedCaller {
         ws.textMessageHandler(text -> message(new JsonObject(text)));
         ws.closeHandler(v -> {
             vertx.cancelTimer(timer);
-            closed.complete(ws.closeReason());
+            // the close can overtake a message still queued for the handler (the service's refusal says why, then
+            // closes): the close is reported once what came before it was handled
+            String reason = ws.closeReason();
+            vertx.setTimer(100, t -> closed.complete(reason));
         });
         socket = ws.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         timer = vertx.setPeriodic(20, t -> tick());
