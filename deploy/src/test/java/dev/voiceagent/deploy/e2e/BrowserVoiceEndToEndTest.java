@@ -20,9 +20,9 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -328,7 +328,8 @@ public class BrowserVoiceEndToEndTest {
         BrowserCaller caller = new BrowserCaller(vertx);
         callers.add(caller);
         assertThatThrownBy(() -> caller.connect(url, headers)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(UpgradeRejectedException.class)
-                .satisfies(e -> assertThat(((UpgradeRejectedException) e).getStatus()).isEqualTo(status));
+                .cause().isInstanceOf(WebSocketHandshakeException.class)
+                .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode())
+                        .isEqualTo(status));
     }
 }

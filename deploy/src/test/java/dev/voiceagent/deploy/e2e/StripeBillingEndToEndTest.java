@@ -23,8 +23,8 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.UpgradeRejectedException;
 import jakarta.inject.Inject;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -258,8 +258,9 @@ class StripeBillingEndToEndTest {
                 .getLong("id");
         BrowserCaller plain = new BrowserCaller(vertx);
         assertThatThrownBy(() -> plain.connect("ws://localhost:" + port + "/api/v1/ws/voice/" + workflow + "/"
-                + browserRun + "?token=" + key, null)).cause().isInstanceOf(UpgradeRejectedException.class)
-                .satisfies(e -> assertThat(((UpgradeRejectedException) e).getStatus()).isEqualTo(402));
+                + browserRun + "?token=" + key, null)).cause().isInstanceOf(WebSocketHandshakeException.class)
+                .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode())
+                        .isEqualTo(402));
         plain.close();
         try (BrowserCaller signaling = new BrowserCaller(vertx).connect("ws://localhost:" + port
                 + "/api/v1/ws/signaling/" + workflow + "/" + browserRun + "?token=" + key, null)) {

@@ -4,31 +4,37 @@ import dev.voiceagent.domain.audio.Loudness;
 import dev.voiceagent.domain.audio.Pcm16;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.ClientWebSocket;
-import io.vertx.core.http.WebSocket;
-import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A caller on the plain WebSocket voice route, as a browser page or a program would be: real speech (FreeTTS at
  * 16 kHz) and silence as 16-bit PCM, one 20 ms binary frame every 20 ms; it keeps when the agent's audio arrived and
  * how loud it was, the JSON events in order, the clears, and how the socket closed.
+ *
+ * <p>It is the JDK's WebSocket client, whose listener is in place before the upgrade and is told of messages and the
+ * close one at a time in order: the service's first message (ready, or a refusal's reason) is never lost and always
+ * comes before the close (Vert.x's client set its handlers after the upgrade and now and then missed it).
  */
 public final class BrowserCaller implements ScriptedCaller {
 
     private static final byte[] SILENCE = new byte[SpokenScript.FRAME_BYTES];
 
     private final Vertx vertx;
-    private final WebSocketClient client;
+    private final HttpClient client = HttpClient.newHttpClient();
     private final SpokenScript script = new SpokenScript(SILENCE);
     private WebSocket socket;
+    /** The last send: the JDK's client takes one at a time, so each waits for the one before. */
+    private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
     private long timer;
     /** Each line's voiced part as sent: its first voiced frame's time and its last one's end (epoch ms). */
     public final List<long[]> speech = script.speech();
@@ -40,32 +46,63 @@ public final class BrowserCaller implements ScriptedCaller {
 
     public BrowserCaller(Vertx vertx) {
         this.vertx = vertx;
-        this.client = vertx.createWebSocketClient();
     }
 
-    /** Connects to {@code url} (its query kept) with these headers; fails with the refusal's status. */
+    /**
+     * Connects to {@code url} (its query kept) with these headers; fails with the refusal (an ExecutionException
+     * caused by a {@link java.net.http.WebSocketHandshakeException} that holds the answer's status).
+     */
     public BrowserCaller connect(String url, MultiMap headers) throws Exception {
-        URI uri = URI.create(url);
-        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
-                .setURI(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+        WebSocket.Builder builder = client.newWebSocketBuilder();
         if (headers != null) {
-            options.setHeaders(headers);
+            headers.forEach(builder::header);
         }
-        // the handlers are set before it connects: the server's first message (ready) comes with the upgrade, and a
-        // handler set once the connection completed could miss it
-        ClientWebSocket ws = client.webSocket();
-        ws.binaryMessageHandler(this::audio);
-        ws.textMessageHandler(text -> message(new JsonObject(text)));
-        ws.closeHandler(v -> {
-            vertx.cancelTimer(timer);
-            // the close can overtake a message still queued for the handler (the service's refusal says why, then
-            // closes): the close is reported once what came before it was handled
-            String reason = ws.closeReason();
-            vertx.setTimer(100, t -> closed.complete(reason));
-        });
-        socket = ws.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        socket = builder.buildAsync(URI.create(url), new Listener()).get(10, TimeUnit.SECONDS);
         timer = vertx.setPeriodic(20, t -> tick());
         return this;
+    }
+
+    /** What the service sends, whole messages in order, then the close. */
+    private final class Listener implements WebSocket.Listener {
+        private final StringBuilder text = new StringBuilder();
+        private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+            text.append(data);
+            if (last) {
+                message(new JsonObject(text.toString()));
+                text.setLength(0);
+            }
+            ws.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            binary.writeBytes(bytes);
+            if (last) {
+                audio(binary.toByteArray());
+                binary.reset();
+            }
+            ws.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+            vertx.cancelTimer(timer);
+            closed.complete(reason);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket ws, Throwable error) {
+            vertx.cancelTimer(timer);
+            closed.complete(null); // cut without a close frame
+        }
     }
 
     @Override
@@ -83,17 +120,17 @@ public final class BrowserCaller implements ScriptedCaller {
 
     @Override
     public synchronized void send(JsonObject message) {
-        socket.writeTextMessage(message.encode());
+        String text = message.encode();
+        sending = sending.handle((v, e) -> null).thenCompose(v -> socket.sendText(text, true));
     }
 
     private synchronized void tick() {
         byte[] frame = script.next(System.currentTimeMillis());
-        socket.writeBinaryMessage(Buffer.buffer(frame));
+        sending = sending.handle((v, e) -> null).thenCompose(v -> socket.sendBinary(ByteBuffer.wrap(frame), true));
     }
 
-    private synchronized void audio(Buffer data) {
-        agentFrames.add(new long[] {System.currentTimeMillis(),
-                Math.round(Loudness.dbfs(Pcm16.samples(data.getBytes())))});
+    private synchronized void audio(byte[] data) {
+        agentFrames.add(new long[] {System.currentTimeMillis(), Math.round(Loudness.dbfs(Pcm16.samples(data)))});
     }
 
     private synchronized void message(JsonObject m) {
@@ -136,9 +173,23 @@ public final class BrowserCaller implements ScriptedCaller {
     @Override
     public void close() {
         vertx.cancelTimer(timer);
-        if (socket != null && !socket.isClosed()) {
-            socket.close();
+        if (socket != null && !socket.isOutputClosed()) {
+            CompletableFuture<?> hangUp;
+            synchronized (this) {
+                sending = sending.handle((v, e) -> null)
+                        .thenCompose(v -> socket.sendClose(WebSocket.NORMAL_CLOSURE, "hangup"));
+                hangUp = sending;
+            }
+            try { // the service answers the close: then it is a hang-up, not a connection lost
+                hangUp.get(2, TimeUnit.SECONDS);
+                closed.get(2, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // cut below
+            }
         }
-        client.close();
+        if (socket != null) {
+            socket.abort();
+        }
+        client.shutdownNow();
     }
 }

@@ -64,6 +64,14 @@ public final class ScriptedStart implements StartVoiceSessionUseCase {
         return Uni.createFrom().voidItem();
     }
 
+    /** The reasons of the calls ended before their session, once there is one (waiting up to 5 s). */
+    public List<String> unstarted() throws InterruptedException {
+        for (int i = 0; i < 100 && unstarted.isEmpty(); i++) {
+            Thread.sleep(50);
+        }
+        return List.copyOf(unstarted);
+    }
+
     /** The channel, once the socket started the session (waiting up to 5 s). */
     public MediaChannel channel() throws Exception {
         return media.get(5, TimeUnit.SECONDS);
