@@ -2,6 +2,7 @@ package dev.voiceagent.deploy;
 
 import dev.voiceagent.application.voice.runtime.VoiceSessions;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -15,6 +16,7 @@ public class MicrometerVoiceMetrics implements VoiceMetrics {
     private final MeterRegistry registry;
     private final Timer answered;
     private final Timer interrupted;
+    private final Counter resumed;
 
     public MicrometerVoiceMetrics(MeterRegistry registry, VoiceSessions sessions) {
         this.registry = registry;
@@ -26,6 +28,9 @@ public class MicrometerVoiceMetrics implements VoiceMetrics {
         this.interrupted = Timer.builder("voiceagent.voice.barge_in")
                 .description("From voice activity hearing the caller start over the agent to the clear sent")
                 .publishPercentiles(0.5, 0.99).register(registry);
+        this.resumed = Counter.builder("voiceagent.voice.false_interruptions")
+                .description("Agents held by the caller's sound that resumed: a backchannel, a cough, no words")
+                .register(registry);
     }
 
     @Override
@@ -36,6 +41,11 @@ public class MicrometerVoiceMetrics implements VoiceMetrics {
     @Override
     public void interrupted(Duration afterCallerStarted) {
         interrupted.record(afterCallerStarted);
+    }
+
+    @Override
+    public void resumed() {
+        resumed.increment();
     }
 
     @Override

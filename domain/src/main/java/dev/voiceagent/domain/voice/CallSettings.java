@@ -12,35 +12,45 @@ import java.util.Map;
  * What a workflow's configuration (its version's {@code workflow_configurations}, the reference's fields and defaults)
  * says a call does: how long it may last ({@code max_call_duration}), how long the caller may stay silent before being
  * prompted ({@code max_user_idle_timeout}), how the caller takes the turn over the agent ({@code turn_start_strategy}:
- * default, voice activity; min_words, only once the transcript has {@code turn_start_min_words} words, so a backchannel
- * never does), how the caller's turn ends ({@code turn_stop_strategy}: transcription), and the words speech-to-text is
+ * default, voice activity, with the agent held until the caller's words show a turn; min_words, only once the
+ * transcript has {@code turn_start_min_words} words, so a backchannel never does; provisional_vad, the agent held on
+ * voice activity and resumed when no words follow within {@code provisional_vad_pause_secs}), how the caller's turn ends ({@code turn_stop_strategy}: transcription), and the words speech-to-text is
  * told to expect ({@code dictionary}, comma-separated), and whether a long call's older turns are summarised
  * ({@code context_compaction_enabled}, see {@code ContextCompaction}).
  *
  * <p>A setting no call can follow is refused when the workflow is saved ({@link #check}), with the reason: an
- * end-of-turn model ({@code turn_stop_strategy} turn_analyzer), provisional voice activity and ambient noise are not
- * offered by this runtime yet. A configuration stored before that check is read leniently
+ * end-of-turn model ({@code turn_stop_strategy} turn_analyzer) and ambient noise are not offered by this runtime yet. A configuration stored before that check is read leniently
  * ({@link #of}): what cannot be followed falls back to the default.
  */
 public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnStart, int minWords,
-        List<String> dictionary, boolean contextCompaction) {
+        Duration provisionalPause, List<String> dictionary, boolean contextCompaction) {
 
     /** How the caller takes the turn while the agent speaks. */
     public enum TurnStart {
-        /** Voice activity: the caller speaking over the agent interrupts it. */
+        /**
+         * Voice activity: the caller speaking over the agent stops it at once; it resumes when their words were only
+         * a backchannel, or none came (see {@link TurnTaking}).
+         */
         DEFAULT,
         /** The transcript: only once the caller said {@link #minWords()} words (a backchannel never interrupts). */
-        MIN_WORDS
+        MIN_WORDS,
+        /**
+         * The reference's provisional voice activity: the agent is held on voice activity, interrupted when any words
+         * are transcribed within {@link #provisionalPause()}, resumed otherwise.
+         */
+        PROVISIONAL_VAD
     }
 
     public static final CallSettings DEFAULTS = new CallSettings(
             Duration.ofSeconds(WorkflowConfigurationDefaults.MAX_CALL_DURATION_SECONDS),
             Duration.ofMillis((long) (WorkflowConfigurationDefaults.MAX_USER_IDLE_TIMEOUT_SECONDS * 1000)),
-            TurnStart.DEFAULT, 3, List.of(), false);
+            TurnStart.DEFAULT, 3, Duration.ofMillis(1_500), List.of(), false);
 
     /** The longest idle timeout a call waits (an hour: longer is a call nobody hangs up). */
     static final double MAX_IDLE_SECONDS = 3_600;
     static final int MAX_MIN_WORDS = 20;
+    /** The longest provisional pause: longer is an agent that stays silent on every cough. */
+    static final double MAX_PROVISIONAL_PAUSE_SECONDS = 10;
     static final int MAX_DICTIONARY_TERMS = 100;
     static final int MAX_TERM_LENGTH = 100;
 
@@ -108,7 +118,7 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
             switch (String.valueOf(strategy).toLowerCase(Locale.ROOT)) {
                 case "default" -> start = TurnStart.DEFAULT;
                 case "min_words" -> start = TurnStart.MIN_WORDS;
-                case "provisional_vad" -> { } // refused by check(): not offered yet
+                case "provisional_vad" -> start = TurnStart.PROVISIONAL_VAD;
                 default -> problems.add("turn_start_strategy must be default, min_words or provisional_vad");
             }
         }
@@ -120,6 +130,17 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
                 minWords = n.intValue();
             } else {
                 problems.add("turn_start_min_words must be a whole number from 1 to " + MAX_MIN_WORDS);
+            }
+        }
+        Duration pause = DEFAULTS.provisionalPause;
+        Object pauseSeconds = c.get("provisional_vad_pause_secs");
+        if (pauseSeconds != null) {
+            if (pauseSeconds instanceof Number n && n.doubleValue() > 0
+                    && n.doubleValue() <= MAX_PROVISIONAL_PAUSE_SECONDS) {
+                pause = Duration.ofMillis(Math.round(n.doubleValue() * 1000));
+            } else {
+                problems.add("provisional_vad_pause_secs must be a number of seconds above 0 and at most "
+                        + (int) MAX_PROVISIONAL_PAUSE_SECONDS);
             }
         }
         Object stop = c.get("turn_stop_strategy");
@@ -139,7 +160,8 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
         if (compaction != null && !(compaction instanceof Boolean)) {
             problems.add("context_compaction_enabled must be true or false");
         }
-        return new CallSettings(maxDuration, idle, start, minWords, dictionary, Boolean.TRUE.equals(compaction));
+        return new CallSettings(maxDuration, idle, start, minWords, pause, dictionary,
+                Boolean.TRUE.equals(compaction));
     }
 
     private static List<String> terms(String dictionary, List<String> problems) {
@@ -168,10 +190,6 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
             problems.add("turn_stop_strategy turn_analyzer needs an end-of-turn model, which this installation does"
                     + " not have: use transcription (the caller's turn ends with the final transcript after voice"
                     + " activity stops)");
-        }
-        if ("provisional_vad".equals(c.get("turn_start_strategy"))) {
-            problems.add("turn_start_strategy provisional_vad is not offered yet: use default (voice activity) or"
-                    + " min_words (the transcript's words)");
         }
         if (c.get("ambient_noise_configuration") instanceof Map<?, ?> ambient
                 && Boolean.TRUE.equals(ambient.get("enabled"))) {

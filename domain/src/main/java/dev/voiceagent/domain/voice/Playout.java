@@ -110,6 +110,27 @@ public final class Playout {
         return pending.isEmpty() && sentMs == lastMarkMs;
     }
 
+    /** Milliseconds of the audio sent that the caller has not heard at {@code now} (what a clear drops). */
+    public long unheardMs(Instant now) {
+        return sentMs - playedMs(now);
+    }
+
+    /**
+     * The agent is held at {@code now}: the carrier's queue was cleared and the last {@code ms} of what was sent will be
+     * sent again when the answer resumes. The position goes back by that much, marks past it are forgotten.
+     */
+    public void rewind(long ms, Instant now) {
+        if (ms < 0 || ms > sentMs) {
+            throw new DomainRuleViolation("cannot rewind " + ms + " ms of " + sentMs + " ms sent");
+        }
+        sentMs -= ms;
+        long position = sentMs;
+        pending.removeIf(m -> m.positionMs() > position);
+        lastMarkMs = Math.min(lastMarkMs, position);
+        anchorMs = position;
+        anchorAt = now;
+    }
+
     /**
      * The answer ends at {@code now}: the caller barged in and the carrier's queue was cleared, or it played out.
      * Returns how much of it the caller heard (for {@link HeardText}) and starts the next answer from zero. Marks still

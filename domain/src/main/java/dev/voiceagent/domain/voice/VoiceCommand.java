@@ -22,6 +22,21 @@ public sealed interface VoiceCommand {
     record Interrupt() implements VoiceCommand {
     }
 
+    /**
+     * The caller began speaking over the agent: its audio stops at the carrier at once (clear), its place is kept and
+     * the model and the voice go on, until the caller's words say whether this is a turn ({@link Interrupt}) or not
+     * ({@link Resume}).
+     */
+    record Hold() implements VoiceCommand {
+    }
+
+    /**
+     * What stopped the agent was not a turn (a backchannel, a cough, words that never came): its audio goes on from
+     * where the caller stopped hearing it, nothing lost.
+     */
+    record Resume() implements VoiceCommand {
+    }
+
     /** Prompt a silent caller (the {@code attempt}-th time). */
     record PromptIdle(int attempt) implements VoiceCommand {
     }

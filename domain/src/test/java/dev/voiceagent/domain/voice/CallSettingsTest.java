@@ -40,6 +40,17 @@ class CallSettingsTest {
     }
 
     @Test
+    void provisionalVoiceActivityIsFollowedWithItsPause() {
+        CallSettings.check(Map.of("turn_start_strategy", "provisional_vad", "provisional_vad_pause_secs", 0.4));
+        CallSettings s = CallSettings.of(Map.of("turn_start_strategy", "provisional_vad",
+                "provisional_vad_pause_secs", 0.4));
+        assertThat(s.turnStart()).isEqualTo(CallSettings.TurnStart.PROVISIONAL_VAD);
+        assertThat(s.provisionalPause()).isEqualTo(Duration.ofMillis(400));
+        assertThat(CallSettings.of(Map.of("turn_start_strategy", "provisional_vad")).provisionalPause())
+                .as("the reference's default pause").isEqualTo(Duration.ofMillis(1_500));
+    }
+
+    @Test
     void whatNoCallCanFollowIsRefusedWhenSavedWithEveryReason() {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("max_call_duration", 5_000);
@@ -51,8 +62,10 @@ class CallSettingsTest {
                 .hasMessageContaining("max_call_duration").hasMessageContaining("max_user_idle_timeout")
                 .hasMessageContaining("turn_start_min_words").hasMessageContaining("end-of-turn model")
                 .hasMessageContaining("ambient noise");
-        assertThatThrownBy(() -> CallSettings.check(Map.of("turn_start_strategy", "provisional_vad")))
-                .hasMessageContaining("provisional_vad");
+        assertThatThrownBy(() -> CallSettings.check(Map.of("turn_start_strategy", "provisional_vad",
+                "provisional_vad_pause_secs", 0))).hasMessageContaining("provisional_vad_pause_secs");
+        assertThatThrownBy(() -> CallSettings.check(Map.of("provisional_vad_pause_secs", "long")))
+                .hasMessageContaining("provisional_vad_pause_secs");
         assertThatThrownBy(() -> CallSettings.check(Map.of("context_compaction_enabled", "yes")))
                 .hasMessageContaining("context_compaction_enabled");
         assertThat(CallSettings.of(Map.of("context_compaction_enabled", true)).contextCompaction()).isTrue();

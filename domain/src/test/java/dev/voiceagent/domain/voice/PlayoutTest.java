@@ -83,4 +83,22 @@ class PlayoutTest {
                 .isInstanceOf(DomainRuleViolation.class);
         assertThatThrownBy(() -> playout.sent(-1, T0)).isInstanceOf(DomainRuleViolation.class);
     }
+
+    @Test
+    void aHeldAnswerGoesBackToWhatWasHeardAndItsLaterMarksAreForgotten() {
+        List<String> marks = new ArrayList<>();
+        for (long t = 0; t <= 300; t += 20) {
+            marks.addAll(fill(t)); // 500 ms sent by 300 ms: a mark at 500
+        }
+        assertThat(marks).containsExactly("m1");
+        assertThat(playout.unheardMs(at(310))).as("sent but not heard").isEqualTo(190);
+        playout.rewind(200, at(310)); // ten whole frames go again
+        assertThat(playout.playedMs(at(2_000))).as("held: the position stays").isEqualTo(300);
+        assertThat(playout.roomMs(at(2_000))).isEqualTo(200);
+        assertThat(playout.marked("m1", at(2_000))).as("a mark past the hold was cleared with it").isFalse();
+        assertThat(fill(2_000)).isEmpty();
+        assertThat(playout.playedMs(at(2_100))).as("the resumed audio plays on from there").isEqualTo(400);
+        assertThat(playout.sentenceEnd()).hasValueSatisfying(m -> assertThat(playout.marked(m, at(2_200))).isTrue());
+        assertThat(playout.allPlayed()).isTrue();
+    }
 }

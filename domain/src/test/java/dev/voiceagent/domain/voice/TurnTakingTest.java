@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.domain.voice.TurnTaking.Phase;
 import dev.voiceagent.domain.voice.VoiceCommand.FinalizeTranscript;
 import dev.voiceagent.domain.voice.VoiceCommand.Hangup;
+import dev.voiceagent.domain.voice.VoiceCommand.Hold;
 import dev.voiceagent.domain.voice.VoiceCommand.Interrupt;
 import dev.voiceagent.domain.voice.VoiceCommand.Open;
 import dev.voiceagent.domain.voice.VoiceCommand.PromptIdle;
 import dev.voiceagent.domain.voice.VoiceCommand.Respond;
+import dev.voiceagent.domain.voice.VoiceCommand.Resume;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,21 +114,181 @@ class TurnTakingTest {
         assertThat(state.phase()).isEqualTo(Phase.LISTENING);
     }
 
+    /** The caller's first turn answered, the agent's (interruptible) answer playing from 3.2 s. */
+    private void answering(TurnTaking rules) {
+        assertThat(on(rules, new VoiceEvent.Connected(ms(0)))).containsExactly(new Open());
+        on(rules, new VoiceEvent.AgentSpeaking(ms(300), true));
+        on(rules, new VoiceEvent.AgentDone(ms(2_000), null));
+        on(rules, new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(rules, new VoiceEvent.SpeechStopped(ms(2_600)));
+        on(rules, new VoiceEvent.Transcript(ms(2_700), "Tell me more.", true));
+        on(rules, new VoiceEvent.AgentSpeaking(ms(3_200), true));
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_SPEAKING);
+    }
+
+    private List<VoiceCommand> on(TurnTaking rules, VoiceEvent event) {
+        TurnTaking.Decision d = rules.decide(state, event);
+        state = d.state();
+        commands.addAll(d.commands());
+        return d.commands();
+    }
+
+    private List<VoiceCommand> tick(TurnTaking rules, long from, long to) {
+        List<VoiceCommand> out = new ArrayList<>();
+        for (long t = from; t <= to; t += 20) {
+            out.addAll(on(rules, new VoiceEvent.Tick(ms(t))));
+        }
+        return out;
+    }
+
     @Test
-    void speakingOverAnInterruptibleAgentInterruptsItAfterTheBargeInTime() {
-        greeted(true);
-        on(new VoiceEvent.SpeechStarted(ms(2_500)));
-        on(new VoiceEvent.SpeechStopped(ms(2_600)));
-        on(new VoiceEvent.Transcript(ms(2_700), "Tell me more.", true));
-        on(new VoiceEvent.AgentSpeaking(ms(3_200), true));
+    void speakingOverAnInterruptibleAgentHoldsItAtOnceAndTheCallersWordsInterruptIt() {
+        answering(turns);
         on(new VoiceEvent.SpeechStarted(ms(3_500))); // over the agent
         assertThat(tick(3_500, 3_680)).as("shorter than the barge-in time").isEmpty();
-        assertThat(tick(3_700, 3_700)).containsExactly(new Interrupt());
+        assertThat(tick(3_700, 3_700)).as("silent at once, its place kept").containsExactly(new Hold());
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_HELD);
+        assertThat(on(new VoiceEvent.Transcript(ms(3_900), "Stop, how", false))).as("words: a turn")
+                .containsExactly(new Interrupt());
         assertThat(state.phase()).isEqualTo(Phase.USER_SPEAKING);
+        assertThat(state.since()).as("the turn began when the caller did").isEqualTo(ms(3_500));
         on(new VoiceEvent.SpeechStopped(ms(4_200)));
         assertThat(on(new VoiceEvent.Transcript(ms(4_300), "Stop, how much is it?", true)))
                 .containsExactly(new Respond("Stop, how much is it?"));
         assertThat(commands).filteredOn(Interrupt.class::isInstance).hasSize(1);
+        assertThat(commands).noneMatch(Resume.class::isInstance);
+    }
+
+    @Test
+    void aBackchannelOverTheAgentResumesItOnceTheCallerStoppedAndNothingIsAnswered() {
+        answering(turns);
+        on(new VoiceEvent.SpeechStarted(ms(3_500)));
+        assertThat(tick(3_500, 3_700)).containsExactly(new Hold());
+        assertThat(on(new VoiceEvent.Transcript(ms(3_800), "uh-huh", false))).as("a backchannel is no turn").isEmpty();
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(3_950)))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(4_100), "Uh huh.", true))).containsExactly(new Resume());
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_SPEAKING);
+        assertThat(state.heard()).isEmpty();
+        on(new VoiceEvent.AgentDone(ms(6_000), null));
+        assertThat(state.phase()).as("the answer went on to its end").isEqualTo(Phase.LISTENING);
+        assertThat(commands).noneMatch(Interrupt.class::isInstance).noneMatch(c -> c instanceof Respond r
+                && r.userText().toLowerCase().contains("uh"));
+    }
+
+    @Test
+    void aSoundWithoutWordsResumesTheAgentWhenTheRecognizerHasNothingOrItsWindowPasses() {
+        answering(turns);
+        on(new VoiceEvent.SpeechStarted(ms(3_500))); // a cough loud enough to pass voice activity
+        tick(3_500, 3_700);
+        on(new VoiceEvent.SpeechStopped(ms(3_800)));
+        assertThat(on(new VoiceEvent.Transcript(ms(3_900), "", true))).as("nothing was said")
+                .containsExactly(new Resume());
+
+        on(new VoiceEvent.SpeechStarted(ms(5_000))); // a door: and the recognizer never answers
+        assertThat(tick(5_000, 5_200)).containsExactly(new Hold());
+        on(new VoiceEvent.SpeechStopped(ms(5_300)));
+        assertThat(tick(5_220, 6_280)).as("a second to say something").isEmpty();
+        assertThat(tick(6_300, 6_300)).containsExactly(new Resume());
+
+        on(new VoiceEvent.SpeechStarted(ms(7_000))); // babble that goes on without words
+        assertThat(tick(7_000, 7_200)).containsExactly(new Hold());
+        assertThat(tick(7_220, 9_980)).isEmpty();
+        assertThat(tick(10_000, 10_000)).as("held three seconds at most").containsExactly(new Resume());
+        assertThat(commands).noneMatch(Interrupt.class::isInstance);
+    }
+
+    @Test
+    void aTurnSaidOverTheAgentThatEndsBeforeItsWordsCameIsAnsweredWithItsFinal() {
+        answering(turns);
+        on(new VoiceEvent.SpeechStarted(ms(3_500)));
+        tick(3_500, 3_700);
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(4_000)))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(4_100), "Wait, what colour?", true)))
+                .containsExactly(new Interrupt(), new Respond("Wait, what colour?"));
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_THINKING);
+
+        on(new VoiceEvent.AgentSpeaking(ms(5_000), true));
+        on(new VoiceEvent.SpeechStarted(ms(5_500)));
+        tick(5_500, 5_700);
+        on(new VoiceEvent.SpeechStopped(ms(6_000)));
+        assertThat(on(new VoiceEvent.Transcript(ms(6_050), "Book it for", false))).containsExactly(new Interrupt());
+        assertThat(on(new VoiceEvent.Transcript(ms(6_100), "Book it for", true))).as("it sounds unfinished")
+                .isEmpty();
+        assertThat(state.phase()).isEqualTo(Phase.AWAITING_MORE);
+    }
+
+    @Test
+    void underBabbleThatVoiceActivityNeverHearsEndTheWordsEndTheTurn() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500))); // the caller, then babble that never stops
+        on(new VoiceEvent.Transcript(ms(2_900), "Where is", false));
+        on(new VoiceEvent.Transcript(ms(3_400), "Where is my order?", true));
+        assertThat(tick(3_420, 4_880)).as("words may still come").isEmpty();
+        assertThat(tick(4_900, 4_900)).as("none for 1.5 s: the recognizer settles")
+                .containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(5_000), "", true))).containsExactly(new Respond("Where is my order?"));
+
+        on(new VoiceEvent.AgentSpeaking(ms(6_000), false));
+        on(new VoiceEvent.AgentDone(ms(7_000), null));
+        assertThat(state.phase()).isEqualTo(Phase.LISTENING);
+        on(new VoiceEvent.Transcript(ms(7_600), "And when", false)); // voice activity still hears the babble: no start
+        assertThat(state.phase()).as("words start a turn").isEqualTo(Phase.USER_SPEAKING);
+        on(new VoiceEvent.Transcript(ms(8_000), "And when will it arrive?", true));
+        assertThat(tick(8_020, 9_500)).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(9_600), "", true)))
+                .containsExactly(new Respond("And when will it arrive?"));
+    }
+
+    @Test
+    void aCallerWhoStopsAfterTheAgentTheyCouldNotCutIsAskedForAllTheSame() {
+        greeted(false);
+        on(new VoiceEvent.Dtmf(ms(2_500), "1"));
+        on(new VoiceEvent.AgentSpeaking(ms(3_000), false));
+        on(new VoiceEvent.SpeechStarted(ms(3_500))); // over an agent that cannot be cut
+        on(new VoiceEvent.AgentDone(ms(4_000), null)); // no words yet
+        assertThat(state.phase()).isEqualTo(Phase.LISTENING);
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(4_500)))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(4_600), "Hold on a second.", true)))
+                .containsExactly(new Respond("Hold on a second."));
+    }
+
+    @Test
+    void anEmptyFinalAfterTheCallersWordsAnswersThemAtOnce() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.Transcript(ms(3_000), "Where is my order?", true));
+        on(new VoiceEvent.SpeechStopped(ms(3_200)));
+        assertThat(on(new VoiceEvent.Transcript(ms(3_300), "", true))).as("the recognizer holds nothing more")
+                .containsExactly(new Respond("Where is my order?"));
+    }
+
+    @Test
+    void whileTheAnswerIsPreparedSpeechInterruptsItAsBefore() {
+        greeted(true);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.SpeechStopped(ms(2_600)));
+        on(new VoiceEvent.Transcript(ms(2_700), "Tell me more.", true));
+        assertThat(state.phase()).isEqualTo(Phase.AGENT_THINKING);
+        on(new VoiceEvent.SpeechStarted(ms(2_800)));
+        assertThat(tick(2_800, 3_000)).as("nothing plays to hold").containsExactly(new Interrupt());
+    }
+
+    @Test
+    void withProvisionalVoiceActivityAnyWordsWithinThePauseInterruptAndNoneResume() {
+        TurnTaking provisional = new TurnTaking(TurnRules.DEFAULT, CallSettings.TurnStart.PROVISIONAL_VAD, 1,
+                Duration.ofMillis(400));
+        answering(provisional);
+        on(provisional, new VoiceEvent.SpeechStarted(ms(3_500)));
+        assertThat(tick(provisional, 3_500, 3_700)).containsExactly(new Hold());
+        on(provisional, new VoiceEvent.SpeechStopped(ms(3_800)));
+        assertThat(tick(provisional, 3_720, 4_080)).isEmpty();
+        assertThat(tick(provisional, 4_100, 4_100)).as("the pause counts from the hold")
+                .containsExactly(new Resume());
+
+        on(provisional, new VoiceEvent.SpeechStarted(ms(5_000)));
+        assertThat(tick(provisional, 5_000, 5_200)).containsExactly(new Hold());
+        assertThat(on(provisional, new VoiceEvent.Transcript(ms(5_300), "okay", false)))
+                .as("the reference's rule: any words are a turn").containsExactly(new Interrupt());
     }
 
     @Test

@@ -185,7 +185,8 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         VoiceSession.Parts parts = new VoiceSession.Parts(line, new Listening(recognizers, detector, ACTIVITY),
                 new Answering(engine, languageModel, loaded.models().llms(), loaded.toolbox().runner(), voices,
                         recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
-                new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords()),
+                new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords(),
+                        settings.provisionalPause()),
                 voicemail(admitted.run(), loaded.models().llm(), loaded.version()), settings.contextCompaction());
         return new VoiceSession(parts, engine.initialState(), call::ended,
                 new Moves(admitted.checkpoint(), call::checkpoint, call::moved));

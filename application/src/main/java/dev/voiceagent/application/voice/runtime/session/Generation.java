@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * How the pipeline's answers are spoken (LiveKit's generation): the model's streamed words cut into sentences as they
@@ -58,7 +57,7 @@ final class Generation {
     private final LanguageModel model;
     private final Providers<ModelEndpoint, TokenUsage> llms;
     private final Providers<Answering.Voice, Long> voices;
-    private final Function<String, Uni<RecordedPrompts.Prompt>> prompts;
+    private final RecordedSpeech recorded;
     private final Consumer<Answer> resume;
     private final Consumer<String> failed;
     private TextToSpeech.Stream tts;
@@ -79,7 +78,7 @@ final class Generation {
         this.model = answering.model();
         this.llms = new Providers<>("llm", answering.llms(), Answering::key, log, metrics, TokenUsage::plus);
         this.voices = new Providers<>("tts", answering.voices(), Answering.Voice::key, log, metrics, Long::sum);
-        this.prompts = answering.prompts();
+        this.recorded = new RecordedSpeech(loop, log, playback, answering.prompts());
         this.resume = resume;
         this.failed = failed;
     }
@@ -226,7 +225,7 @@ final class Generation {
         List<AgentEngine.Recorded> recordings = a.turn.recordings();
         for (int i = a.outputsSeen; i <= outputs.size(); i++) {
             while (a.recordingsSeen < recordings.size() && recordings.get(a.recordingsSeen).at() <= i) {
-                play(a, recordings.get(a.recordingsSeen++).recordingId());
+                recorded.play(a, recordings.get(a.recordingsSeen++).recordingId());
             }
             if (i < outputs.size()) {
                 sayAll(a, outputs.get(i));
@@ -235,42 +234,9 @@ final class Generation {
         a.outputsSeen = outputs.size();
     }
 
-    /**
-     * A recording in the answer's place: its audio (converted to the call's format, from the prompts' cache) when it
-     * has loaded; one that cannot be played is skipped with the reason in the log, the answer goes on.
-     */
-    private void play(Answer a, String recordingId) {
-        Speech.Segment segment = a.speech.add(a.nextSegment('r'), "", loop.now(), false);
-        prompts.apply(recordingId).subscribe().with(
-                prompt -> loop.execute(() -> {
-                    if (live(segment)) {
-                        segment.text(prompt.transcript() == null ? "" : prompt.transcript());
-                        log.add(new FeedbackEvent.BotText(segment.text(), FeedbackEvent.Said.RECORDING));
-                        played(a, segment, prompt.audio());
-                    }
-                }),
-                failure -> loop.execute(() -> {
-                    if (live(segment)) {
-                        log.add(FeedbackEvent.PipelineError.warning("the recording " + recordingId
-                                + " cannot be played: " + failure.getMessage()));
-                        segment.done();
-                        playback.pump();
-                    }
-                }));
-    }
-
     /** A recorded greeting opens the call: its audio is the answer's first segment. */
     void greet(Answer a, RecordedPrompts.Prompt prompt) {
-        Speech.Segment segment = a.speech.add("a" + a.id + "rec", prompt.transcript(), loop.now(), false);
-        log.add(new FeedbackEvent.BotText(prompt.transcript(), FeedbackEvent.Said.RECORDING));
-        played(a, segment, prompt.audio());
-    }
-
-    private void played(Answer a, Speech.Segment segment, byte[] audio) {
-        a.speech.latency.firstAudio(loop.now());
-        segment.audio(audio);
-        segment.done();
-        playback.pump();
+        recorded.greet(a, prompt);
     }
 
     /** Says a text sentence by sentence (the first is heard sooner). */
@@ -280,10 +246,27 @@ final class Generation {
         chunker.finish().forEach(s -> say(a, s));
     }
 
-    /** Says a line as one utterance of the voice. */
+    /**
+     * Says a line as one utterance of the voice; written while the agent is held, the voice is asked for it only once
+     * it resumes (a turn that cuts it spends nothing on it).
+     */
     void say(Answer a, String sentence) {
         Speech.Segment segment = a.speech.add(a.nextSegment('u'), sentence, loop.now(), false);
-        tts.speak(segment.id, sentence);
+        if (playback.held() && playing(a)) {
+            segment.defer(true, loop.now());
+        } else {
+            tts.speak(segment.id, sentence);
+        }
+    }
+
+    /** The held agent resumed: the voice is asked for the sentences written meanwhile. */
+    void resumed(Answer a) {
+        for (Speech.Segment s : a.speech.segments()) {
+            if (s.deferred()) {
+                s.defer(false, loop.now());
+                tts.speak(s.id, s.text());
+            }
+        }
     }
 
     /**
@@ -335,7 +318,8 @@ final class Generation {
             return a.writing != null && a.writing.switched(why) ? null : "language model: " + why;
         }
         Speech.Segment head = a.speech.first(); // the others wait for it
-        if (head != null && !head.heard() && Duration.between(head.askedAt(), now).compareTo(VOICE_WAIT) > 0) {
+        if (head != null && !head.heard() && !head.deferred()
+                && Duration.between(head.askedAt(), now).compareTo(VOICE_WAIT) > 0) {
             String why = "no audio within " + VOICE_WAIT.toSeconds() + " s";
             return voices.hasNext() && voiceFailed(why) ? null : "text-to-speech: " + why;
         }

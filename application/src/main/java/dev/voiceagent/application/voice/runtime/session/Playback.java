@@ -9,17 +9,25 @@ import dev.voiceagent.domain.audio.Pcm16;
 import dev.voiceagent.domain.voice.EchoGate;
 import dev.voiceagent.domain.voice.Playout;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
  * The agent's audio played to the caller, one {@link Speech} at a time, for the pipeline and the speech-to-speech
  * session alike: frames go to the carrier no further ahead of the caller's ear than the {@link Playout} allows, with
  * its marks (every half second and at each segment's end); the carrier's echoed marks say what was heard. A barge-in
- * {@link #cut}s the speech, clearing the carrier's queue, and says how much of it was heard. On the call's loop only.
+ * {@link #cut}s the speech, clearing the carrier's queue, and says how much of it was heard; a {@link #hold} silences
+ * it the same way but keeps its place, so that it {@link #resume}s with the first frame the caller did not hear. On the
+ * call's loop only.
  */
 final class Playback {
 
     static final int FRAME_MS = 20;
+    /** How much of the audio sent is kept to be sent again after a hold: more than the playout's lead. */
+    private static final int RECENT_MS = 400;
 
     private final CallLoop loop;
     private final MediaChannel media;
@@ -32,6 +40,10 @@ final class Playback {
     private BiConsumer<Speech, Instant> speaking;
     private BiConsumer<Speech, Instant> played;
     private Speech current;
+    /** The current speech's frames sent lately, with its segment ends: a hold sends again what was not heard. */
+    private final Deque<byte[]> recent = new ArrayDeque<>();
+    private long recentMs;
+    private boolean held;
 
     Playback(CallLoop loop, MediaChannel media, CallRecording recording, EchoGate echo) {
         this.loop = loop;
@@ -67,6 +79,8 @@ final class Playback {
     /** From now on {@code speech} is what plays (what played before is over or was cut). */
     void play(Speech speech) {
         current = speech;
+        held = false;
+        forgetRecent();
     }
 
     /** The speech playing, or null between answers. */
@@ -81,10 +95,14 @@ final class Playback {
             return;
         }
         s.frame();
+        if (held) {
+            return; // the model and the voice go on; nothing is sent until it resumes
+        }
         Instant now = loop.now();
         for (byte[] next = s.peek(); next != null; next = s.peek()) {
             if (next == Speech.SEGMENT_END) {
                 s.poll();
+                recent.addLast(next);
                 playout.sentenceEnd().ifPresent(media::mark);
                 continue;
             }
@@ -92,6 +110,7 @@ final class Playback {
                 break;
             }
             s.poll();
+            remember(next);
             media.play(next);
             recording.agent(next);
             echo.sent(Loudness.dbfs(pcm ? Pcm16.samples(next) : G711.decode(next)), now);
@@ -124,9 +143,69 @@ final class Playback {
      */
     long cut() {
         current = null;
+        if (!held) { // a held agent's carrier holds nothing since the hold
+            media.clear();
+            recording.cleared();
+        }
+        held = false;
+        forgetRecent();
+        return playout.clear(loop.now());
+    }
+
+    /**
+     * The caller began speaking over the agent: the carrier drops what it holds (silent at once), and the frames it
+     * dropped go back in front of the current speech, which sends nothing more until it {@link #resume}s; the model
+     * and the voice go on meanwhile.
+     */
+    void hold() {
+        Speech s = current;
+        if (s == null || held) {
+            return;
+        }
+        held = true;
         media.clear();
         recording.cleared();
-        return playout.clear(loop.now());
+        long unheard = playout.unheardMs(loop.now());
+        List<byte[]> back = new ArrayList<>(); // newest first
+        long backMs = 0;
+        while (!recent.isEmpty() && backMs < unheard) {
+            byte[] frame = recent.pollLast();
+            back.add(frame);
+            if (frame != Speech.SEGMENT_END) {
+                backMs += FRAME_MS;
+            }
+        }
+        s.unsend(back);
+        playout.rewind(backMs, loop.now());
+        forgetRecent();
+    }
+
+    /** What held the agent was no turn: its speech goes on from the first frame the caller did not hear. */
+    void resume() {
+        if (held) {
+            held = false;
+            pump();
+        }
+    }
+
+    /** Whether the agent is held (see {@link #hold}). */
+    boolean held() {
+        return held;
+    }
+
+    private void remember(byte[] frame) {
+        recent.addLast(frame);
+        recentMs += FRAME_MS;
+        while (recentMs > RECENT_MS) {
+            if (recent.pollFirst() != Speech.SEGMENT_END) {
+                recentMs -= FRAME_MS;
+            }
+        }
+    }
+
+    private void forgetRecent() {
+        recent.clear();
+        recentMs = 0;
     }
 
     /** How much of what was sent the caller has heard by now (the carrier's queue kept). */
@@ -137,5 +216,6 @@ final class Playback {
         /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
     void stop() {
         current = null;
+        held = false;
     }
 }

@@ -31,6 +31,8 @@ final class Speech {
         private Instant askedAt;
         private boolean heard;
         private boolean done;
+        /** Written while the agent was held: the voice is asked for it once the agent resumes (or never). */
+        private boolean deferred;
         private long startMs = -1;
         /** Bytes of its audio, from its start, that went to the carrier before it was restarted: not played twice. */
         private long skip;
@@ -45,6 +47,16 @@ final class Speech {
         /** When its audio was asked for (again, after a restart). */
         Instant askedAt() {
             return askedAt;
+        }
+
+        boolean deferred() {
+            return deferred;
+        }
+
+        /** Its audio is not asked for yet (the agent is held), or is now, at {@code now}. */
+        void defer(boolean later, Instant now) {
+            deferred = later;
+            askedAt = now;
         }
 
         String text() {
@@ -248,6 +260,14 @@ final class Speech {
         } else {
             s.skip = sentMs * frameBytes / frameMs;
         }
+    }
+
+    /**
+     * Frames that were sent but never heard (a hold cleared them at the carrier) go back in front, newest first as
+     * given, to be sent again: the answer's timeline does not change.
+     */
+    void unsend(List<byte[]> newestFirst) {
+        newestFirst.forEach(out::addFirst);
     }
 
     /** The next frame (or {@link #SEGMENT_END}) to send, without taking it; null when none waits. */

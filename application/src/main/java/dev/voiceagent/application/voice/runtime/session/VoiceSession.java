@@ -52,13 +52,12 @@ public final class VoiceSession extends CallSession {
     private final Generation generation;
     private final VoicemailScreen screen;
     private final Summaries summaries;
+    private final BargeIn bargeIn;
     private TurnTaking.State state = TurnTaking.State.INITIAL;
     private ConversationState conversation;
     private TokenUsage tokens = TokenUsage.ZERO;
     private Answer answer;
     private int answerSeq;
-    /** The caller cannot barge in (an uninterruptible answer is being spoken): shown as the caller muted. */
-    private boolean muted;
     private Instant failedAt;
 
     /** A session that may continue a call another replica let go ({@code moves.resumed()}), or be moved itself. */
@@ -77,6 +76,7 @@ public final class VoiceSession extends CallSession {
             tokens = tokens.plus(spent);
             generation.used(spent);
         });
+        this.bargeIn = new BargeIn(loop, playback, generation, metrics, log, caller::speechStartedAt);
         playback.listen(this::speaking, this::played);
         CallCheckpoint resumed = moves.resumed();
         if (resumed != null) { // the call goes on where its last finished turn left it
@@ -207,6 +207,7 @@ public final class VoiceSession extends CallSession {
         }
         TurnTaking.Decision decision = parts.rules().decide(state, event);
         state = decision.state();
+        String carried = null; // the caller's words of an answer cut before they heard any of it
         for (VoiceCommand command : decision.commands()) {
             if (ended) {
                 return;
@@ -217,20 +218,27 @@ public final class VoiceSession extends CallSession {
             switch (command) {
                 case VoiceCommand.Open open -> open();
                 case VoiceCommand.Respond respond -> {
+                    String said = carried == null ? respond.userText() : carried + " " + respond.userText();
+                    carried = null;
                     if (screen.screening()) {
-                        screen.classify(respond.userText(), answer(null, respond.userText()));
+                        screen.classify(said, answer(null, said));
                     } else {
-                        respond(respond.userText());
+                        respond(said);
                     }
                 }
                 case VoiceCommand.FinalizeTranscript f -> caller.finalizeNow();
-                case VoiceCommand.Interrupt interrupt -> interrupt();
+                case VoiceCommand.Interrupt interrupt -> carried = interrupt();
+                case VoiceCommand.Hold hold -> bargeIn.hold();
+                case VoiceCommand.Resume resume -> bargeIn.resume(answer);
                 case VoiceCommand.PromptIdle idle -> {
                     say(IDLE_PROMPT);
                     log.add(new FeedbackEvent.BotText(IDLE_PROMPT));
                 }
                 case VoiceCommand.Hangup hangup -> end(hangup.reason());
             }
+        }
+        if (carried != null) { // answered with the turn now in progress
+            state = state.carrying(carried);
         }
     }
 
@@ -334,34 +342,23 @@ public final class VoiceSession extends CallSession {
         }
     }
 
-    /** The caller spoke over the agent: the carrier's queue, the model and the voice stop; what was heard stays. */
-    private void interrupt() {
+    /**
+     * The caller spoke over the agent: the carrier's queue, the model and the voice stop; what was heard stays.
+     * Returns the caller's words the answer was for when they heard none of it (they join their next turn), or null.
+     */
+    private String interrupt() {
         Answer a = answer;
         answer = null;
-        long heardMs = playback.cut();
+        String heard = bargeIn.cut(a);
         if (a == null) {
-            return;
+            return null;
         }
         generation.cancel(a);
-        String heard = a.speech.heard(heardMs);
-        Instant now = loop.now();
-        Instant started = caller.speechStartedAt();
-        if (started != null) {
-            metrics.interrupted(Duration.between(started, now));
-        }
-        log.heard();
-        log.add(new FeedbackEvent.Interruption(heard, heardMs,
-                started == null ? null : Duration.between(started, now).toMillis(), false));
-        if (a.speech.speaking()) {
-            log.add(new FeedbackEvent.BotStoppedSpeaking(true));
-            unmute();
-        }
         String carried = a.carried(heard);
-        if (carried != null) {
-            state = state.carrying(carried);
-        } else {
+        if (carried == null) {
             conversation = a.kept(conversation, heard);
         }
+        return carried;
     }
 
     /** What the voicemail screen decided, acted on. */
@@ -401,13 +398,6 @@ public final class VoiceSession extends CallSession {
                 log.add(new FeedbackEvent.BotText(leave.message(), FeedbackEvent.Said.VOICEMAIL));
                 conversation = conversation.cutShort(null, leave.message());
             }
-        }
-    }
-
-    private void unmute() {
-        if (muted) {
-            muted = false;
-            log.add(new FeedbackEvent.UserMute(false));
         }
     }
 
@@ -489,11 +479,7 @@ public final class VoiceSession extends CallSession {
         log.add(new FeedbackEvent.BotStartedSpeaking()); // the reference's order: figures, speaking, then the text
         log.heard();
         boolean interruptible = a.interruptible(failure != null);
-        if (!interruptible && !muted) {
-            // the caller cannot cut in until this answer is over: the reference dashboard warns one who tries
-            muted = true;
-            log.add(new FeedbackEvent.UserMute(true));
-        }
+        bargeIn.speaking(interruptible);
         decide(new VoiceEvent.AgentSpeaking(now, interruptible));
     }
 
@@ -503,7 +489,7 @@ public final class VoiceSession extends CallSession {
         answer = null;
         if (speech.speaking()) {
             log.add(new FeedbackEvent.BotStoppedSpeaking(false));
-            unmute();
+            bargeIn.unmute();
         }
         if (failure != null) { // the fallback line was heard
             conversation = conversation.cutShort(null, FALLBACK_LINE);

@@ -186,7 +186,10 @@ class VoiceSessionTest {
         }
     }
 
-    /** A recognizer whose finals the test scripts: on Finalize, it settles the next line after 100 ms. */
+    /**
+     * A recognizer whose finals the test scripts: on Finalize, it settles the next line after 100 ms, or says it has
+     * nothing (an empty final, as Deepgram's) when no line waits.
+     */
     final class Recognizer implements SpeechToText.Stream {
         final Deque<String> lines = new ArrayDeque<>();
         /** What the session opened it with. */
@@ -194,6 +197,8 @@ class VoiceSessionTest {
         int finalizes;
         int frames;
         boolean closed;
+        /** It never answers a Finalize (a recognizer about to fail). */
+        boolean deaf;
 
         @Override
         public void audio(byte[] frame) {
@@ -203,10 +208,11 @@ class VoiceSessionTest {
         @Override
         public void finalizeNow() {
             finalizes++;
-            if (!lines.isEmpty()) {
-                String line = lines.pollFirst();
-                loop.at(Duration.ofMillis(100), () -> listener.transcript(line, true));
+            if (deaf) {
+                return;
             }
+            String line = lines.isEmpty() ? "" : lines.pollFirst();
+            loop.at(Duration.ofMillis(100), () -> listener.transcript(line, true));
         }
 
         @Override
@@ -1007,6 +1013,35 @@ class VoiceSessionTest {
     }
 
     @Test
+    void aBackchannelOrACoughOverTheAgentHoldsItAndItResumesWithNothingLost() {
+        String greeting = "Hello, this is Acme calling about the order you placed with us last week. It ships"
+                + " today and should arrive on Friday. Please keep your phone nearby for the courier.";
+        long greetingMs = greeting.split("\\s+").length * 60L;
+        start(definition(greeting, true));
+        callerSilent(900);
+        recognizer.lines.add("Uh-huh.");
+        callerSpeaks(400);
+        assertThat(carrier.clears).as("held: silent at once").isEqualTo(1);
+        long sentWhileHeld = carrier.sentMs();
+        callerSilent(200);
+        assertThat(carrier.sentMs()).as("nothing is sent while the caller's words are awaited")
+                .isEqualTo(sentWhileHeld);
+        callerSilent(600);
+        assertThat(carrier.sentMs()).as("a backchannel: it resumed").isGreaterThan(sentWhileHeld);
+        callerSpeaks(300); // a cough: the recognizer has no words for it
+        assertThat(carrier.clears).isEqualTo(2);
+        callerSilent(8_000);
+        session.stopped();
+        loop.drain();
+        assertThat(eventOf("rtf-interruption")).as("no turn was taken").isNull();
+        assertThat(model.asked).as("nothing was answered").isEmpty();
+        assertThat(ended.conversation().messages()).extracting(ChatMessage::content)
+                .as("the whole greeting was heard").containsExactly(greeting);
+        // what the clears dropped was sent again, and nothing more
+        assertThat(carrier.sentMs()).isBetween(greetingMs + 200, greetingMs + 60 + 2 * 400);
+    }
+
+    @Test
     void aLongCallsOlderTurnsAreSummarisedAndTheModelIsAskedFromTheSummaryOnWithTheTranscriptWhole() {
         List<ChatMessage> before = new ArrayList<>();
         for (int i = 1; i <= 13; i++) {
@@ -1133,6 +1168,7 @@ class VoiceSessionTest {
         start(definition("Hello.", true));
         callerSilent(600);
         model.says(ModelReply.text("It ships today."));
+        recognizer.deaf = true;
         callerSpeaks(600);
         callerSilent(400); // voice activity heard the caller stop: the recognizer is asked to finalize, and never answers
         assertThat(recognizer.finalizes).isEqualTo(1);

@@ -26,8 +26,15 @@ public interface VoiceMetrics {
     /** An answer's first audio went out, this long after voice activity heard the caller stop. */
     void answered(Duration afterCallerStopped);
 
-    /** A barge-in's clear went out, this long after voice activity heard the caller start. */
+    /** A barge-in's clear went out (the agent held or cut), this long after voice activity heard the caller start. */
     void interrupted(Duration afterCallerStarted);
+
+    /**
+     * What stopped the agent was no turn (a backchannel, a cough, words that never came) and it resumed: a false
+     * interruption caught.
+     */
+    default void resumed() {
+    }
 
     /** A provider failed mid-call: stage is stt, tts or llm. */
     void providerFailed(String stage);
