@@ -166,6 +166,8 @@ public final class TurnTakingBenchmark {
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S");
         env.put("QUARKUS_LOG_LEVEL", "ERROR");
         List<String> report = new ArrayList<>();
+        callsFile = Path.of(jar.getParent().getParent().toString(), "bench-turn-taking-calls.txt");
+        Files.deleteIfExists(callsFile);
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         try (BenchApp app = new BenchApp(jar, env)) {
             app.signUp();
@@ -294,6 +296,7 @@ public final class TurnTakingBenchmark {
                     .formatted(t == Transport.PHONE ? "phone" : "browser", agent, agent - TurnCaller.ECHO_DB));
         }
         out.addAll(notes);
+        calls(level, all);
         return out;
     }
 
@@ -410,6 +413,52 @@ public final class TurnTakingBenchmark {
         return c;
     }
 
+    /**
+     * What each call did, for looking into a figure: its moments, clears, model requests and the agent's audio as
+     * bursts (ms from the call's first moment), appended to deploy/target/bench-turn-taking-calls.txt.
+     */
+    static Path callsFile;
+
+    private static void calls(int level, List<Call> all) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (Call call : all) {
+            TurnCaller c = call.caller;
+            if (c == null) {
+                continue;
+            }
+            synchronized (c) {
+                long zero = c.moments.values().stream().mapToLong(Long::longValue).min().orElse(0);
+                text.append("level ").append(level).append(' ').append(call.column.label()).append(" trial ")
+                        .append(call.trial).append(" (").append(call.tag).append(")\n  moments:");
+                c.moments.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                        .forEach(e -> text.append(' ').append(e.getKey()).append('=').append(e.getValue() - zero));
+                text.append("\n  clears:");
+                c.clears.forEach(x -> text.append(' ').append(x - zero));
+                text.append("\n  model asked:");
+                FakeVoiceProviders.CHATS.getOrDefault("sk-" + call.tag, List.of()).forEach(a -> text.append(' ')
+                        .append(a.at() - zero).append(" '").append(a.lastUser()).append('\''));
+                text.append("\n  agent audio (from-to):");
+                long from = -1;
+                long to = -1;
+                for (long[] a : c.agentAudio) {
+                    if (from >= 0 && a[0] > to + 200) {
+                        text.append(' ').append(from - zero).append('-').append(to - zero);
+                        from = -1;
+                    }
+                    from = from < 0 ? a[0] : from;
+                    to = Math.max(to, a[0]);
+                }
+                if (from >= 0) {
+                    text.append(' ').append(from - zero).append('-').append(to - zero);
+                }
+                text.append("\n  closed: ").append(c.closed.getNow("not closed")).append("; violations ")
+                        .append(c.violations.size()).append("\n");
+            }
+        }
+        Files.writeString(callsFile, text.toString(), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
+
     // ---- the measures ----
 
     /** What one column's calls showed. */
@@ -511,11 +560,11 @@ public final class TurnTakingBenchmark {
     }
 
     private static String rate(int[] t) {
-        return "%d/%d %.0f %% (%d)".formatted(t[0], t[2], share(t[0], t[2]), t[1]);
+        return t[2] == 0 ? "no trial" : "%d/%d %.0f %% (%d)".formatted(t[0], t[2], share(t[0], t[2]), t[1]);
     }
 
     private static String frac(int n, int of) {
-        return "%d/%d %.0f %%".formatted(n, of, share(n, of));
+        return of == 0 ? "no trial" : "%d/%d %.0f %%".formatted(n, of, share(n, of));
     }
 
     private static String[] row(List<Column> columns, Map<Column, Tally> tallies, String name,
