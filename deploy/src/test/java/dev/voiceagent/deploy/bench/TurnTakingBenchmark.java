@@ -45,9 +45,10 @@ import java.util.regex.Pattern;
  * case, in order: a backchannel ("Uh-huh.", "Okay.", "Yeah.") said 0.6-1.2 s into the agent's long answer; a noise
  * burst (150-300 ms, at the caller's speech level) at the same point of the next; a question asked with the caller's
  * speakerphone on (the agent's audio returned 25 dB down, 150 ms late) and its long answer; a hesitation ("I would
- * like to", a 600-900 ms pause, "book an appointment for Tuesday."); two questions under six-voice babble 12 dB under
- * the caller (going on between them); two under brown (street or car) noise 12 dB under; a true barge-in ("Wait,
- * stop, I have a question.") 1 s into a long answer. Calls run per transport (phone: Twilio, μ-law 8 kHz; browser:
+ * like to", a 600-900 ms pause, "book an appointment for Tuesday."); a true barge-in ("Wait, stop, I have a
+ * question.") 1 s into a long answer; last (a turn the noise delays would shift the cases after it), two questions
+ * under six-voice babble 12 dB under the caller (going on between them) and two under brown (street or car) noise 12 dB
+ * under. Calls run per transport (phone: Twilio, μ-law 8 kHz; browser:
  * the plain WebSocket, PCM 16 kHz) and per turn start strategy (the workflow's turn_start_strategy: default, min_words
  * with 3 words, provisional_vad with a 1.0 s pause; a strategy the service refuses to save is reported as such), each
  * call with its own workflow and keys (model_overrides) so the fakes tell them apart.
@@ -161,6 +162,7 @@ public final class TurnTakingBenchmark {
         twilio.start().forEach((k, v) -> env.put(variable(k), v));
         voices.start().forEach((k, v) -> env.put(variable(k), v));
         ANSWERS.forEach((line, answer) -> FakeVoiceProviders.REPLY_FOR.put(line, Reply.says(answer)));
+        FakeVoiceProviders.replyToLastLine = true; // lines the service joins into one turn: the last one is answered
         Path store = Files.createTempDirectory("bench-turn-objects");
         env.put("VOICEAGENT_STORAGE_LOCAL_ROOT", store.toString());
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S");
@@ -391,6 +393,11 @@ public final class TurnTakingBenchmark {
                 .says("h2", corpus.speech(H_REST), H_REST)
                 .awaitsAnswer("h2", 0, 8_000)
                 .awaitsQuiet("h.done", 1_500, 12_000);
+        c.says("q9", corpus.speech(Q_BARGE), Q_BARGE)
+                .awaitsAnswer("q9", 1_000, 8_000)
+                .says("b", corpus.speech(BARGE), BARGE)
+                .awaitsAnswer("b", 0, 8_000)
+                .awaitsQuiet("b.done", 1_200, 10_000);
         c.background(corpus.babble).pauses(1_000);
         for (int i = 0; i < BABBLE_QUESTIONS.size(); i++) {
             c.says("bb" + i, corpus.speech(BABBLE_QUESTIONS.get(i)), BABBLE_QUESTIONS.get(i))
@@ -403,13 +410,7 @@ public final class TurnTakingBenchmark {
                     .awaitsAnswer("st" + i, 0, 8_000)
                     .awaitsQuiet("st" + i + ".done", 1_200, 10_000);
         }
-        c.background(null);
-        c.says("q9", corpus.speech(Q_BARGE), Q_BARGE)
-                .awaitsAnswer("q9", 1_000, 8_000)
-                .says("b", corpus.speech(BARGE), BARGE)
-                .awaitsAnswer("b", 0, 8_000)
-                .awaitsQuiet("b.done", 1_200, 10_000)
-                .hangsUp();
+        c.background(null).pauses(1_000).hangsUp();
         return c;
     }
 
@@ -437,6 +438,12 @@ public final class TurnTakingBenchmark {
                 text.append("\n  model asked:");
                 FakeVoiceProviders.CHATS.getOrDefault("sk-" + call.tag, List.of()).forEach(a -> text.append(' ')
                         .append(a.at() - zero).append(" '").append(a.lastUser()).append('\''));
+                text.append("\n  recognizer:");
+                FakeVoiceProviders.STT_EVENTS.getOrDefault("dg-" + call.tag, List.of()).forEach(e -> {
+                    int space = e.indexOf(' ');
+                    text.append(' ').append(Long.parseLong(e.substring(0, space)) - zero).append(' ')
+                            .append(e.substring(space + 1)).append(';');
+                });
                 text.append("\n  agent audio (from-to):");
                 long from = -1;
                 long to = -1;
@@ -510,7 +517,7 @@ public final class TurnTakingBenchmark {
                 + percentile(t.bargeIn, 90) + " (" + t.bargeIn.size() + " of " + t.bargeTrials + ")"));
         rows.add(row(columns, tallies, "service CPU per call (% of a core)", t -> "%.1f".formatted(t.cpu / Math.max(1,
                 t.calls))));
-        rows.add(row(columns, tallies, "model asked with an unscripted text", t -> String.valueOf(t.unscripted)));
+        rows.add(row(columns, tallies, "model asked with joined or unscripted lines", t -> String.valueOf(t.unscripted)));
         int[] widths = new int[header.size()];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {

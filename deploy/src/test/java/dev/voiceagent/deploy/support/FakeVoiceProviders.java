@@ -148,6 +148,15 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     /** Every streamed chat request by credential: when it came (ms, this clock) and its last user message. */
     public static final Map<String, List<ChatAsked>> CHATS = new ConcurrentHashMap<>();
 
+    /** Script mode's recognizer events by credential: when (ms, this clock) and what (Finalize, interim, final). */
+    public static final Map<String, List<String>> STT_EVENTS = new ConcurrentHashMap<>();
+    /**
+     * With no reply for the caller's exact last message, the reply of the {@link #REPLY_FOR} line it ends with (the
+     * longest), as a model answers the last question of lines joined into one turn; off: "Sorry, could you say that
+     * again?".
+     */
+    public static volatile boolean replyToLastLine;
+
     /** A streamed chat request: when it came (ms, this clock) and its last user message. */
     public record ChatAsked(long at, String lastUser) {
     }
@@ -299,6 +308,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         hearing = null;
         TIMELINES.clear();
         CHATS.clear();
+        STT_EVENTS.clear();
+        replyToLastLine = false;
         FakeRealtimeModel.reset();
     }
 
@@ -569,6 +580,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     }
                     text.append(String.join(" ", Arrays.copyOf(words, so)));
                     ws.writeTextMessage(results(text.toString(), false, false, false));
+                    sttEvent(key, "interim '" + text + "'");
                 }
             }
         });
@@ -599,9 +611,11 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     }
                     boolean speechFinal = !said.isEmpty() && at - lastEnd >= 300 / 20;
                     String line = String.join(" ", said);
+                    sttEvent(key, "Finalize at frame " + at);
                     vertx.setTimer(sttDelayMs, t -> {
                         if (!ws.isClosed()) {
                             ws.writeTextMessage(results(line, true, speechFinal, true));
+                            sttEvent(key, "final '" + line + "'");
                         }
                     });
                 }
@@ -609,6 +623,11 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 default -> VIOLATIONS.add("deepgram: unknown control " + type);
             }
         });
+    }
+
+    private static void sttEvent(String key, String event) {
+        STT_EVENTS.computeIfAbsent(String.valueOf(key), k -> new CopyOnWriteArrayList<>())
+                .add(System.currentTimeMillis() + " " + event);
     }
 
     /** A 20 ms frame's bytes in the query's encoding (mulaw: 1 a sample, linear16: 2) and sample rate (8000). */
@@ -1053,8 +1072,17 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             }
             return broken;
         }
-        return REPLY_FOR.isEmpty() ? REPLIES.pollFirst()
-                : REPLY_FOR.getOrDefault(lastUserText(request), Reply.says("Sorry, could you say that again?"));
+        if (REPLY_FOR.isEmpty()) {
+            return REPLIES.pollFirst();
+        }
+        String said = lastUserText(request);
+        Reply reply = REPLY_FOR.get(said);
+        if (reply == null && replyToLastLine) {
+            reply = REPLY_FOR.entrySet().stream().filter(e -> said.strip().endsWith(e.getKey()))
+                    .max(java.util.Comparator.comparingInt(e -> e.getKey().length())).map(Map.Entry::getValue)
+                    .orElse(null);
+        }
+        return reply != null ? reply : Reply.says("Sorry, could you say that again?");
     }
 
     /**
