@@ -70,7 +70,10 @@ final class TurnCaller {
     private short[] background;
     private int backgroundAt;
     private boolean echo;
+    /** The caller's frames sent: the position the recognizer's timeline counts in (marks are not frames). */
     private long frameIndex;
+    /** Twilio's sequence number: every message after start, frames and marks. */
+    private long sequence = 1;
     /** The agent's audio not played yet, in the order received. */
     private final Deque<short[]> playout = new ArrayDeque<>();
     private int playoutOffset;
@@ -295,7 +298,7 @@ final class TurnCaller {
         sampleIndex += frameSamples;
         frameIndex++;
         if (transport == Transport.PHONE) {
-            phone.writeTextMessage("{\"event\":\"media\",\"sequenceNumber\":\"" + (frameIndex + 1) + "\",\"media\":{"
+            phone.writeTextMessage("{\"event\":\"media\",\"sequenceNumber\":\"" + (++sequence) + "\",\"media\":{"
                     + "\"track\":\"inbound\",\"chunk\":\"" + frameIndex + "\",\"timestamp\":\"" + frameIndex * 20
                     + "\",\"payload\":\"" + Base64.getEncoder().encodeToString(G711.encode(frame))
                     + "\"},\"streamSid\":\"" + SimulatedCaller.STREAM_SID + "\"}");
@@ -373,7 +376,7 @@ final class TurnCaller {
     }
 
     private void echoMark(String name) {
-        phone.writeTextMessage("{\"event\":\"mark\",\"sequenceNumber\":\"" + (++frameIndex) + "\",\"streamSid\":\""
+        phone.writeTextMessage("{\"event\":\"mark\",\"sequenceNumber\":\"" + (++sequence) + "\",\"streamSid\":\""
                 + SimulatedCaller.STREAM_SID + "\",\"mark\":{\"name\":\"" + name + "\"}}");
     }
 
