@@ -102,7 +102,8 @@ public final class VoiceCallBenchmark {
      * dashboard's signaling, Opus over DTLS-SRTP: {@link WebRtcCaller}).
      */
     static String transport() {
-        String transport = System.getProperty("bench.transport", "phone");
+        String transport = System.getProperty("bench.transport", "");
+        transport = transport.isBlank() ? "phone" : transport.strip(); // the pom passes it empty when unset
         if (!List.of("phone", "browser", "webrtc").contains(transport)) {
             throw new IllegalArgumentException("bench.transport: phone, browser or webrtc");
         }
@@ -155,7 +156,8 @@ public final class VoiceCallBenchmark {
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         List<Integer> levels = new ArrayList<>();
-        for (String n : System.getProperty("bench.calls", "1,10,40,100").split(",")) {
+        String levelsAsked = System.getProperty("bench.calls", ""); // the pom passes it empty when unset
+        for (String n : (levelsAsked.isBlank() ? "1,10,40,100" : levelsAsked).split(",")) {
             levels.add(Integer.parseInt(n.strip()));
         }
         FakeProviderServer twilio = new FakeProviderServer();

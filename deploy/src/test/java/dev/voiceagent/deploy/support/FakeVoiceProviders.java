@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +30,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Local stand-ins for the providers a call talks through, speaking their real protocols and checking what the service
@@ -136,6 +139,27 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     public static final Map<String, AtomicLong> STT_BYTES = new ConcurrentHashMap<>();
     /** When set, the recognizers (Deepgram v1, OpenAI transcription) hear these lines from the audio itself. */
     public static volatile HeardLines hearing;
+    /**
+     * Script mode (Deepgram v1), by the credential a call's socket carries (its workflow's own key): the call's caller
+     * registers what it says and when ({@link CallerTimeline}), and the recognizer answers from the position of the
+     * audio it received, as Deepgram would: interim results while a segment lasts, finals on Finalize.
+     */
+    public static final Map<String, CallerTimeline> TIMELINES = new ConcurrentHashMap<>();
+    /** Every streamed chat request by credential: when it came (ms, this clock) and its last user message. */
+    public static final Map<String, List<ChatAsked>> CHATS = new ConcurrentHashMap<>();
+
+    /** Script mode's recognizer events by credential: when (ms, this clock) and what (Finalize, interim, final). */
+    public static final Map<String, List<String>> STT_EVENTS = new ConcurrentHashMap<>();
+    /**
+     * With no reply for the caller's exact last message, the reply of the {@link #REPLY_FOR} line it ends with (the
+     * longest), as a model answers the last question of lines joined into one turn; off: "Sorry, could you say that
+     * again?".
+     */
+    public static volatile boolean replyToLastLine;
+
+    /** A streamed chat request: when it came (ms, this clock) and its last user message. */
+    public record ChatAsked(long at, String lastUser) {
+    }
 
     /** A fault injected: whose (credential), which provider (stt, llm, tts), what, and when (ms, this clock). */
     public record Injected(String credential, String provider, String fault, long at) {
@@ -282,6 +306,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         TOKENS_SENT.clear();
         STT_BYTES.clear();
         hearing = null;
+        TIMELINES.clear();
+        CHATS.clear();
+        STT_EVENTS.clear();
+        replyToLastLine = false;
         FakeRealtimeModel.reset();
     }
 
@@ -421,7 +449,12 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             if (deepgram) {
                 STT_QUERIES.add(query);
                 STT_OPENED_AT.add(System.currentTimeMillis());
-                deepgram(ws, key, faults, connection);
+                CallerTimeline timeline = key == null ? null : TIMELINES.get(key);
+                if (timeline != null) {
+                    scripted(ws, key, timeline, query);
+                } else {
+                    deepgram(ws, key, faults, connection);
+                }
             } else {
                 TTS_QUERIES.add(query);
                 elevenlabs(ws, query != null && query.contains("output_format=pcm_16000") ? 32 : 8, key, faults,
@@ -503,6 +536,120 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 default -> VIOLATIONS.add("deepgram: unknown control " + type);
             }
         });
+    }
+
+    /** Interim results every this many frames of a segment (300 ms), the first that long after its onset. */
+    static final int INTERIM_FRAMES = 15;
+
+    /**
+     * Deepgram v1 in script mode: the position of the audio received (bytes over the frame size of the query's
+     * encoding and sample rate: 20 ms frames from the stream's first) against the call's {@link CallerTimeline}. While
+     * a segment lasts, an interim {@code Results} (is_final false) every {@link #INTERIM_FRAMES} frames of it with the
+     * words so far (the not yet finalised segments before it first); on each Finalize, after {@link #sttDelayMs}, a
+     * final (is_final and from_finalize true) with the segments that ended by the Finalize and were not yet finalised,
+     * or an empty one (as Deepgram answers a Finalize with nothing to settle); speech_final when the caller had been
+     * silent for the query's endpointing (300 ms) by then. Noise, echo and babble are no segment: no words.
+     */
+    private void scripted(ServerWebSocket ws, String key, CallerTimeline timeline, String query) {
+        int frameBytes = frameBytes(query);
+        long[] received = {0};
+        Set<Integer> finalised = new HashSet<>();
+        Map<Integer, Integer> interims = new HashMap<>();
+        ws.binaryMessageHandler(frame -> {
+            STT_AUDIO_FRAMES.incrementAndGet();
+            STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(frame.length());
+            received[0] += frame.length();
+            long at = received[0] / frameBytes;
+            List<CallerTimeline.Segment> segments = timeline.segments();
+            for (int i = 0; i < segments.size(); i++) {
+                CallerTimeline.Segment s = segments.get(i);
+                if (finalised.contains(i) || at < s.startFrame() || at >= s.endFrame()) {
+                    continue;
+                }
+                int due = (int) ((at - s.startFrame()) / INTERIM_FRAMES);
+                if (due > interims.getOrDefault(i, 0)) {
+                    interims.put(i, due);
+                    String[] words = s.text().split(" ");
+                    int so = (int) Math.max(1, Math.min(words.length, Math.round(words.length
+                            * (double) (at - s.startFrame()) / (s.endFrame() - s.startFrame()))));
+                    StringBuilder text = new StringBuilder();
+                    for (int j = 0; j < i; j++) {
+                        if (!finalised.contains(j) && segments.get(j).endFrame() <= at) {
+                            text.append(segments.get(j).text()).append(' ');
+                        }
+                    }
+                    text.append(String.join(" ", Arrays.copyOf(words, so)));
+                    ws.writeTextMessage(results(text.toString(), false, false, false));
+                    sttEvent(key, "interim '" + text + "'");
+                }
+            }
+        });
+        ws.textMessageHandler(text -> {
+            JsonObject message;
+            try {
+                message = new JsonObject(text);
+            } catch (RuntimeException e) {
+                VIOLATIONS.add("deepgram: a text frame that is not JSON (audio must be binary): " + shorten(text));
+                return;
+            }
+            String type = message.getString("type", "");
+            STT_CONTROL.add(type);
+            switch (type) {
+                case "KeepAlive" -> STT_KEEPALIVES_AT.add(System.currentTimeMillis());
+                case "Finalize" -> {
+                    long at = received[0] / frameBytes;
+                    List<String> said = new ArrayList<>();
+                    long lastEnd = -1;
+                    List<CallerTimeline.Segment> segments = timeline.segments();
+                    for (int i = 0; i < segments.size(); i++) {
+                        CallerTimeline.Segment s = segments.get(i);
+                        if (!finalised.contains(i) && s.endFrame() <= at) {
+                            finalised.add(i);
+                            said.add(s.text());
+                            lastEnd = Math.max(lastEnd, s.endFrame());
+                        }
+                    }
+                    boolean speechFinal = !said.isEmpty() && at - lastEnd >= 300 / 20;
+                    String line = String.join(" ", said);
+                    sttEvent(key, "Finalize at frame " + at);
+                    vertx.setTimer(sttDelayMs, t -> {
+                        if (!ws.isClosed()) {
+                            ws.writeTextMessage(results(line, true, speechFinal, true));
+                            sttEvent(key, "final '" + line + "'");
+                        }
+                    });
+                }
+                case "CloseStream" -> vertx.setTimer(20, t -> ws.close());
+                default -> VIOLATIONS.add("deepgram: unknown control " + type);
+            }
+        });
+    }
+
+    private static void sttEvent(String key, String event) {
+        STT_EVENTS.computeIfAbsent(String.valueOf(key), k -> new CopyOnWriteArrayList<>())
+                .add(System.currentTimeMillis() + " " + event);
+    }
+
+    /** A 20 ms frame's bytes in the query's encoding (mulaw: 1 a sample, linear16: 2) and sample rate (8000). */
+    static int frameBytes(String query) {
+        String q = query == null ? "" : query;
+        int rate = 8000;
+        Matcher m = Pattern.compile("sample_rate=(\\d+)").matcher(q);
+        if (m.find()) {
+            rate = Integer.parseInt(m.group(1));
+        }
+        return rate / 50 * (q.contains("encoding=linear16") ? 2 : 1);
+    }
+
+    private static String results(String transcript, boolean isFinal, boolean speechFinal, boolean fromFinalize) {
+        JsonObject results = new JsonObject().put("type", "Results").put("is_final", isFinal)
+                .put("speech_final", speechFinal).put("channel", new JsonObject().put("alternatives",
+                        new JsonArray().add(new JsonObject().put("transcript", transcript).put("confidence",
+                                transcript.isEmpty() ? 0.0 : 0.97))));
+        if (fromFinalize) {
+            results.put("from_finalize", true);
+        }
+        return results.encode();
     }
 
     // ---- Deepgram Flux ----
@@ -856,6 +1003,10 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 return;
             }
             (fallback ? FALLBACK_CHAT_REQUESTS : CHAT_REQUESTS).add(json);
+            if (Boolean.TRUE.equals(json.getBoolean("stream"))) {
+                CHATS.computeIfAbsent(String.valueOf(key), k -> new CopyOnWriteArrayList<>())
+                        .add(new ChatAsked(System.currentTimeMillis(), lastUserText(json)));
+            }
             if (!Boolean.TRUE.equals(json.getBoolean("stream"))) {
                 VIOLATIONS.add("chat: a voice call's completion that is not streamed");
             }
@@ -921,8 +1072,17 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             }
             return broken;
         }
-        return REPLY_FOR.isEmpty() ? REPLIES.pollFirst()
-                : REPLY_FOR.getOrDefault(lastUserText(request), Reply.says("Sorry, could you say that again?"));
+        if (REPLY_FOR.isEmpty()) {
+            return REPLIES.pollFirst();
+        }
+        String said = lastUserText(request);
+        Reply reply = REPLY_FOR.get(said);
+        if (reply == null && replyToLastLine) {
+            reply = REPLY_FOR.entrySet().stream().filter(e -> said.strip().endsWith(e.getKey()))
+                    .max(java.util.Comparator.comparingInt(e -> e.getKey().length())).map(Map.Entry::getValue)
+                    .orElse(null);
+        }
+        return reply != null ? reply : Reply.says("Sorry, could you say that again?");
     }
 
     /**
