@@ -17,8 +17,13 @@ import java.time.Duration;
 public record TurnRules(Duration transcriptWait, Duration bargeIn, Duration idle, int idlePrompts,
         Duration maxDuration, Duration hesitation) {
 
-    /** A pause mid-sentence is 600-900 ms; counted from the final transcript, itself after 256 ms of silence. */
-    public static final Duration HESITATION = Duration.ofMillis(700);
+    /**
+     * A pause mid-sentence is 600-900 ms of silence between words, and up to about 1.1 s between their voiced frames;
+     * counted from the final transcript (itself some 400 ms after the last voiced frame: voice activity's 256 ms of
+     * silence and the recognizer's answer), 1 s leaves voice activity time to hear the caller go on (the turn-taking
+     * benchmark: at 0.7 s the model was asked the fragment in 6-7 trials of 10).
+     */
+    public static final Duration HESITATION = Duration.ofMillis(1_000);
 
     public static final TurnRules DEFAULT = new TurnRules(Duration.ofMillis(1_500), Duration.ofMillis(200),
             Duration.ofSeconds(10), 1, Duration.ofSeconds(300));

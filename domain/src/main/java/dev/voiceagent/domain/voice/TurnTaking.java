@@ -35,8 +35,8 @@ import java.util.List;
  * stop (the final transcript says what it was) within {@link #FALSE_INTERRUPTION_WINDOW} of the hold, and holds at
  * most {@link #MAX_HOLD} while sound goes on without words; the provisional_vad turn start is the reference's: any
  * words within its pause interrupt, none resume. With the min_words turn start, only a transcript of at least that
- * many words over the agent interrupts it (voice activity alone does not, and a shorter one, a backchannel like
- * "uh-huh", is not a turn). Where the node does not allow interruption, what the caller says over the agent is kept
+ * many words over the agent's speech interrupts it (voice activity alone does not, and a shorter one, a backchannel
+ * like "uh-huh", is not a turn); while the answer is still being prepared, one word does. Where the node does not allow interruption, what the caller says over the agent is kept
  * and answered once the agent's turn was heard (nothing said is lost).</li>
  * <li>A key pressed while the caller may speak is a turn of its own ("the caller pressed 5").</li>
  * <li>Silence: the caller is prompted after {@link TurnRules#idle()}, up to {@link TurnRules#idlePrompts()} times,
@@ -250,7 +250,9 @@ public final class TurnTaking {
         }
         boolean overAgent = s.phase() == Phase.AGENT_SPEAKING || s.phase() == Phase.AGENT_THINKING;
         if (overAgent && s.interruptible() && start == CallSettings.TurnStart.MIN_WORDS
-                && words(t.text()) >= minWords) { // enough words to be a turn, not a backchannel
+                && words(t.text()) >= (s.phase() == Phase.AGENT_SPEAKING ? minWords : 1)) {
+            // enough words to be a turn, not a backchannel; before the agent says anything, a word is (the caller
+            // went on after a pause: the answer to what they said first is dropped, as pipecat's min_words does)
             return new Decision(new State(Phase.USER_SPEAKING, s.connectedAt(), t.at(),
                     t.isFinal() ? t.text().strip() : "", s.interruptible(), null, 0), List.of(new Interrupt()));
         }

@@ -263,6 +263,19 @@ class TurnTakingTest {
     }
 
     @Test
+    void withMinWordsOneWordInterruptsAnAnswerStillBeingPrepared() {
+        TurnTaking words = new TurnTaking(TurnRules.DEFAULT, CallSettings.TurnStart.MIN_WORDS, 3);
+        greeted(true);
+        on(words, new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(words, new VoiceEvent.SpeechStopped(ms(3_000)));
+        assertThat(on(words, new VoiceEvent.Transcript(ms(3_100), "I would like a", true))).isEmpty();
+        assertThat(tick(words, 3_120, 4_100)).containsExactly(new Respond("I would like a"));
+        on(words, new VoiceEvent.SpeechStarted(ms(4_150))); // the caller goes on: nothing was said yet
+        assertThat(on(words, new VoiceEvent.Transcript(ms(4_450), "table", false))).containsExactly(new Interrupt());
+        assertThat(state.phase()).isEqualTo(Phase.USER_SPEAKING);
+    }
+
+    @Test
     void whileTheAnswerIsPreparedSpeechInterruptsItAsBefore() {
         greeted(true);
         on(new VoiceEvent.SpeechStarted(ms(2_500)));
@@ -340,8 +353,8 @@ class TurnTakingTest {
         on(new VoiceEvent.SpeechStarted(ms(7_500)));
         on(new VoiceEvent.SpeechStopped(ms(8_000)));
         on(new VoiceEvent.Transcript(ms(8_150), "Book it for, um", true));
-        assertThat(tick(8_160, 8_840)).isEmpty();
-        assertThat(tick(8_860, 8_860)).as("nothing more came: what was said is the turn")
+        assertThat(tick(8_160, 9_140)).isEmpty();
+        assertThat(tick(9_160, 9_160)).as("nothing more came: what was said is the turn")
                 .containsExactly(new Respond("Book it for, um"));
     }
 
