@@ -65,15 +65,13 @@ final class BargeIn {
      * answer); its figures and the interruption are logged.
      */
     String cut(Answer a) {
-        if (!playback.held()) {
-            silencedAt = null;
-        }
+        boolean held = playback.held(); // then it fell silent at the hold, and that was measured
         long heardMs = playback.cut();
         if (a == null) {
             silencedAt = null;
             return null;
         }
-        if (silencedAt == null) {
+        if (!held) {
             silenced();
         }
         String heard = a.speech.heard(heardMs);
