@@ -30,7 +30,7 @@ public class CreateWorkflowService implements CreateWorkflowUseCase {
             Workflows.preCheck(definition, inUse);
             VoicemailDetection.of(command.configurations()); // what a call will follow
             VoiceRuntimeProviders.checkOverrides(command.configurations());
-            CallSettings.check(command.configurations());
+            CallSettings.check(command.configurations(), org);
             Workflow workflow = Workflow.create(org, command.principal().userId(), command.name(), definition,
                     command.configurations(), command.templateContextVariables(), clock.instant(), UUID.randomUUID());
             return workflows.insert(workflow);

@@ -44,7 +44,7 @@ public class UpdateWorkflowService implements UpdateWorkflowUseCase {
                     : JsonTree.asMap(SecretMasking.restore(c.configurations(), current.configurations()));
             VoicemailDetection.of(configurations); // what a call will follow: 400 now
             VoiceRuntimeProviders.checkOverrides(configurations);
-            CallSettings.check(configurations);
+            CallSettings.check(configurations, org);
             Map<String, Object> variables = c.templateContextVariables() == null ? current.templateContextVariables()
                     : c.templateContextVariables();
             return workflows.triggerPathsInUse(org, before.id()).chain(inUse -> {

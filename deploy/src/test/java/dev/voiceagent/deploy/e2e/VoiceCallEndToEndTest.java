@@ -20,6 +20,7 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.Speech;
 import dev.voiceagent.deploy.support.TwilioCalls;
+import dev.voiceagent.domain.audio.Wav;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -371,6 +372,73 @@ class VoiceCallEndToEndTest {
         another.pauses(20_000);
         assertThat(ended(another, runOf(second))).isEqualTo("call_duration_exceeded");
         assertThat(completedRun(runOf(second)).getDouble("usage_info.call_duration_seconds")).isBetween(4.5, 7.0);
+    }
+
+    @Test
+    void anAmbientSoundPlaysUnderTheAgentOnTheLineAndInTheRecordingTheDefaultOrTheWorkflowsOwnWav() throws Exception {
+        as(key).body(Map.of("workflow_configurations", Map.of("ambient_noise_configuration", Map.of("enabled", true,
+                "storage_key", "ambient_noise/999999/1/5f1c_hum.wav")))).put("/api/v1/workflow/" + workflow)
+                .then().statusCode(400).body("detail", containsString("this organization's"));
+        // the default: a room tone at half volume (-26 dBFS at full), alone between the agent's words
+        as(key).body(Map.of("workflow_configurations", Map.of("ambient_noise_configuration", Map.of("enabled", true,
+                "volume", 0.5)))).put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        String url = dial();
+        SimulatedCaller caller = caller().connect(url);
+        caller.pauses(4_500);
+        waitUntil(caller::scriptPlayed);
+        long end = System.currentTimeMillis();
+        caller.hangUp();
+        ended(caller, runOf(url));
+        List<Double> quiet = caller.agentLevelsBetween(end - 2_000, end);
+        assertThat(quiet).as("the sound goes on after the greeting, a frame per 20 ms").hasSizeBetween(90, 110)
+                .allSatisfy(level -> assertThat(level).as("never silence").isBetween(-55.0, -20.0));
+        double power = quiet.stream().mapToDouble(level -> Math.pow(10, level / 10)).average().orElseThrow();
+        assertThat(10 * Math.log10(power)).as("the room tone at half volume").isBetween(-35.0, -29.0);
+        byte[] wav = Api.download(completedRun(runOf(url)).getString("recording_public_url"));
+        int lastSecond = wav.length - 2 * 32_000;
+        long agentSilent = 0;
+        for (int i = lastSecond - lastSecond % 4; i + 3 < wav.length - 32_000; i += 4) {
+            agentSilent += (short) ((wav[i + 2] & 0xFF) | wav[i + 3] << 8) == 0 ? 1 : 0;
+        }
+        assertThat(agentSilent).as("the recording's agent track has the sound, not digital silence")
+                .isLessThan(400);
+
+        // the workflow's own file: a 300 Hz hum recorded at 16 kHz (-15 dBFS), uploaded and played at full volume
+        short[] hum = new short[16_000 * 2];
+        for (int i = 0; i < hum.length; i++) {
+            hum[i] = (short) Math.round(8_000 * Math.sin(2 * Math.PI * 300 * i / 16_000.0));
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(44 + hum.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.put(Wav.header(1, 16_000, hum.length * 2L));
+        for (short sample : hum) {
+            buffer.putShort(sample);
+        }
+        byte[] file = buffer.array();
+        JsonPath upload = as(key).body(Map.of("workflow_id", workflow, "filename", "hum.wav", "file_size",
+                file.length)).post("/api/v1/workflow/ambient-noise/upload-url").then().statusCode(200)
+                .extract().jsonPath();
+        given().contentType("audio/wav").body(file).put(upload.getString("upload_url")).then().statusCode(200);
+        as(key).body(Map.of("workflow_configurations", Map.of("ambient_noise_configuration", Map.of("enabled", true,
+                "volume", 1.0, "storage_key", upload.getString("storage_key"), "storage_backend",
+                upload.getString("storage_backend"))))).put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        String second = dial();
+        SimulatedCaller another = caller().connect(second);
+        another.pauses(4_000);
+        waitUntil(another::scriptPlayed);
+        long secondEnd = System.currentTimeMillis();
+        another.hangUp();
+        ended(another, runOf(second));
+        assertThat(another.agentLevelsBetween(secondEnd - 1_500, secondEnd)).hasSizeGreaterThan(60)
+                .allSatisfy(level -> assertThat(level).as("the file's hum, not the room tone")
+                        .isBetween(-17.0, -14.0));
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier done) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!done.getAsBoolean() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(done.getAsBoolean()).isTrue();
     }
 
     @Test

@@ -57,6 +57,8 @@ public final class SimulatedCaller implements AutoCloseable {
     /** When each agent media frame arrived. */
     public final List<Long> agentFrames = new ArrayList<>();
     public final List<Long> clears = new ArrayList<>();
+    /** Each agent frame's level (dBFS), beside {@link #agentFrames}. */
+    public final List<Double> agentLevels = new ArrayList<>();
     /** Agent frames that arrived after the caller's playback had run dry in the middle of a sentence. */
     public int underruns;
     /** Sentences whose audio came after the previous sentence had played (a pause between them, not a glitch). */
@@ -253,6 +255,7 @@ public final class SimulatedCaller implements AutoCloseable {
                 }
                 sentenceEnded = false;
                 agentFrames.add(now);
+                agentLevels.add(Loudness.dbfs(G711.decode(audio)));
                 playedUntil = Math.max(playedUntil, now) + audio.length / 8;
             }
             case "mark" -> {
@@ -291,6 +294,17 @@ public final class SimulatedCaller implements AutoCloseable {
                     : "{\"event\":\"stop\",\"streamSid\":\"" + STREAM_SID + "\",\"stop\":{}}");
             socket.close();
         }
+    }
+
+    /** The levels (dBFS) of the agent's frames that arrived from {@code from} to {@code to}. */
+    public synchronized List<Double> agentLevelsBetween(long from, long to) {
+        List<Double> levels = new ArrayList<>();
+        for (int i = 0; i < agentFrames.size(); i++) {
+            if (agentFrames.get(i) >= from && agentFrames.get(i) < to) {
+                levels.add(agentLevels.get(i));
+            }
+        }
+        return levels;
     }
 
     /** Whether everything scripted (lines and pauses) has been sent. */

@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 public final class ObjectKeys {
 
     public static final long MAX_CSV_BYTES = 10L * 1024 * 1024;
+    /** The area of workflows' ambient sounds. */
+    public static final String AMBIENT_NOISE = "ambient_noise";
     private static final List<String> AREAS = List.of("campaigns", "knowledge_base", "recordings", "ambient_noise",
             "transcripts");
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._-]");

@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.voice;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.storage.ObjectKeys;
 import dev.voiceagent.domain.workflow.WorkflowConfigurationDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,15 +16,29 @@ import java.util.Map;
  * default, voice activity, with the agent held until the caller's words show a turn; min_words, only once the
  * transcript has {@code turn_start_min_words} words, so a backchannel never does; provisional_vad, the agent held on
  * voice activity and resumed when no words follow within {@code provisional_vad_pause_secs}), how the caller's turn ends ({@code turn_stop_strategy}: transcription), and the words speech-to-text is
- * told to expect ({@code dictionary}, comma-separated), and whether a long call's older turns are summarised
- * ({@code context_compaction_enabled}, see {@code ContextCompaction}).
+ * told to expect ({@code dictionary}, comma-separated), whether a long call's older turns are summarised
+ * ({@code context_compaction_enabled}, see {@code ContextCompaction}), and the sound played under the agent's voice
+ * ({@code ambient_noise_configuration}: enabled, volume, and the workflow's uploaded WAV file as {@code storage_key},
+ * else a room tone; see {@link AmbientNoise}).
  *
  * <p>A setting no call can follow is refused when the workflow is saved ({@link #check}), with the reason: an
- * end-of-turn model ({@code turn_stop_strategy} turn_analyzer) and ambient noise are not offered by this runtime yet. A configuration stored before that check is read leniently
- * ({@link #of}): what cannot be followed falls back to the default.
+ * end-of-turn model ({@code turn_stop_strategy} turn_analyzer) is not offered by this runtime, an ambient sound must be
+ * a WAV file of the organization's. A configuration stored before that check is read leniently ({@link #of}): what
+ * cannot be followed falls back to the default.
  */
 public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnStart, int minWords,
-        Duration provisionalPause, List<String> dictionary, boolean contextCompaction) {
+        Duration provisionalPause, List<String> dictionary, boolean contextCompaction, AmbientNoise ambientNoise) {
+
+    /**
+     * The ambient sound a call plays under the agent's voice, from the first frame to the last, on the carrier's (or
+     * browser's) audio and the recording's agent track.
+     *
+     * @param volume     from 0 to 1 (the reference's default 0.3)
+     * @param storageKey the workflow's uploaded WAV file (ambient_noise/&lt;org&gt;/...), or null for the default room
+     *                   tone
+     */
+    public record AmbientNoise(double volume, String storageKey) {
+    }
 
     /** How the caller takes the turn while the agent speaks. */
     public enum TurnStart {
@@ -44,7 +59,7 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
     public static final CallSettings DEFAULTS = new CallSettings(
             Duration.ofSeconds(WorkflowConfigurationDefaults.MAX_CALL_DURATION_SECONDS),
             Duration.ofMillis((long) (WorkflowConfigurationDefaults.MAX_USER_IDLE_TIMEOUT_SECONDS * 1000)),
-            TurnStart.DEFAULT, 3, Duration.ofMillis(1_500), List.of(), false);
+            TurnStart.DEFAULT, 3, Duration.ofMillis(1_500), List.of(), false, null);
 
     /** The longest idle timeout a call waits (an hour: longer is a call nobody hangs up). */
     static final double MAX_IDLE_SECONDS = 3_600;
@@ -64,33 +79,36 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
                 base.hesitation());
     }
 
-    /** A call's settings from a stored configuration (null or partial: the defaults), leniently. */
-    public static CallSettings of(Map<String, Object> configurations) {
+    /**
+     * A call's settings from a stored configuration (null or partial: the defaults), leniently; an ambient file not in
+     * the organization's area plays the default sound instead.
+     */
+    public static CallSettings of(Map<String, Object> configurations, long organizationId) {
         if (configurations == null) {
             return DEFAULTS;
         }
         List<String> problems = new ArrayList<>();
-        CallSettings read = read(configurations, problems);
+        CallSettings read = read(configurations, organizationId, problems);
         return read == null ? DEFAULTS : read;
     }
 
     /**
-     * Refuses a configuration whose call settings a call could not follow, with every reason; a configuration without
-     * them passes.
+     * Refuses a configuration whose call settings a call of the organization could not follow, with every reason; a
+     * configuration without them passes.
      */
-    public static void check(Map<String, Object> configurations) {
+    public static void check(Map<String, Object> configurations, long organizationId) {
         if (configurations == null) {
             return;
         }
         List<String> problems = new ArrayList<>();
-        read(configurations, problems);
+        read(configurations, organizationId, problems);
         unsupported(configurations, problems);
         if (!problems.isEmpty()) {
             throw new DomainRuleViolation(String.join("; ", problems));
         }
     }
 
-    private static CallSettings read(Map<String, Object> c, List<String> problems) {
+    private static CallSettings read(Map<String, Object> c, long organizationId, List<String> problems) {
         Duration maxDuration = DEFAULTS.maxDuration;
         Object max = c.get("max_call_duration");
         if (max != null) {
@@ -161,7 +179,47 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
             problems.add("context_compaction_enabled must be true or false");
         }
         return new CallSettings(maxDuration, idle, start, minWords, pause, dictionary,
-                Boolean.TRUE.equals(compaction));
+                Boolean.TRUE.equals(compaction), ambient(c.get("ambient_noise_configuration"), organizationId,
+                        problems));
+    }
+
+    /** The ambient sound, or null when off; a file of another organization's, or not WAV, is a problem. */
+    private static AmbientNoise ambient(Object configuration, long organizationId, List<String> problems) {
+        if (configuration == null) {
+            return null;
+        }
+        if (!(configuration instanceof Map<?, ?> ambient)) {
+            problems.add("ambient_noise_configuration must be an object with enabled and volume");
+            return null;
+        }
+        Object enabled = ambient.get("enabled");
+        if (enabled != null && !(enabled instanceof Boolean)) {
+            problems.add("ambient_noise_configuration.enabled must be true or false");
+        }
+        double volume = WorkflowConfigurationDefaults.AMBIENT_NOISE_VOLUME;
+        Object v = ambient.get("volume");
+        if (v != null) {
+            if (v instanceof Number n && n.doubleValue() >= 0 && n.doubleValue() <= 1) {
+                volume = n.doubleValue();
+            } else {
+                problems.add("ambient_noise_configuration.volume must be a number from 0 to 1");
+            }
+        }
+        String key = null;
+        Object k = ambient.get("storage_key");
+        if (k != null && !(k instanceof String s && s.isBlank())) {
+            if (!(k instanceof String s) || !ObjectKeys.inArea(s, ObjectKeys.AMBIENT_NOISE, organizationId)) {
+                problems.add("ambient_noise_configuration.storage_key must be a file uploaded for this organization's"
+                        + " ambient noise (POST /workflow/{id}/ambient-noise/upload-url)");
+            } else if (!s.toLowerCase(Locale.ROOT).endsWith(".wav")) {
+                problems.add("ambient_noise_configuration.storage_key: the ambient sound plays from a WAV file (16-bit"
+                        + " PCM or mu-law, any rate): convert it (ffmpeg -i sound.mp3 -ac 1 sound.wav) and upload it"
+                        + " again");
+            } else {
+                key = s;
+            }
+        }
+        return Boolean.TRUE.equals(enabled) ? new AmbientNoise(volume, key) : null;
     }
 
     private static List<String> terms(String dictionary, List<String> problems) {
@@ -190,10 +248,6 @@ public record CallSettings(Duration maxDuration, Duration idle, TurnStart turnSt
             problems.add("turn_stop_strategy turn_analyzer needs an end-of-turn model, which this installation does"
                     + " not have: use transcription (the caller's turn ends with the final transcript after voice"
                     + " activity stops)");
-        }
-        if (c.get("ambient_noise_configuration") instanceof Map<?, ?> ambient
-                && Boolean.TRUE.equals(ambient.get("enabled"))) {
-            problems.add("ambient_noise_configuration: ambient noise is not offered yet: set enabled to false");
         }
     }
 }

@@ -15,6 +15,8 @@ public final class WorkflowConfigurationDefaults {
     public static final int MAX_CALL_DURATION_LIMIT_SECONDS = 1200;
     public static final double MAX_USER_IDLE_TIMEOUT_SECONDS = 10.0;
     public static final int TEXT_CHAT_INACTIVITY_DEFAULT_SECONDS = 1800;
+    /** The ambient sound's volume when the configuration does not say (the reference's). */
+    public static final double AMBIENT_NOISE_VOLUME = 0.3;
     public static final int TEXT_CHAT_INACTIVITY_MIN_SECONDS = 60;
     public static final int TEXT_CHAT_INACTIVITY_MAX_SECONDS = 10500;
 
@@ -28,7 +30,7 @@ public final class WorkflowConfigurationDefaults {
     static {
         Map<String, Object> ambient = new LinkedHashMap<>();
         ambient.put("enabled", false);
-        ambient.put("volume", 0.3);
+        ambient.put("volume", AMBIENT_NOISE_VOLUME);
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("ambient_noise_configuration", Collections.unmodifiableMap(ambient));
         c.put("max_call_duration", MAX_CALL_DURATION_SECONDS);

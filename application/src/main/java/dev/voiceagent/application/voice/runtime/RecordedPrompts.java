@@ -59,7 +59,7 @@ public class RecordedPrompts {
             return objects.open(storageKey).emitOn(Infrastructure.getDefaultWorkerPool())
                     .map(stream -> {
                         byte[] audio = convert(read(stream.orElseThrow(() -> new DomainRuleViolation(
-                                "the file of recording " + recordingId + " is missing"))), format);
+                                "the file of recording " + recordingId + " is missing")), MAX_BYTES), format);
                         cache.put(key, audio);
                         return new Prompt(transcript, audio);
                     });
@@ -116,11 +116,12 @@ public class RecordedPrompts {
         }
     }
 
-    private static byte[] read(InputStream in) {
+    /** A stored file's bytes, at most {@code maxBytes} (a larger file is refused, not read further). */
+    static byte[] read(InputStream in, int maxBytes) {
         try (in) {
-            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-            if (bytes.length > MAX_BYTES) {
-                throw new DomainRuleViolation("the recording is larger than " + MAX_BYTES + " bytes");
+            byte[] bytes = in.readNBytes(maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                throw new DomainRuleViolation("the file is larger than " + maxBytes + " bytes");
             }
             return bytes;
         } catch (IOException e) {
@@ -129,15 +130,20 @@ public class RecordedPrompts {
     }
 
     static byte[] convert(byte[] file, AudioFormat format) {
-        Wav.Audio audio = Wav.read(file);
-        short[] samples = audio.sampleRate() == format.sampleRate() ? audio.samples() : resample(audio, format);
+        short[] samples = samples(file, format.sampleRate());
         int frame = format.sampleRate() / 50;
         short[] whole = Arrays.copyOf(samples, Math.max(1, (samples.length + frame - 1) / frame) * frame);
         return format.encoding() == AudioFormat.Encoding.MULAW ? G711.encode(whole) : Pcm16.bytes(whole);
     }
 
-    private static short[] resample(Wav.Audio audio, AudioFormat format) {
-        Resampler resampler = new Resampler(audio.sampleRate(), format.sampleRate());
+    /** A WAV file's samples at {@code sampleRate} (resampled once when recorded at another). */
+    static short[] samples(byte[] file, int sampleRate) {
+        Wav.Audio audio = Wav.read(file);
+        return audio.sampleRate() == sampleRate ? audio.samples() : resample(audio, sampleRate);
+    }
+
+    private static short[] resample(Wav.Audio audio, int sampleRate) {
+        Resampler resampler = new Resampler(audio.sampleRate(), sampleRate);
         short[] head = resampler.process(audio.samples());
         short[] tail = resampler.flush();
         short[] all = Arrays.copyOf(head, head.length + tail.length);

@@ -26,6 +26,7 @@ import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
 import dev.voiceagent.application.voice.runtime.session.VoiceSession;
 import dev.voiceagent.application.voice.runtime.session.Voicemail;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.audio.AmbientLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.model.ModelService;
@@ -69,8 +70,20 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     public static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(96),
             Duration.ofMillis(256), 0.6);
 
-    /** What a call runs on: its workflow's version, its models (the speech-to-speech model when realtime), tools. */
-    private record Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox) {
+    /**
+     * What a call runs on: its workflow's version, its models (the speech-to-speech model when realtime), tools, and
+     * the sound under the agent's voice (null: none).
+     */
+    private record Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox,
+            AmbientLoop ambience) {
+
+        Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox) {
+            this(version, models, toolbox, null);
+        }
+
+        Loaded with(AmbientLoop sound) {
+            return new Loaded(version, models, toolbox, sound);
+        }
     }
 
     private final WorkflowRepository workflows;
@@ -85,11 +98,12 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     private final VoiceMetrics metrics;
     private final RecordedPrompts prompts;
     private final CallCompletion calls;
+    private final AmbientSounds ambientSounds;
 
     public VoiceSessionFactory(WorkflowRepository workflows, ConversationModels models, ConversationTools tools,
             LanguageModel languageModel, SpeechToText speechToText, TextToSpeech textToSpeech,
             VoiceActivityDetector detector, SpeechToSpeech speechToSpeech, CallRecorder recorder,
-            VoiceMetrics metrics, RecordedPrompts prompts, CallCompletion calls) {
+            VoiceMetrics metrics, RecordedPrompts prompts, CallCompletion calls, AmbientSounds ambientSounds) {
         this.workflows = workflows;
         this.models = models;
         this.tools = tools;
@@ -102,11 +116,14 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         this.metrics = metrics;
         this.prompts = prompts;
         this.calls = calls;
+        this.ambientSounds = ambientSounds;
     }
 
     @Override
     public Uni<MediaInput> start(Admitted admitted, MediaChannel media, CallLoop loop) {
         return load(admitted)
+                .chain(loaded -> ambientSounds.load(CallSettings.of(loaded.version().configurations(),
+                        admitted.organizationId()).ambientNoise(), media.format()).map(loaded::with))
                 .onItem().transformToUni(loaded -> Uni.createFrom().<MediaInput>emitter(emitter -> loop.execute(() -> {
                     try {
                         emitter.complete(begin(admitted, loaded, media, loop));
@@ -151,11 +168,11 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     /** On the call's loop: the session is built, connects (opening its streams) and the call is live here. */
     private MediaInput begin(Admitted admitted, Loaded loaded, MediaChannel media, CallLoop loop) {
         WorkflowRun run = admitted.run();
-        CallSettings settings = CallSettings.of(loaded.version().configurations());
+        CallSettings settings = CallSettings.of(loaded.version().configurations(), admitted.organizationId());
         AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
                 : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
         CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
-        CallLine line = new CallLine(loop, media, recording, metrics);
+        CallLine line = new CallLine(loop, media, recording, metrics, loaded.ambience());
         LiveCall call = calls.call(admitted, loaded.models(), media, loop, recording);
         if (loaded.models().realtime()) {
             ModelEndpoint model = loaded.models().llm();

@@ -45,7 +45,7 @@ public abstract class CallSession implements MediaInput {
         this.log = new CallLog(loop, media);
         this.recording = new CallRecording(line.recording(), media.format().bytes(Playback.FRAME_MS),
                 Playback.silence(media.format()));
-        this.playback = new Playback(loop, media, recording, echo);
+        this.playback = new Playback(loop, media, recording, echo, line.ambience());
     }
 
     /**
@@ -58,7 +58,12 @@ public abstract class CallSession implements MediaInput {
     abstract void tick();
 
     final void startTicking() {
-        ticker = loop.every(TICK, this::tick);
+        ticker = loop.every(TICK, () -> {
+            tick();
+            if (!ended) {
+                playback.fill(); // after the session's own pump, so the agent's frames go first
+            }
+        });
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.voiceagent.application.voice.runtime.session;
 
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
+import dev.voiceagent.domain.audio.AmbientLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Loudness;
@@ -20,14 +21,22 @@ import java.util.function.BiConsumer;
  * session alike: frames go to the carrier no further ahead of the caller's ear than the {@link Playout} allows, with
  * its marks (every half second and at each segment's end); the carrier's echoed marks say what was heard. A barge-in
  * {@link #cut}s the speech, clearing the carrier's queue, and says how much of it was heard; a {@link #hold} silences
- * it the same way but keeps its place, so that it {@link #resume}s with the first frame the caller did not hear. On the
- * call's loop only.
+ * it the same way but keeps its place, so that it {@link #resume}s with the first frame the caller did not hear.
+ *
+ * <p>With an ambient sound (the workflow's {@code ambient_noise_configuration}) the caller never hears digital silence:
+ * the sound is mixed under every frame of the agent's, and while none is queued at the carrier it is sent alone,
+ * {@link #AMBIENT_LEAD_MS} ahead of the ear at most ({@link #fill}, every tick). When a speech begins, what is queued of the
+ * sound alone is cleared, so the agent's first word is not late for it; in a pause within a speech the agent's next
+ * words wait behind at most that lead, which is also how far its heard position may run ahead until the next mark.
+ * On the call's loop only.
  */
 final class Playback {
 
     static final int FRAME_MS = 20;
     /** How much of the audio sent is kept to be sent again after a hold: more than the playout's lead. */
     private static final int RECENT_MS = 400;
+    /** How far ahead of the caller's ear the ambient sound alone is queued (two frames: a late tick is no gap). */
+    static final int AMBIENT_LEAD_MS = 40;
 
     private final CallLoop loop;
     private final MediaChannel media;
@@ -44,12 +53,17 @@ final class Playback {
     private final Deque<byte[]> recent = new ArrayDeque<>();
     private long recentMs;
     private boolean held;
+    /** The sound under the agent's voice, or null (silence between its words). */
+    private final AmbientLoop ambience;
+    /** When what was sent of the ambient sound alone has played at the carrier (null: nothing of it queued). */
+    private Instant ambientUntil;
 
-    Playback(CallLoop loop, MediaChannel media, CallRecording recording, EchoGate echo) {
+    Playback(CallLoop loop, MediaChannel media, CallRecording recording, EchoGate echo, AmbientLoop ambience) {
         this.loop = loop;
         this.media = media;
         this.recording = recording;
         this.echo = echo;
+        this.ambience = ambience;
         this.pcm = media.format().encoding() == AudioFormat.Encoding.PCM16LE;
         this.frameBytes = media.format().bytes(FRAME_MS);
         this.silence = silence(media.format());
@@ -111,9 +125,18 @@ final class Playback {
             }
             s.poll();
             remember(next);
-            media.play(next);
-            recording.agent(next);
-            echo.sent(Loudness.dbfs(pcm ? Pcm16.samples(next) : G711.decode(next)), now);
+            if (!s.speaking()) {
+                dropQueuedAmbience(now);
+            }
+            short[] samples = pcm ? Pcm16.samples(next) : G711.decode(next);
+            byte[] out = next;
+            if (ambience != null) {
+                ambience.mixInto(samples);
+                out = pcm ? Pcm16.bytes(samples) : G711.encode(samples);
+            }
+            media.play(out);
+            recording.agent(out);
+            echo.sent(Loudness.dbfs(samples), now);
             playout.sent(FRAME_MS, now).ifPresent(media::mark);
             if (!s.speaking()) {
                 s.startedSpeaking();
@@ -128,6 +151,41 @@ final class Playback {
             current = null;
             played.accept(s, now);
         }
+    }
+
+    /**
+     * Every tick: while nothing of the agent's is queued at the carrier (between answers, in a pause of one, while
+     * held), the ambient sound goes alone, kept {@link #AMBIENT_LEAD_MS} ahead of the caller's ear. It is not the
+     * agent's voice: the echo gate does not count it.
+     */
+    void fill() {
+        if (ambience == null) {
+            return;
+        }
+        Instant now = loop.now();
+        if (current != null && !held && playout.unheardMs(now) > 0) {
+            return; // the agent's frames carry the sound
+        }
+        if (ambientUntil == null || ambientUntil.isBefore(now)) {
+            ambientUntil = now;
+        }
+        int samples = frameBytes / (pcm ? 2 : 1);
+        while (ambientUntil.isBefore(now.plusMillis(AMBIENT_LEAD_MS))) {
+            short[] sound = ambience.next(samples);
+            byte[] frame = pcm ? Pcm16.bytes(sound) : G711.encode(sound);
+            media.play(frame);
+            recording.agent(frame);
+            ambientUntil = ambientUntil.plusMillis(FRAME_MS);
+        }
+    }
+
+    /** A speech begins: the carrier drops the ambient sound queued alone, so its first word plays at once. */
+    private void dropQueuedAmbience(Instant now) {
+        if (ambientUntil != null && ambientUntil.isAfter(now)) {
+            media.clear();
+            recording.cleared();
+        }
+        ambientUntil = null;
     }
 
     /** The carrier played the audio up to this mark. */
@@ -213,7 +271,7 @@ final class Playback {
         return playout.playedMs(loop.now());
     }
 
-        /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
+    /** Nothing more plays (the call ended or moved); the carrier keeps what it holds. */
     void stop() {
         current = null;
         held = false;

@@ -19,6 +19,7 @@ import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.application.voice.runtime.session.VoiceSession;
+import dev.voiceagent.domain.audio.AmbientLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.conversation.AgentEngine;
@@ -146,13 +147,30 @@ class VoiceSessionTest {
             return AudioFormat.MULAW_8K;
         }
 
+        /** Each frame's mean sample, in the order sent. */
+        final List<Double> means = new ArrayList<>();
+        /** The longest the carrier had nothing to play, after the first frame. */
+        long longestGapMs;
+
         @Override
         public void play(byte[] frame) {
             assertThat(frame).hasSize(160);
             assertThat(closed).isNull();
+            if (frames > 0 && playedUntil.isBefore(loop.now)) {
+                longestGapMs = Math.max(longestGapMs, Duration.between(playedUntil, loop.now).toMillis());
+            }
             frames++;
+            means.add(Arrays.stream(toInts(G711.decode(frame))).average().orElse(0));
             Instant start = playedUntil.isAfter(loop.now) ? playedUntil : loop.now;
             playedUntil = start.plusMillis(20);
+        }
+
+        private static int[] toInts(short[] samples) {
+            int[] out = new int[samples.length];
+            for (int i = 0; i < samples.length; i++) {
+                out[i] = samples[i];
+            }
+            return out;
         }
 
         @Override
@@ -378,6 +396,8 @@ class VoiceSessionTest {
     TurnTaking turns = new TurnTaking(VoiceSessionFactory.RULES);
     Voice backupVoice;
     ModelEndpoint backupLlm;
+    /** The sound under the agent's voice: none unless a test gives one. */
+    AmbientLoop ambience;
     /** The recording's stereo frames: the caller's and the agent's, 20 ms each. */
     final List<byte[][]> recorded = new ArrayList<>();
     final CallRecorder.Recording recording = new CallRecorder.Recording() {
@@ -437,7 +457,7 @@ class VoiceSessionTest {
                         return v;
                     }));
         }
-        return new VoiceSession.Parts(new CallLine(loop, carrier, recording, VoiceMetrics.NONE),
+        return new VoiceSession.Parts(new CallLine(loop, carrier, recording, VoiceMetrics.NONE, ambience),
                 new Listening(recognizers, new EnergyVoiceActivityDetector(), VoiceActivity.Params.DEFAULT),
                 new Answering(engine, model, backupLlm == null ? List.of(llm) : List.of(llm, backupLlm), tools, voices,
                         prompts), turns, detection);
@@ -1039,6 +1059,46 @@ class VoiceSessionTest {
                 .as("the whole greeting was heard").containsExactly(greeting);
         // what the clears dropped was sent again, and nothing more
         assertThat(carrier.sentMs()).isBetween(greetingMs + 200, greetingMs + 60 + 2 * 400);
+    }
+
+    @Test
+    void theAmbientSoundPlaysUnderTheAgentAndAloneBetweenItsWordsSoTheCallerNeverHearsDeadAir() {
+        short[] hum = new short[8_000];
+        Arrays.fill(hum, (short) 2_000); // a sound whose frames tell themselves from the fake voice's (negative) audio
+        ambience = new AmbientLoop(hum, 8_000, 0.5);
+        start(definition("Hello, this is Acme. How can I help?", true));
+        callerSilent(1_500);
+        assertThat(carrier.clears).as("the greeting's first word did not wait behind the sound").isEqualTo(1);
+        recognizer.lines.add("Where is my order?");
+        model.says(ModelReply.text("It ships today and should arrive on Friday afternoon with the courier. Please"
+                + " keep your phone nearby so the courier can reach you."));
+        callerSpeaks(800);
+        callerSilent(900); // the answer plays
+        int framesBefore = carrier.frames;
+        recognizer.lines.add("Uh-huh.");
+        callerSpeaks(300); // a backchannel: the agent is held
+        int heldFrom = carrier.frames;
+        callerSilent(200);
+        assertThat(carrier.means.subList(heldFrom, carrier.frames)).as("while held only the sound plays, in time")
+                .hasSizeBetween(9, 11).allSatisfy(mean -> assertThat(mean).isBetween(900.0, 1_100.0));
+        callerSilent(3_000);
+        session.stopped();
+        loop.drain();
+
+        assertThat(model.asked).as("the backchannel was no turn").hasSize(1);
+        assertThat(carrier.frames).isGreaterThan(framesBefore);
+        long callMs = Duration.between(Instant.parse("2026-11-26T10:00:00Z"), loop.now).toMillis();
+        assertThat(carrier.longestGapMs).as("the caller never hears dead air").isLessThanOrEqualTo(20);
+        assertThat(carrier.sentMs()).as("about the call's length, plus what the clears dropped")
+                .isBetween(callMs - 100, callMs + 600);
+        List<Double> voice = carrier.means.stream().filter(mean -> mean < 0).toList();
+        assertThat(voice).as("the agent spoke").hasSizeGreaterThan(50)
+                .allSatisfy(mean -> assertThat(mean).as("its frames carry the sound (the voice alone is -32,124)")
+                        .isBetween(-31_400.0, -30_800.0));
+        assertThat(carrier.means.stream().filter(mean -> mean > 0).count()).as("the sound alone between its words")
+                .isGreaterThan(150);
+        assertThat(recorded.stream().skip(1).filter(f -> f[1][0] == (byte) 0xFF).count())
+                .as("the recording's agent track has the sound too").isZero();
     }
 
     @Test
