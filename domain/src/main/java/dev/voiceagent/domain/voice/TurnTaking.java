@@ -211,8 +211,10 @@ public final class TurnTaking {
     private Decision speechStarted(State s, Instant at) {
         return switch (s.phase()) {
             case LISTENING -> same(s.to(Phase.USER_SPEAKING, at));
-            case AWAITING_TRANSCRIPT, AWAITING_MORE -> same(new State(Phase.USER_SPEAKING, s.connectedAt(), at,
-                    s.heard(), s.interruptible(), null, s.idlePrompts())); // the caller goes on: one turn
+            // the words ended the turn (none for a while, the final asked for): voice activity that starts again
+            // without words is the babble behind the caller, not the caller; the final decides
+            case AWAITING_TRANSCRIPT -> s.wordsAt() != null ? same(s) : goesOn(s, at);
+            case AWAITING_MORE -> goesOn(s, at);
             case AGENT_SPEAKING, AGENT_THINKING, AGENT_HELD -> s.interruptible() && s.overAgentSince() == null
                     ? same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(), s.interruptible(), at,
                             s.idlePrompts()))
@@ -221,12 +223,24 @@ public final class TurnTaking {
         };
     }
 
+    /**
+     * The caller goes on after their turn seemed over: one turn. What they said so far counts as words from now, so
+     * that if voice activity was only hearing noise and no words follow, the words rule still ends the turn.
+     */
+    private static Decision goesOn(State s, Instant at) {
+        State on = new State(Phase.USER_SPEAKING, s.connectedAt(), at, s.heard(), s.interruptible(), null,
+                s.idlePrompts());
+        return same(s.heard().isBlank() ? on : on.words(at));
+    }
+
     private Decision speechStopped(State s, Instant at) {
         return switch (s.phase()) {
             // LISTENING: they began over an agent who could not be cut, or before the words ended the turn, and stop
             // now: what they said since is asked for all the same
-            case USER_SPEAKING, LISTENING, AWAITING_TRANSCRIPT -> new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at),
+            case USER_SPEAKING, LISTENING -> new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at),
                     List.of(new FinalizeTranscript()));
+            case AWAITING_TRANSCRIPT -> new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at).words(s.wordsAt()),
+                    List.of(new FinalizeTranscript())); // whether the words ended the turn is kept
             case AGENT_SPEAKING, AGENT_THINKING -> same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(),
                     s.interruptible(), null, s.idlePrompts())); // too short to be a barge-in
             case AGENT_HELD -> new Decision(new State(Phase.AGENT_HELD, s.connectedAt(),
@@ -242,7 +256,8 @@ public final class TurnTaking {
         }
         if (t.isFinal() && !Backchannel.anyWords(t.text()) && s.phase() == Phase.AWAITING_TRANSCRIPT
                 && !s.heard().isBlank()) { // the recognizer has nothing more: the turn is what was heard
-            return Hesitation.unfinished(s.heard()) ? same(s.to(Phase.AWAITING_MORE, t.at()))
+            // (when its words ended it, they stopped long enough ago: no second wait for an unfinished one)
+            return Hesitation.unfinished(s.heard()) && s.wordsAt() == null ? same(s.to(Phase.AWAITING_MORE, t.at()))
                     : respond(s, t.at(), s.heard());
         }
         if (t.text() == null || t.text().isBlank()) {
@@ -312,19 +327,17 @@ public final class TurnTaking {
 
     private Decision tick(State s, Instant at) {
         return switch (s.phase()) {
-            case AGENT_SPEAKING -> start != CallSettings.TurnStart.MIN_WORDS && s.overAgentSince() != null
-                    && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
+            // an answer playing, or still being prepared, is held: words cut it, none let it go on (under babble
+            // voice activity starts while the answer is prepared, and the caller's question must still be answered)
+            case AGENT_SPEAKING, AGENT_THINKING -> start != CallSettings.TurnStart.MIN_WORDS
+                    && s.overAgentSince() != null && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
                     ? new Decision(new State(Phase.AGENT_HELD, s.connectedAt(), at, "", s.interruptible(),
                             s.overAgentSince(), s.idlePrompts()), List.of(new Hold()))
                     : same(s);
-            case AGENT_THINKING -> start != CallSettings.TurnStart.MIN_WORDS
-                    && s.overAgentSince() != null && !at.isBefore(s.overAgentSince().plus(rules.bargeIn()))
-                    ? new Decision(new State(Phase.USER_SPEAKING, s.connectedAt(), s.overAgentSince(), "",
-                            s.interruptible(), null, 0), List.of(new Interrupt()))
-                    : same(s);
             case AGENT_HELD -> heldTooLong(s, at) ? resume(s, at) : same(s);
             case USER_SPEAKING -> s.wordsAt() != null && !at.isBefore(s.wordsAt().plus(rules.transcriptWait()))
-                    ? new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at), List.of(new FinalizeTranscript()))
+                    ? new Decision(s.to(Phase.AWAITING_TRANSCRIPT, at).words(s.wordsAt()),
+                            List.of(new FinalizeTranscript()))
                     : same(s); // voice activity still hears sound, but the words stopped: the turn ends by them
             case AWAITING_TRANSCRIPT -> !at.isBefore(s.since().plus(rules.transcriptWait()))
                     ? (s.heard().isBlank() ? same(s.to(Phase.LISTENING, at)) : respond(s, at, s.heard()))

@@ -72,7 +72,9 @@ class TurnTakingTest {
         on(new VoiceEvent.SpeechStopped(ms(3_400)));
         on(new VoiceEvent.Transcript(ms(3_500), "No, that's all.", true));
         on(new VoiceEvent.SpeechStarted(ms(3_700))); // the caller goes on before the agent said anything
-        assertThat(tick(3_700, 3_900)).containsExactly(new VoiceCommand.Interrupt());
+        assertThat(tick(3_700, 3_900)).as("the answer is held").containsExactly(new VoiceCommand.Hold());
+        assertThat(on(new VoiceEvent.Transcript(ms(3_950), "thanks", false))).as("their words cut it")
+                .containsExactly(new VoiceCommand.Interrupt());
         state = state.carrying("No, that's all.");
         on(new VoiceEvent.SpeechStopped(ms(4_200)));
         assertThat(on(new VoiceEvent.Transcript(ms(4_300), "thanks.", true)))
@@ -240,6 +242,44 @@ class TurnTakingTest {
     }
 
     @Test
+    void underBabbleThatVoiceActivityHearsStopAndStartAgainTheTurnStillEndsByItsWords() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500))); // babble, then the caller under it
+        on(new VoiceEvent.Transcript(ms(2_900), "What is the", false));
+        on(new VoiceEvent.Transcript(ms(3_400), "What is the return policy?", false));
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(3_900)))).as("a dip in the babble")
+                .containsExactly(new FinalizeTranscript());
+        on(new VoiceEvent.SpeechStarted(ms(4_000))); // the babble again, before the final
+        assertThat(on(new VoiceEvent.Transcript(ms(4_050), "What is the return policy?", true)))
+                .as("voice activity still hears sound: the turn waits for more").isEmpty();
+        assertThat(tick(4_060, 5_540)).isEmpty();
+        assertThat(tick(5_560, 5_560)).as("no words for 1.5 s: the words end the turn")
+                .containsExactly(new FinalizeTranscript());
+        on(new VoiceEvent.SpeechStarted(ms(5_600))); // the babble flickers on
+        on(new VoiceEvent.SpeechStopped(ms(5_650)));
+        on(new VoiceEvent.SpeechStarted(ms(5_680)));
+        assertThat(on(new VoiceEvent.Transcript(ms(5_700), "", true))).as("it is answered all the same")
+                .containsExactly(new Respond("What is the return policy?"));
+    }
+
+    @Test
+    void wordsThatSoundedUnfinishedAndThenOnlyNoiseAreAnsweredByTheWordsRule() {
+        greeted(false);
+        on(new VoiceEvent.SpeechStarted(ms(2_500)));
+        on(new VoiceEvent.Transcript(ms(2_900), "I would like to", false));
+        on(new VoiceEvent.SpeechStopped(ms(3_300)));
+        on(new VoiceEvent.Transcript(ms(3_400), "I would like to", true));
+        assertThat(state.phase()).isEqualTo(Phase.AWAITING_MORE);
+        on(new VoiceEvent.SpeechStarted(ms(3_800))); // babble, not the caller: no words follow
+        assertThat(state.phase()).isEqualTo(Phase.USER_SPEAKING);
+        assertThat(tick(3_820, 5_280)).isEmpty();
+        assertThat(tick(5_300, 5_300)).as("their words so far count from when the sound began")
+                .containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(5_400), "", true)))
+                .containsExactly(new Respond("I would like to"));
+    }
+
+    @Test
     void aCallerWhoStopsAfterTheAgentTheyCouldNotCutIsAskedForAllTheSame() {
         greeted(false);
         on(new VoiceEvent.Dtmf(ms(2_500), "1"));
@@ -276,14 +316,26 @@ class TurnTakingTest {
     }
 
     @Test
-    void whileTheAnswerIsPreparedSpeechInterruptsItAsBefore() {
+    void whileTheAnswerIsPreparedSpeechHoldsItWordsInterruptItAndNoWordsLetItPlay() {
         greeted(true);
         on(new VoiceEvent.SpeechStarted(ms(2_500)));
         on(new VoiceEvent.SpeechStopped(ms(2_600)));
         on(new VoiceEvent.Transcript(ms(2_700), "Tell me more.", true));
         assertThat(state.phase()).isEqualTo(Phase.AGENT_THINKING);
         on(new VoiceEvent.SpeechStarted(ms(2_800)));
-        assertThat(tick(2_800, 3_000)).as("nothing plays to hold").containsExactly(new Interrupt());
+        assertThat(tick(2_800, 3_000)).as("it will not start playing").containsExactly(new Hold());
+        assertThat(on(new VoiceEvent.Transcript(ms(3_100), "No wait, about", false)))
+                .as("the caller goes on").containsExactly(new Interrupt());
+        assertThat(state.phase()).isEqualTo(Phase.USER_SPEAKING);
+
+        on(new VoiceEvent.SpeechStopped(ms(3_600)));
+        assertThat(on(new VoiceEvent.Transcript(ms(3_700), "No wait, about returns.", true)))
+                .containsExactly(new Respond("No wait, about returns."));
+        on(new VoiceEvent.SpeechStarted(ms(3_800))); // babble, or a cough: no words
+        assertThat(tick(3_800, 4_000)).containsExactly(new Hold());
+        assertThat(on(new VoiceEvent.SpeechStopped(ms(4_100)))).containsExactly(new FinalizeTranscript());
+        assertThat(on(new VoiceEvent.Transcript(ms(4_200), "", true))).as("no words: the answer plays")
+                .containsExactly(new Resume());
     }
 
     @Test

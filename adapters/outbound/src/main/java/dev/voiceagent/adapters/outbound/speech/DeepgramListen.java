@@ -200,12 +200,14 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
         String transcript = alternatives == null || alternatives.isEmpty() ? ""
                 : alternatives.getJsonObject(0).getString("transcript", "");
         boolean isFinal = Boolean.TRUE.equals(json.getBoolean("is_final"));
+        Object fromFinalize = json.getValue("from_finalize");
         if (isFinal) {
-            Object fromFinalize = json.getValue("from_finalize");
             settled(end(json.getValue("start"), json.getValue("duration")),
                     Boolean.TRUE.equals(fromFinalize) || fromFinalize == null);
         }
-        if (!transcript.isBlank()) {
+        // an empty final that answers a Finalize is news too: the recognizer has nothing more, so the turn can be
+        // answered with what was heard (or a hold resumed) now, not after a wait
+        if (!transcript.isBlank() || isFinal && Boolean.TRUE.equals(fromFinalize)) {
             listener.transcript(transcript, isFinal);
         }
     }
@@ -242,15 +244,17 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
                     Object windowEnd = json.getValue("audio_window_end");
                     settled(windowEnd instanceof Number n ? end(0, n) : -1, "EndOfTurn".equals(event));
                 }
-                if (transcript.isEmpty() || "TurnResumed".equals(event)) {
+                if ("TurnResumed".equals(event)) {
                     return;
                 }
                 if (!ends) {
-                    listener.transcript(transcript, false);
+                    if (!transcript.isEmpty()) {
+                        listener.transcript(transcript, false);
+                    }
                     return;
                 }
-                String fresh = freshWords(turn, transcript);
-                if (!fresh.isEmpty()) {
+                String fresh = transcript.isEmpty() ? "" : freshWords(turn, transcript);
+                if (!fresh.isEmpty() || "EndOfTurn".equals(event)) { // an end with nothing new: nothing more to wait for
                     listener.transcript(fresh, true);
                 }
             }

@@ -28,4 +28,28 @@ class DeepgramFluxTurnsTest {
         assertThat(flux.freshWords(1, "For two")).as("the next turn").isEqualTo("For two");
         assertThat(flux.freshWords(1, "Four people")).as("a transcript Flux rewrote").isEqualTo("Four people");
     }
+
+    @Test
+    void anEndOfTurnWithNothingNewIsAnEmptyFinalAndAnUpdateWithoutWordsIsNothing() {
+        java.util.List<String> heard = new java.util.ArrayList<>();
+        DeepgramListen flux = new DeepgramListen(null, null, RetryBudget.none(), AudioFormat.MULAW_8K,
+                new SpeechToText.Listener() {
+            @Override
+            public void transcript(String text, boolean isFinal) {
+                heard.add((isFinal ? "final:" : "interim:") + text);
+            }
+
+            @Override
+            public void failed(String message) {
+            }
+        }, true);
+        flux.message("{\"type\":\"TurnInfo\",\"event\":\"Update\",\"turn_index\":0,\"transcript\":\"\"}");
+        flux.message("{\"type\":\"TurnInfo\",\"event\":\"Update\",\"turn_index\":0,\"transcript\":\"I want\"}");
+        flux.message("{\"type\":\"TurnInfo\",\"event\":\"EagerEndOfTurn\",\"turn_index\":0,"
+                + "\"transcript\":\"I want to\"}");
+        flux.message("{\"type\":\"TurnInfo\",\"event\":\"EndOfTurn\",\"turn_index\":0,"
+                + "\"transcript\":\"I want to\"}");
+        flux.message("{\"type\":\"TurnInfo\",\"event\":\"EndOfTurn\",\"turn_index\":1,\"transcript\":\"\"}");
+        assertThat(heard).containsExactly("interim:I want", "final:I want to", "final:", "final:");
+    }
 }

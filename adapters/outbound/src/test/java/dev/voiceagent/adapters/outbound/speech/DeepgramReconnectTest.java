@@ -235,6 +235,20 @@ class DeepgramReconnectTest {
     }
 
     @Test
+    void anEmptyFinalAnsweringAFinalizeIsHeardSoTheTurnNeedNotWait() throws Exception {
+        Heard heard = new Heard();
+        DeepgramListen stream = listen(heard, false, 4_000);
+        await(() -> SOCKETS.size() == 1, "the socket");
+        say(stream, 1, 10);
+        stream.finalizeNow();
+        await(() -> heard.finals().contains("final:where"), "the line");
+        stream.finalizeNow(); // nothing said since: Deepgram answers with an empty final
+        await(() -> heard.finals().size() == 2, "the empty final");
+        assertThat(heard.finals()).containsExactly("final:where", "final:");
+        stream.close();
+    }
+
+    @Test
     void aFinalizeWhoseFinalWasLostInTheDropIsAskedAgainAfterTheLinesAudio() throws Exception {
         Heard heard = new Heard();
         DeepgramListen stream = listen(heard, false, 4_000);
