@@ -215,10 +215,15 @@ public final class TurnTaking {
             // without words is the babble behind the caller, not the caller; the final decides
             case AWAITING_TRANSCRIPT -> s.wordsAt() != null ? same(s) : goesOn(s, at);
             case AWAITING_MORE -> goesOn(s, at);
-            case AGENT_SPEAKING, AGENT_THINKING, AGENT_HELD -> s.interruptible() && s.overAgentSince() == null
-                    ? same(new State(s.phase(), s.connectedAt(), s.since(), s.heard(), s.interruptible(), at,
-                            s.idlePrompts()))
-                    : same(s);
+            case AGENT_SPEAKING, AGENT_THINKING, AGENT_HELD -> {
+                if (!s.interruptible() || s.overAgentSince() != null) {
+                    yield same(s);
+                }
+                State over = new State(s.phase(), s.connectedAt(), s.since(), s.heard(), s.interruptible(), at,
+                        s.idlePrompts());
+                // without a barge-in wait of its own the agent is held now, not at the next tick
+                yield s.phase() == Phase.AGENT_HELD ? same(over) : tick(over, at);
+            }
             default -> same(s);
         };
     }

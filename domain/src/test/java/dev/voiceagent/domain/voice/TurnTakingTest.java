@@ -469,6 +469,18 @@ class TurnTakingTest {
     }
 
     @Test
+    void withoutABargeInWaitTheAgentIsHeldAsVoiceActivityStartsNotAtTheNextTick() {
+        TurnTaking immediate = new TurnTaking(new TurnRules(Duration.ofMillis(1_500), Duration.ZERO,
+                Duration.ofSeconds(10), 1, Duration.ofSeconds(300)));
+        TurnTaking.State s = immediate.decide(TurnTaking.State.INITIAL, new VoiceEvent.Connected(ms(0))).state();
+        s = immediate.decide(s, new VoiceEvent.AgentSpeaking(ms(100), true)).state();
+        TurnTaking.Decision over = immediate.decide(s, new VoiceEvent.SpeechStarted(ms(1_013)));
+        assertThat(over.commands()).containsExactly(new Hold());
+        assertThat(over.state().phase()).isEqualTo(Phase.AGENT_HELD);
+        assertThat(immediate.decide(over.state(), new VoiceEvent.SpeechStarted(ms(1_100))).commands()).isEmpty();
+    }
+
+    @Test
     void theCallEndsAtItsMaximumDurationWhateverItIsDoing() {
         TurnTaking shortCalls = new TurnTaking(new TurnRules(Duration.ofMillis(1_500), Duration.ofMillis(200),
                 Duration.ofSeconds(10), 1, Duration.ofSeconds(60)));

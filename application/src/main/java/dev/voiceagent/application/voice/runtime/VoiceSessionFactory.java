@@ -55,19 +55,21 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
 
     /**
      * The runtime's own timings of turn-taking; a call's length and idle time come from its workflow's settings
-     * ({@link CallSettings#rules}). Voice activity already waits 96 ms of speech before it says the caller started:
-     * no second wait on top.
+     * ({@link CallSettings#rules}). Voice activity already waits 64 ms of speech before it says the caller started:
+     * no second wait on top (the agent is held at once, and resumes when no words of a turn follow).
      */
     public static final TurnRules RULES = new TurnRules(Duration.ofMillis(1_500), Duration.ZERO,
             Duration.ofSeconds(10), 1, Duration.ofSeconds(300));
 
     /**
-     * Voice activity on a phone line, in whole 32 ms Silero windows: speech from a confidence of 0.5 held for 3 windows
-     * (96 ms; Silero's own threshold, a quicker barge-in than pipecat's 0.7 and 0.2 s), silence after 8 windows (256 ms)
-     * below it, so the pause after a comma does not end the caller's turn (the turn also waits for the final
-     * transcript); the volume floor is pipecat's 0.6 (-50 dBFS). Measured by the voice benchmark.
+     * Voice activity on a phone line, in whole 32 ms Silero windows: speech from a confidence of 0.5 held for 2 windows
+     * (64 ms; Silero's own threshold, LiveKit's 50 ms rounded up to whole windows, a quicker barge-in than pipecat's 0.7
+     * and 0.2 s: a sound that is no turn only holds the agent a moment, see {@code TurnTaking}), silence after 8
+     * windows (256 ms) below it, so the pause after a comma does not end the caller's turn (the turn also waits for the
+     * final transcript); the volume floor is pipecat's 0.6 (-50 dBFS). Measured by the voice and turn-taking
+     * benchmarks (at 96 ms the phone's barge-in p90 was 320 ms).
      */
-    public static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(96),
+    public static final VoiceActivity.Params ACTIVITY = new VoiceActivity.Params(0.5, Duration.ofMillis(64),
             Duration.ofMillis(256), 0.6);
 
     /**
