@@ -9,6 +9,7 @@ import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
 import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.Carrier;
 import dev.voiceagent.application.voice.runtime.session.VoiceSessionTest.VirtualLoop;
+import dev.voiceagent.domain.audio.AmbientLoop;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.ChatMessage;
@@ -86,6 +87,14 @@ class SpeechToSpeechSessionTest {
 
     @BeforeEach
     void start() {
+        session = begin(loop, carrier, model, null);
+        carrier.session = session;
+        session.connected();
+        loop.drain();
+    }
+
+    /** A speech-to-speech session on {@code line}, with that sound under the model's voice (null: none). */
+    private SpeechToSpeechSession begin(VirtualLoop on, Carrier line, Model speaker, AmbientLoop ambience) {
         AgentEngine engine = new AgentEngine(VoiceSessionTest.definition("Hello, this is Acme. How can I help?",
                 true), Map.of());
         CallRecorder.Recording recording = new CallRecorder.Recording() {
@@ -98,16 +107,38 @@ class SpeechToSpeechSessionTest {
                 return io.smallrye.mutiny.Uni.createFrom().nullItem();
             }
         };
-        SpeechToSpeechSession.Parts parts = new SpeechToSpeechSession.Parts(new CallLine(loop, carrier, recording,
-                VoiceMetrics.NONE), listener -> {
+        SpeechToSpeechSession.Parts parts = new SpeechToSpeechSession.Parts(new CallLine(on, line, recording,
+                VoiceMetrics.NONE, ambience), listener -> {
                     events = listener;
-                    return model;
+                    return speaker;
                 }, engine, ToolRunner.NONE, TurnRules.DEFAULT,
                 id -> io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("none")));
-        session = new SpeechToSpeechSession(parts, engine.initialState(), e -> ended = e);
-        carrier.session = session;
-        session.connected();
-        loop.drain();
+        return new SpeechToSpeechSession(parts, engine.initialState(), e -> ended = e);
+    }
+
+    @Test
+    void theAmbientSoundPlaysUnderTheModelsVoiceAndAloneWhileItIsSilent() {
+        short[] hum = new short[8_000];
+        java.util.Arrays.fill(hum, (short) 2_000);
+        VirtualLoop quiet = new VirtualLoop();
+        Carrier line = new Carrier(quiet);
+        SpeechToSpeechSession withSound = begin(quiet, line, new Model(), new AmbientLoop(hum, 8_000, 0.5));
+        line.session = withSound;
+        withSound.connected();
+        quiet.advance(Duration.ofMillis(500));
+        assertThat(line.means).as("before the model speaks, the sound alone, in time").hasSizeBetween(24, 28)
+                .allSatisfy(mean -> assertThat(mean).isBetween(900.0, 1_100.0));
+        int before = line.frames;
+        events.responseStarted("r1");
+        events.audio("r1", "i1", new byte[8 * 600]); // the model's voice: zero bytes, -32,124 in mu-law
+        quiet.drain();
+        quiet.advance(Duration.ofMillis(1_500));
+        assertThat(line.means.subList(before, line.frames)).as("its voice carries the sound")
+                .anySatisfy(mean -> assertThat(mean).isBetween(-31_400.0, -30_800.0))
+                .noneSatisfy(mean -> assertThat(mean).isLessThan(-31_600.0));
+        assertThat(line.longestGapMs).as("never dead air").isLessThanOrEqualTo(20);
+        withSound.stopped();
+        quiet.drain();
     }
 
     /** The model speaks {@code ms} of audio for a response, in 250 ms pieces, at once (faster than real time). */
