@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.DashboardOrigin;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
 @WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeProviderServer.class)
 @WithTestResource(FakeVoiceProviders.class)
+@WithTestResource(DashboardOrigin.class)
 public class BrowserPageVoiceEndToEndTest {
 
     private static final String LINE = "Where is my order?";
@@ -80,6 +82,12 @@ public class BrowserPageVoiceEndToEndTest {
      * pause: Chromium loops the file); what the page reported.
      */
     private JsonObject openPage(String page, String query) throws Exception {
+        return openPage(page, query, html -> html);
+    }
+
+    /** As {@link #openPage(String, String)}, the page's HTML passed through {@code edit} as it is served. */
+    private JsonObject openPage(String page, String query, java.util.function.UnaryOperator<String> edit)
+            throws Exception {
         byte[] line = Speech.pcm16k(LINE);
         byte[] pcm = new byte[32_000 * 2 + line.length + 32_000 * 4 + line.length + 32_000 * 10];
         System.arraycopy(line, 0, pcm, 32_000 * 2, line.length);
@@ -91,7 +99,7 @@ public class BrowserPageVoiceEndToEndTest {
         HttpServer pages = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         pages.createContext("/" + page, exchange -> {
             try (InputStream in = getClass().getResourceAsStream("/browser/" + page)) {
-                byte[] html = in.readAllBytes();
+                byte[] html = edit.apply(new String(in.readAllBytes(), UTF_8)).getBytes(UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
                 exchange.sendResponseHeaders(200, html.length);
                 exchange.getResponseBody().write(html);
@@ -177,6 +185,32 @@ public class BrowserPageVoiceEndToEndTest {
         assertThat(seen.getJsonArray("events").stream().map(e -> ((JsonObject) e).getString("type")))
                 .endsWith("call-ended");
         assertThat(completedWithTranscript(seen.getLong("runId")).getString("mode")).isEqualTo("smallwebrtc");
+    }
+
+    @Test
+    void theEmbedCodeAsTheDashboardShowsItPastedOnAWebsiteCallsIsHeardAndHangsUp() throws Exception {
+        agent();
+        JsonPath saved = given().header("X-API-Key", key).contentType(ContentType.JSON).body(Map.of(
+                        "allowed_domains", List.of("127.0.0.1"), "settings", Map.of("widgetType", "voice")))
+                .post("/api/v1/workflow/" + workflow + "/embed-token").then().statusCode(200).extract().jsonPath();
+        String snippet = saved.getString("embed_script");
+        assertThat(snippet).as("the widget from the dashboard's origin, told where this API is")
+                .contains("/embed/dograh-widget.js?token=" + saved.getString("token") + "&environment=")
+                .contains("&apiEndpoint=http://localhost:" + port + "'").doesNotContain("{{{");
+
+        // the snippet pasted as it is on a customer's page (another origin than the dashboard's and the API's)
+        JsonObject seen = openPage("customer-site.html", "site=acme", html -> html.replace("<!--EMBED-->", snippet));
+
+        System.out.printf("the embed code on a page in Chromium: %d loud agent frames, %d signaling messages, %d ms%n",
+                seen.getInteger("loudFrames"), seen.getJsonArray("events").size(), seen.getInteger("elapsedMs"));
+        assertThat(seen.getBoolean("connected")).as("the widget's call connected").isTrue();
+        assertThat(seen.getInteger("loudFrames")).as("the agent was heard through the widget").isGreaterThan(20);
+        assertThat(seen.getBoolean("hungUp")).as("the visitor hung up after the answer").isTrue();
+        assertThat(seen.getBoolean("ended")).isTrue();
+        JsonPath run = completedWithTranscript(seen.getLong("runId"));
+        assertThat(run.getString("mode")).isEqualTo("smallwebrtc");
+        assertThat(run.getString("initial_context.page_url")).as("the snippet's visitor context reached the run")
+                .contains("/customer-site.html?");
     }
 
     @Test

@@ -65,7 +65,12 @@ class EmbedEndToEndTest {
                 .then().statusCode(200).extract().jsonPath();
         String token = saved.getString("token");
         assertThat(token).startsWith("emb_").hasSizeGreaterThan(40);
-        assertThat(saved.getString("embed_script")).contains("/embed/dograh-widget.js?token=" + token);
+        // the reference's snippet: the widget from the dashboard's origin (its local default), told where this API is
+        assertThat(saved.getString("embed_script")).startsWith("<!-- Dograh Widget -->\n<script>")
+                .contains("js.src = 'http://localhost:3010/embed/dograh-widget.js?token=" + token
+                        + "&environment=local&apiEndpoint=http://localhost:")
+                .contains("js.setAttribute('data-dograh-context'", "{{initial_context.page_url}}")
+                .endsWith("</script>");
         assertThat(saved.getBoolean("is_active")).isTrue();
         assertThat(saved.getString("expires_at")).isNotNull();
 
@@ -210,7 +215,7 @@ class EmbedEndToEndTest {
         JsonPath answered = page("https://acme.io").body(Map.of("text", "I want to book an appointment"))
                 .post(EMBED + "/chat/" + session + "/messages").then().statusCode(200).extract().jsonPath();
         assertThat(answered.getInt("revision")).isEqualTo(1);
-        assertThat(answered.getString("turns[1].assistant_message.text")).isEqualTo("Ask which day suits them.");
+        assertThat(answered.getString("turns[1].assistant_message.text")).isEqualTo("May I ask which day suits you?");
         assertThat(answered.getMap("turns[1]")).containsOnlyKeys("id", "status", "user_message", "assistant_message");
         page("https://acme.io").get(EMBED + "/chat/" + session).then().statusCode(200).body("revision", equalTo(1));
         page("https://evil.com").get(EMBED + "/chat/" + session).then().statusCode(403);

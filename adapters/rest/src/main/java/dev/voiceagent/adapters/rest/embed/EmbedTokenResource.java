@@ -24,10 +24,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -66,29 +67,65 @@ public class EmbedTokenResource {
     private final GetEmbedTokenUseCase get;
     private final DeactivateEmbedTokenUseCase deactivate;
     private final PublicBaseUrl publicBaseUrl;
-    private final Optional<String> widgetBaseUrl;
+    private final String widgetBaseUrl;
+    private final String environment;
 
     @Context
     HttpServerRequest request;
 
+    /**
+     * @param widgetBaseUrl the dashboard's origin, which serves the widget's script ({@code /embed/dograh-widget.js}),
+     *                      as the reference's {@code UI_APP_URL} (its default too: the dashboard run locally)
+     * @param environment   passed to the widget as the reference passes its {@code ENVIRONMENT}
+     */
     public EmbedTokenResource(Caller caller, SaveEmbedTokenUseCase save, GetEmbedTokenUseCase get,
             DeactivateEmbedTokenUseCase deactivate, PublicBaseUrl publicBaseUrl,
-            @ConfigProperty(name = "voiceagent.embed.widget-base-url") Optional<String> widgetBaseUrl) {
+            @ConfigProperty(name = "voiceagent.embed.widget-base-url", defaultValue = "http://localhost:3010")
+            String widgetBaseUrl,
+            @ConfigProperty(name = "voiceagent.environment", defaultValue = "local") String environment) {
         this.caller = caller;
         this.save = save;
         this.get = get;
         this.deactivate = deactivate;
         this.publicBaseUrl = publicBaseUrl;
-        this.widgetBaseUrl = widgetBaseUrl.map(String::strip).filter(u -> !u.isEmpty())
-                .map(u -> u.endsWith("/") ? u.substring(0, u.length() - 1) : u);
+        String base = widgetBaseUrl.strip();
+        this.widgetBaseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.environment = environment.strip();
     }
 
     private EmbedTokenResponse response(EmbedToken t) {
-        String base = widgetBaseUrl.orElseGet(() -> publicBaseUrl.of(request));
-        String script = "<script src=\"" + base + "/embed/dograh-widget.js?token=" + t.token()
-                + "\" async></script>";
         return new EmbedTokenResponse(t.id(), t.token(), t.allowedDomains(), t.settings(), t.active(), t.usageCount(),
-                t.usageLimit(), t.expiresAt(), t.createdAt(), script);
+                t.usageLimit(), t.expiresAt(), t.createdAt(), script(t.token(), publicBaseUrl.of(request)));
+    }
+
+    /**
+     * The snippet a website owner pastes, as the reference's dashboard shows it: it loads the widget's script from
+     * the dashboard's origin with the token, the environment and this API's public address ({@code apiEndpoint}, where
+     * the widget then calls), once per page, with the visitor's page and date as the call's context.
+     */
+    String script(String token, String apiEndpoint) {
+        return """
+                <!-- Dograh Widget -->
+                <script>
+                  (function(d, s, id) {
+                    var js, fjs = d.getElementsByTagName(s)[0];
+                    if (d.getElementById(id)) return;
+                    js = d.createElement(s); js.id = id;
+                    js.src = '%s/embed/dograh-widget.js?token=%s&environment=%s&apiEndpoint=%s';
+                    // Details about this visitor, available in your prompts as
+                    // {{initial_context.page_url}}. Edit these or add your own.
+                    js.setAttribute('data-dograh-context', JSON.stringify({
+                      page_url: window.location.href,
+                      today: new Date().toISOString().slice(0, 10)
+                    }));
+                    js.async = true;
+                    fjs.parentNode.insertBefore(js, fjs);
+                  }(document, 'script', 'dograh-widget'));
+                </script>""".formatted(widgetBaseUrl, query(token), query(environment), query(apiEndpoint));
+    }
+
+    private static String query(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("%3A", ":").replace("%2F", "/");
     }
 
     @POST
