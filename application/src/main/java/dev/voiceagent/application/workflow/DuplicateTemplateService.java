@@ -22,6 +22,6 @@ public class DuplicateTemplateService implements DuplicateTemplateUseCase {
                 .orElseThrow(() -> new ResourceNotFoundException("Template not found"));
         return create.create(new CreateWorkflowCommand(principal, workflowName,
                 template.definition().withTriggerPaths(current -> current == null ? null : UUID.randomUUID().toString()),
-                null, null));
+                null, template.variables())); // its example values: a test call says them, never {{braces}}
     }
 }

@@ -187,7 +187,8 @@ class SimulatorVoiceCallEndToEndTest {
         String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Welcome to Acme Dental.\nuser: " + SECOND + "\n");
         assertThat(run.getInt("usage_info.tts.'simulator/simulator'.characters"))
-                .as("the greeting was not synthesized").isEqualTo("Acme Dental looks after your teeth.".length());
+                .as("the greeting was not synthesized: only the simulator model's answer to the caller was")
+                .isEqualTo(("I heard: " + SECOND).length() + "Acme Dental looks after your teeth.".length()); // 2 sentences
         // the agent's side opens with the recording: a steady tone, resampled from 16 kHz to the call's 8 kHz
         byte[] recording = Api.download(run.getString("recording_public_url"));
         long toneSamples = 0;

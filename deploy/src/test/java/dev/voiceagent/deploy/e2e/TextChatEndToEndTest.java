@@ -97,6 +97,29 @@ class TextChatEndToEndTest {
     }
 
     @Test
+    void aTemplatesCopyTalksWithItsExampleValuesAndAMissingValueIsNeverSaidAsBraces() {
+        long copy = as(key).body(Map.of("template_id", 1, "workflow_name", "Dental reminders"))
+                .post("/api/v1/workflow/templates/duplicate").then().statusCode(200).extract().jsonPath().getLong("id");
+        assertThat(as(key).get("/api/v1/workflow/fetch/" + copy).then().statusCode(200).extract().jsonPath()
+                .getMap("template_context_variables")).containsEntry("first_name", "Alex")
+                .containsEntry("company_name", "Acme Dental");
+        JsonPath chat = as(key).body(Map.of()).post("/api/v1/workflow/" + copy + "/text-chat/sessions").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(chat.getString("session_data.turns[0].assistant_message.text")).isEqualTo("Hi Alex, this is Acme"
+                + " Dental calling about your appointment on Tuesday at 10 am.");
+        JsonPath yes = as(key).body(Map.of("text", "Yes, sure.")).post("/api/v1/workflow/" + copy
+                + "/text-chat/sessions/" + chat.getLong("workflow_run_id") + "/messages").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(yes.getString("checkpoint.current_node_id")).as("a plain yes follows 'ready to continue'")
+                .isEqualTo("agent");
+
+        JsonPath bare = as(key).body(Map.of("initial_context", Map.of())).post(sessions()).then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(bare.getString("session_data.turns[0].assistant_message.text")).as("no value, no braces")
+                .isEqualTo("Hello , this is .");
+    }
+
+    @Test
     void aChatGreetsMovesAlongTheEdgesExtractsAndEnds() {
         JsonPath created = create();
         long run = created.getLong("workflow_run_id");
@@ -112,7 +135,7 @@ class TextChatEndToEndTest {
                 .post(sessions() + "/" + run + "/messages").then().statusCode(200).extract().jsonPath();
         assertThat(booked.getInt("revision")).isEqualTo(1);
         assertThat(booked.getString("session_data.turns[1].user_message.text")).isEqualTo("I want to book an appointment");
-        assertThat(booked.getString("session_data.turns[1].assistant_message.text")).isEqualTo("Ask which day suits them.");
+        assertThat(booked.getString("session_data.turns[1].assistant_message.text")).isEqualTo("May I ask which day suits you?");
         assertThat(booked.getString("session_data.turns[1].node_id")).isEqualTo("booking");
         assertThat(booked.getList("session_data.turns[1].events.type")).contains("node_transition");
         assertThat(booked.getString("state")).isEqualTo("running");
@@ -172,7 +195,7 @@ class TextChatEndToEndTest {
         assertThat(passed.getString("first_divergence")).isNull();
         assertThat(passed.getList("turns.matched")).containsOnly(true);
         assertThat(passed.getString("version")).isEqualTo("published");
-        assertThat(passed.getString("turns[1].answer")).isEqualTo("Ask which day suits them.");
+        assertThat(passed.getString("turns[1].answer")).isEqualTo("May I ask which day suits you?");
 
         // the draft changes the first edge's condition: the message no longer books
         Map<String, Object> changed = bookingAgent();
@@ -233,7 +256,7 @@ class TextChatEndToEndTest {
         String transcript = given().urlEncodingEnabled(false).get(signed.substring(signed.indexOf("/api/v1/"))).then()
                 .statusCode(200).extract().asString();
         assertThat(transcript).isEqualTo("assistant: Hello Ann, this is Acme Dental.\nuser: I want to book an appointment\n"
-                + "assistant: Ask which day suits them.\n");
+                + "assistant: May I ask which day suits you?\n");
 
         String token = path.split("/")[6];
         given().redirects().follow(false).get("/api/v1/public/download/workflow/" + token + "/recording").then()
@@ -252,7 +275,7 @@ class TextChatEndToEndTest {
                 + "/messages").then().statusCode(200).extract().jsonPath();
         assertThat(done.getBoolean("is_completed")).isTrue();
         assertThat(done.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
-        assertThat(done.getString("session_data.turns[2].assistant_message.text")).isEqualTo("Thank them and say goodbye.");
+        assertThat(done.getString("session_data.turns[2].assistant_message.text")).isEqualTo("Thank you for your time. Goodbye.");
     }
 
     @Test

@@ -278,7 +278,7 @@ public final class AgentEngine {
     private String render(String text, Map<String, Object> gathered) {
         Map<String, Object> values = new LinkedHashMap<>(initialContext);
         values.putAll(gathered);
-        return TemplateVariables.render(text, values);
+        return TemplateVariables.speak(text, values);
     }
 
     private static String text(Node node, String field) {

@@ -24,7 +24,8 @@ public final class StarterWorkflows {
                             "Confirm, reschedule or cancel the appointment. If rescheduling, collect a preferred day and time.",
                             "Thank {{first_name}}, repeat what was agreed and say goodbye.",
                             "Appointment handled", "The caller confirmed, rescheduled or cancelled"),
-                    BUILT_IN),
+                    BUILT_IN, Map.of("first_name", "Alex", "company_name", "Acme Dental",
+                            "appointment_time", "Tuesday at 10 am")),
             new WorkflowTemplate(2, "Lead qualification",
                     "Qualifies an inbound or outbound lead on need, budget, authority and timeline.",
                     graph("Hi {{first_name}}, this is {{agent_name}} from {{company_name}}. Do you have two minutes?",
@@ -33,7 +34,7 @@ public final class StarterWorkflows {
                             "Ask about the need, the budget, who decides and the timeline. Keep questions short.",
                             "Summarise the next step (a meeting with an account executive or a follow-up e-mail) and say goodbye.",
                             "Qualification done", "All four questions were answered or the caller declined"),
-                    BUILT_IN),
+                    BUILT_IN, Map.of("first_name", "Alex", "agent_name", "Sam", "company_name", "Acme Software")),
             new WorkflowTemplate(3, "Customer satisfaction survey",
                     "Asks a customer three short questions after a purchase or support case.",
                     graph("Hi {{first_name}}, this is {{company_name}}. Could you answer three quick questions about your recent experience?",
@@ -41,7 +42,7 @@ public final class StarterWorkflows {
                             "Ask for a rating from 1 to 10, what went well, and what could be better. Do not argue.",
                             "Thank {{first_name}} for the feedback and say goodbye.",
                             "Survey finished", "All questions were answered or the caller wants to stop"),
-                    BUILT_IN));
+                    BUILT_IN, Map.of("first_name", "Alex", "company_name", "Acme Stores")));
 
     private StarterWorkflows() {
     }

@@ -1,5 +1,6 @@
 package dev.voiceagent.domain.workflow;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,7 +42,73 @@ public final class TemplateVariables {
         return names;
     }
 
-    /** Replaces every plain {{name}} that has a value; the others are left as written. */
+    /** {{path}}, {{path | default}} or {{path | fallback:default}} (the reference's template syntax). */
+    private static final Pattern SPOKEN = Pattern.compile(
+            "\\{\\{\\s*([^{}|]+?)\\s*(?:\\|\\s*([^{}:]+?)\\s*(?::\\s*([^{}]*?)\\s*)?)?}}");
+
+    /**
+     * What a call says and the model is told, as the reference renders it: {{name}} and dotted paths
+     * ({{initial_context.page_url}}, {{gathered_context.city}}, {{customer.address.city}}) from the values, a
+     * {{name | default}} or {{name | fallback:default}} where the value is missing or empty, and nothing where there
+     * is neither: a caller never hears braces.
+     */
+    public static String speak(String text, Map<String, ?> values) {
+        if (text == null || !text.contains("{{")) {
+            return text;
+        }
+        Matcher m = SPOKEN.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String path = m.group(1).strip();
+            Object value = lookup(values, path);
+            for (String scope : List.of("initial_context.", "gathered_context.")) {
+                if (value == null && path.startsWith(scope)) {
+                    value = lookup(values, path.substring(scope.length()));
+                }
+            }
+            String filter = m.group(2) == null ? null : m.group(2).strip();
+            if (filter != null && (value == null || "".equals(value))) {
+                value = !"fallback".equals(filter) ? filter
+                        : m.group(3) != null ? m.group(3).strip() : title(path);
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value == null ? "" : String.valueOf(value)));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** A value by its dotted path through nested maps; null where any step is missing. */
+    private static Object lookup(Map<String, ?> values, String path) {
+        Object direct = values.get(path);
+        if (direct != null || !path.contains(".")) {
+            return direct;
+        }
+        Object current = values;
+        for (String step : path.split("\\.")) {
+            if (!(current instanceof Map<?, ?> map)) {
+                return null;
+            }
+            current = map.get(step);
+        }
+        return current;
+    }
+
+    /** The reference's fallback without a value: the name in title case ("first_name" says "First Name"). */
+    private static String title(String path) {
+        StringBuilder out = new StringBuilder();
+        for (String word : path.substring(path.lastIndexOf('.') + 1).split("[_\\s]+")) {
+            if (!word.isEmpty()) {
+                out.append(out.isEmpty() ? "" : " ").append(Character.toUpperCase(word.charAt(0)))
+                        .append(word.substring(1));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * Replaces every plain {{name}} that has a value; the others are left as written (the editor's preview shows what
+     * is unresolved; calls {@link #speak}).
+     */
     public static String render(String text, Map<String, ?> values) {
         if (text == null) {
             return null;

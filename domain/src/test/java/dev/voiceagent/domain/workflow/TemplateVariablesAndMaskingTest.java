@@ -32,6 +32,23 @@ class TemplateVariablesAndMaskingTest {
     }
 
     @Test
+    void whatACallSaysHasEveryReferenceResolvedAsTheReferenceDoesAndNeverBraces() {
+        Map<String, Object> values = Map.of("first_name", "Ann", "empty", "", "customer",
+                Map.of("address", Map.of("city", "Lyon")), "page_url", "https://acme.test/orders");
+        assertThat(TemplateVariables.speak("Hi {{ first_name }}, this is {{company_name}}.", values))
+                .isEqualTo("Hi Ann, this is .");
+        assertThat(TemplateVariables.speak("{{company_name | Acme}} {{empty | there}} {{first_name | nobody}}", values))
+                .isEqualTo("Acme there Ann");
+        assertThat(TemplateVariables.speak("{{agent_name | fallback:Sam}} {{agent_name | fallback}}", values))
+                .isEqualTo("Sam Agent Name");
+        assertThat(TemplateVariables.speak("{{customer.address.city}} {{initial_context.page_url}}"
+                + " {{gathered_context.first_name}} {{customer.phone}}", values))
+                .isEqualTo("Lyon https://acme.test/orders Ann ");
+        assertThat(TemplateVariables.speak("No variables here.", values)).isEqualTo("No variables here.");
+        assertThat(TemplateVariables.speak(null, values)).isNull();
+    }
+
+    @Test
     void secretsAreMaskedButTheLastFourAndMaskedValuesSentBackKeepTheStoredOnes() {
         Map<String, Object> stored = Map.of("llm", Map.of("api_key", "sk-live-123456789", "model", "gpt"),
                 "qa", List.of(Map.of("qa_api_key", "abcdefgh")), "password", "hunter22", "max_tokens", 100);

@@ -20,11 +20,13 @@ import java.util.regex.Pattern;
 /**
  * SIMULATOR, not a model: a deterministic stand-in behind the same port, for laptops, demos and tests (the
  * catalog lists it as provider "simulator"). After a user message it takes the edge whose condition shares
- * the most words with the message (none when no word is shared), records the extraction variables it can
- * read as "name is value" or "name: value", and otherwise answers with the first sentence of the current
- * node's own prompt. A tool whose name's words all appear in the message is called with the arguments it can
- * read the same way ("order id is A-17"); after a tool's answer it says what the tool answered. The same request
- * always gets the same answer.
+ * the most words with the message (words compared by their first five letters, so "cancel" meets "cancelled"; a
+ * plain yes, okay or sure meets a condition about being ready, continuing or agreeing; none when nothing is shared),
+ * records the extraction variables it can read as "name is value" or "name: value", and otherwise answers from what
+ * the caller said and the node's purpose: what it heard, then the node's first instruction as a line a person would
+ * say ("Ask about the budget." becomes "Can you tell me about the budget?"; a node that says goodbye says it). A tool
+ * whose name's words all appear in the message is called with the arguments it can read the same way ("order id is
+ * A-17"); after a tool's answer it says what the tool answered. The same request always gets the same answer.
  */
 @Singleton
 public class SimulatorLanguageModel {
@@ -50,14 +52,17 @@ public class SimulatorLanguageModel {
             }
             FunctionSpec best = null;
             int bestScore = 0;
-            Set<String> words = words(said);
+            Set<String> words = stems(said);
+            boolean yes = affirmative(said);
             for (FunctionSpec function : request.functions()) {
                 if (function.kind() == FunctionSpec.Kind.TRANSITION) {
-                    Set<String> shared = words(function.description());
+                    Set<String> condition = stems(function.description());
+                    Set<String> shared = new LinkedHashSet<>(condition);
                     shared.retainAll(words);
-                    if (shared.size() > bestScore) {
+                    int score = shared.size() + (yes && condition.stream().anyMatch(AGREEING::contains) ? 1 : 0);
+                    if (score > bestScore) {
                         best = function;
-                        bestScore = shared.size();
+                        bestScore = score;
                     }
                 }
             }
@@ -75,7 +80,8 @@ public class SimulatorLanguageModel {
             }
         }
         String toolAnswer = toolAnswer(messages, request.functions());
-        String text = !calls.isEmpty() ? null : toolAnswer != null ? toolAnswer : line(request.systemPrompt());
+        String said = last.role() == ChatMessage.Role.USER ? last.content() : null;
+        String text = !calls.isEmpty() ? null : toolAnswer != null ? toolAnswer : reply(request.systemPrompt(), said);
         long prompt = messages.stream().mapToLong(m -> words(m.content()).size()).sum();
         long completion = text == null ? calls.size() : words(text).size();
         return new ModelReply(text, calls, new TokenUsage(prompt, completion, prompt + completion));
@@ -127,16 +133,101 @@ public class SimulatorLanguageModel {
         return values;
     }
 
-    /** The first sentence of the node's own prompt (the last paragraph of the system prompt). */
+    /** What it says on a turn without a transition or a tool: what it heard, then the node's purpose. */
+    static String reply(String systemPrompt, String said) {
+        String purpose = line(systemPrompt);
+        if (said == null || said.isBlank()) {
+            return purpose;
+        }
+        String heard = said.strip().replaceAll("\\s+", " ");
+        heard = heard.length() <= 80 ? heard : heard.substring(0, 77) + "...";
+        return "I heard: " + (heard.matches(".*[.!?]$") ? heard : heard + ".") + " " + purpose;
+    }
+
+    /**
+     * The node's first instruction (of its own prompt, the system prompt's last paragraph) as a line a person says;
+     * a prompt that only says who the agent is says that, in the first person.
+     */
     static String line(String systemPrompt) {
         if (systemPrompt == null || systemPrompt.isBlank()) {
             return "Hello.";
         }
         String[] paragraphs = systemPrompt.strip().split("\\n\\s*\\n");
         String own = paragraphs[paragraphs.length - 1].strip().replaceAll("\\s+", " ");
-        Matcher sentence = Pattern.compile("^(.+?[.!?])(\\s|$)").matcher(own);
-        String first = sentence.find() ? sentence.group(1) : own;
-        return first.length() <= MAX_LINE ? first : first.substring(0, MAX_LINE - 3) + "...";
+        String[] sentences = own.split("(?<=[.!?])\\s+");
+        String chosen = null;
+        for (String sentence : sentences) {
+            if (!PERSONA.matcher(sentence).lookingAt()) {
+                chosen = spoken(sentence);
+                break;
+            }
+        }
+        if (chosen == null) {
+            chosen = PERSONA.matcher(sentences[0]).replaceFirst("I am ");
+        }
+        return chosen.length() <= MAX_LINE ? chosen : chosen.substring(0, MAX_LINE - 3) + "...";
+    }
+
+    private static final Pattern PERSONA = Pattern.compile("(?i)(you are|you're|act as) ");
+    private static final Pattern ASK = Pattern.compile("(?i)^ask (the caller |them )?(about|for|whether|if)?\\s*(.+?)[.!?]?$");
+    private static final Pattern REMIND = Pattern.compile("(?i)^remind \\S+ (of|about) (.+)$");
+    private static final Set<String> AFFIRMATIVE = Set.of("yes", "yeah", "yep", "sure", "okay", "ok", "fine",
+            "ready", "go", "ahead", "continue", "please", "alright", "absolutely", "certainly");
+    /** Words of a condition a plain yes meets (as stems: their first five letters). */
+    private static final Set<String> AGREEING = Set.of("ready", "conti", "agree", "engag", "yes", "willi", "accep",
+            "conse", "inter");
+
+    /** An instruction as said to the caller: questions asked, reminders given, a goodbye said. */
+    private static String spoken(String instruction) {
+        String sentence = instruction.strip();
+        if (sentence.toLowerCase(Locale.ROOT).contains("goodbye")) {
+            return "Thank you for your time. Goodbye.";
+        }
+        String[] clauses = sentence.replaceAll("[.!?]$", "").split("(?i),? and (?=ask )");
+        List<String> said = new ArrayList<>();
+        for (String clause : clauses) {
+            Matcher ask = ASK.matcher(clause.strip());
+            Matcher remind = REMIND.matcher(clause.strip());
+            if (ask.matches()) {
+                String what = toCaller(ask.group(3));
+                String how = ask.group(2) == null ? "" : ask.group(2).toLowerCase(Locale.ROOT);
+                said.add(switch (how) {
+                    case "about" -> "Can you tell me about " + what + "?";
+                    case "for" -> "Could you give me " + what + "?";
+                    case "whether", "if" -> "Can you tell me whether " + what + "?";
+                    default -> "May I ask " + what + "?";
+                });
+            } else if (remind.matches()) {
+                said.add("This is a reminder of " + toCaller(remind.group(2)) + ".");
+            } else {
+                said.add(clause.strip() + ".");
+            }
+        }
+        return String.join(" ", said);
+    }
+
+    /** An instruction's words about the caller, said to them. */
+    private static String toCaller(String text) {
+        return (" " + text + " ").replaceAll("(?i) they are ", " you are ").replaceAll("(?i) they ", " you ")
+                .replaceAll("(?i) their ", " your ").replaceAll("(?i) them ", " you ").strip();
+    }
+
+    private static boolean affirmative(String said) {
+        Matcher m = WORD.matcher(said.toLowerCase(Locale.ROOT));
+        List<String> all = new ArrayList<>();
+        while (m.find()) {
+            all.add(m.group());
+        }
+        return !all.isEmpty() && all.size() <= 6 && AFFIRMATIVE.contains(all.getFirst());
+    }
+
+    /** The words that count, by their first five letters. */
+    private static Set<String> stems(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String word : words(text)) {
+            out.add(word.length() > 5 ? word.substring(0, 5) : word);
+        }
+        return out;
     }
 
     private static Set<String> words(String text) {
