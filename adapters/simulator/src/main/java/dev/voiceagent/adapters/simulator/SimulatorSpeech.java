@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.simulator;
 
+import dev.voiceagent.adapters.simulator.ear.PocketSphinxEar;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
@@ -18,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * SIMULATOR speech for laptops, demos and tests, behind the same ports as the real providers (model provider
  * "simulator"). Its text-to-speech is FreeTTS's kevin16 voice. Its speech-to-text is an oracle: it recognizes the
  * simulated callee's own audio ({@link SpokenLines}) and, when the caller stops speaking (Finalize), reports each line
- * whose audio ended; speech it does not know is "(inaudible)". It hears phone audio (μ-law 8 kHz) only.
+ * whose audio ended; speech it does not know is "(inaudible)". That is phone audio (μ-law 8 kHz); a browser's call is a
+ * person, heard by the local low-accuracy ear ({@link PocketSphinxEar}) where it is installed.
  */
 @Singleton
 @Typed(SimulatorSpeech.class)
@@ -41,10 +43,15 @@ public class SimulatorSpeech implements SpeechToText, TextToSpeech {
 
     @Override
     public SpeechToText.Stream open(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
-        if (!AudioFormat.MULAW_8K.equals(format)) {
-            throw new UnsupportedSpeechProvider("The simulator speech-to-text hears phone audio (μ-law 8 kHz) only");
+        if (AudioFormat.MULAW_8K.equals(format)) {
+            return new Oracle(listener);
         }
-        return new Oracle(listener);
+        if (PocketSphinxEar.available()) { // a person in a browser: the local ear
+            return PocketSphinxEar.open(format, listener);
+        }
+        throw new UnsupportedSpeechProvider("The simulator speech-to-text hears the simulated callee's phone audio only;"
+                + " to talk to the local run from a browser install its local ear (apt-get install pocketsphinx"
+                + " pocketsphinx-en-us) or configure a speech-to-text provider");
     }
 
     @Override
