@@ -53,10 +53,14 @@ public class BrowserVoiceEndToEndTest {
     @Inject
     AgroalDataSource dataSource;
 
+    @Inject
+    dev.voiceagent.application.model.ModelConfigurationRepository modelConfigurations;
+
     @ConfigProperty(name = "quarkus.http.test-port", defaultValue = "8081")
     int port;
 
     private String key;
+    private long organization;
     private long workflow;
     private final List<BrowserCaller> callers = new ArrayList<>();
 
@@ -67,7 +71,9 @@ public class BrowserVoiceEndToEndTest {
     @BeforeEach
     void setUp() {
         FakeVoiceProviders.reset();
-        key = Api.createKey(Api.signUp("browser"), "k");
+        Api.Account account = Api.signUp("browser");
+        organization = account.organizationId();
+        key = Api.createKey(account, "k");
         as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
                 "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general",
@@ -331,5 +337,25 @@ public class BrowserVoiceEndToEndTest {
                 .cause().isInstanceOf(WebSocketHandshakeException.class)
                 .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode())
                         .isEqualTo(status));
+    }
+
+    @Test
+    void aBrowserCallOnAProviderTheRuntimeCannotUseIsToldWhyBeforeItEnds() throws Exception {
+        Map<String, Object> pipeline = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline",
+                "pipeline", Map.of("llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
+                        "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
+                        "tts", Map.of("provider", "google", "api_key", "g-voice-test"))));
+        // stored before the save-time check existed (it is refused when saved now)
+        modelConfigurations.saveOrganizationConfiguration(organization, pipeline, java.time.Instant.now()).await()
+                .indefinitely();
+        long runId = browserRun(key, workflow, "smallwebrtc");
+        BrowserCaller caller = caller(voiceUrl(workflow, runId, key), null);
+        assertThat(caller.closed.get(20, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
+        assertThat(caller.events("rtf-pipeline-error")).as("the dashboard's pipeline error, with the reason")
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getJsonObject("payload").getString("error")).contains("Google", "text-to-speech");
+                    assertThat(e.getJsonObject("payload").getBoolean("fatal")).isTrue();
+                });
+        assertThat(completedRun(runId).getString("gathered_context.error")).contains("Google");
     }
 }

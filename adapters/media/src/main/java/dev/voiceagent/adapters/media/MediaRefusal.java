@@ -41,8 +41,14 @@ record MediaRefusal(int status, String detail) {
         return new MediaRefusal(status, failure.getMessage());
     }
 
-    /** Answers the upgrade request with this refusal. */
+    /** How soon a caller refused for this side's trouble may try again (seconds), as the API's own 503s say. */
+    static final String RETRY_AFTER = "5";
+
+    /** Answers the upgrade request with this refusal (a 503 says when to try again, as the service's other 503s). */
     void send(RoutingContext rc) {
+        if (status == 503) {
+            rc.response().putHeader("Retry-After", RETRY_AFTER);
+        }
         rc.response().setStatusCode(status).putHeader("Content-Type", "application/json")
                 .end(new JsonObject().put("detail", detail).encode());
     }

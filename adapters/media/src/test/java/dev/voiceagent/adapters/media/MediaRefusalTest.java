@@ -87,6 +87,8 @@ class MediaRefusalTest {
             }
             return request.send().compose(response -> response.body().map(body -> {
                 assertThat(response.getHeader("Content-Type")).isEqualTo("application/json");
+                assertThat(response.getHeader("Retry-After")).as("only this side's trouble says when to try again")
+                        .isEqualTo(response.statusCode() == 503 ? "5" : null);
                 return response.statusCode() + " " + new JsonObject(body).getString("detail");
             }));
         }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

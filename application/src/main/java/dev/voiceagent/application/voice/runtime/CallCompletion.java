@@ -241,10 +241,14 @@ public class CallCompletion {
     public Uni<Void> refuse(Admitted admitted, MediaChannel media, CallLoop loop, Throwable failure) {
         String reason = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
         LOG.log(Level.WARNING, "voice session of run {0} not started: {1}", admitted.runId(), reason);
-        loop.execute(() -> media.close(Ended.PIPELINE_ERROR));
         Instant now = Instant.now();
+        FeedbackEvent why = FeedbackEvent.PipelineError.fatal(reason);
+        loop.execute(() -> {
+            media.feedback(FeedbackEvents.event(why, now, 0)); // a browser shows why (the dashboard's pipeline error)
+            media.close(Ended.PIPELINE_ERROR);
+        });
         return finishUnstarted(admitted, ChatRuns.completed(admitted.run().withError(reason),
-                Ended.PIPELINE_ERROR, now), FeedbackEvent.PipelineError.fatal(reason), now);
+                Ended.PIPELINE_ERROR, now), why, now);
     }
 
     /** A call that never had a session: its run finished as {@code ended}, with one event saying why. */
