@@ -102,6 +102,19 @@ public final class VoiceRuntimeProviders {
                             + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
                             "voice_runtime_unsupported", provider));
         }
+        if (service == ModelService.TTS && "elevenlabs".equals(provider)
+                && settings.get("speed") instanceof Number speed
+                && (speed.doubleValue() < ELEVENLABS_SPEED_MIN || speed.doubleValue() > ELEVENLABS_SPEED_MAX)
+                && speed.doubleValue() >= 0.1 && speed.doubleValue() <= 2.0) { // beyond those the catalog refuses it
+            // the catalog (the reference's) allows 0.1-2.0, ElevenLabs refuses outside its range: say so when saved
+            return Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "speed"),
+                    "ElevenLabs speaks at " + ELEVENLABS_SPEED_MIN + " to " + ELEVENLABS_SPEED_MAX
+                            + " times its normal pace: choose a speed in that range", "less_than_equal", speed));
+        }
         return Optional.empty();
     }
+
+    /** ElevenLabs' voice_settings.speed range. */
+    public static final double ELEVENLABS_SPEED_MIN = 0.7;
+    public static final double ELEVENLABS_SPEED_MAX = 1.2;
 }

@@ -50,6 +50,21 @@ class ModelConfigurationDocumentTest {
     }
 
     @Test
+    void anElevenLabsSpeedOutsideItsRangeIsRefusedWithItsPlaceAndOneWithinIsKept() {
+        var refused = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
+                Map.of("provider", "elevenlabs", "api_key", "k", "speed", 1.5, "fallbacks", List.of(
+                        Map.of("provider", "elevenlabs", "api_key", "k", "speed", 0.5))),
+                Map.of("provider", "deepgram", "api_key", "k")), BODY);
+        assertThat(refused.problems()).extracting(SettingsProblem::loc).containsExactly(
+                List.of("body", "byok", "pipeline", "tts", "speed"),
+                List.of("body", "byok", "pipeline", "tts", "fallbacks", 0, "speed"));
+        assertThat(refused.problems().getFirst().msg()).contains("0.7 to 1.2");
+        assertThat(ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
+                Map.of("provider", "elevenlabs", "api_key", "k", "speed", 1.2),
+                Map.of("provider", "deepgram", "api_key", "k")), BODY).problems()).isEmpty();
+    }
+
+    @Test
     void fallbacksAreRefusedWithTheirPlaceWhenTheyCannotServeACall() {
         var refused = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
                 Map.of("provider", "elevenlabs", "api_key", "k", "fallbacks", List.of(

@@ -7,6 +7,7 @@ import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import dev.voiceagent.domain.outbound.RetryBudget;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -154,7 +155,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     /**
      * ElevenLabs' voice settings: its documented defaults (stability 0.5, similarity boost 0.75), what the
-     * configuration sets of them, and its speed kept within ElevenLabs' 0.7-1.2 (the catalog allows 0.1-2.0).
+     * configuration sets of them, and its speed (refused outside ElevenLabs' 0.7-1.2 when saved; one stored before
+     * that check is kept within it).
      */
     static JsonObject voiceSettings(ModelEndpoint endpoint) {
         JsonObject settings = new JsonObject().put("stability", 0.5).put("similarity_boost", 0.75);
@@ -167,7 +169,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             settings.put("use_speaker_boost", boost);
         }
         if (endpoint.settings().get("speed") instanceof Number speed) {
-            settings.put("speed", Math.max(0.7, Math.min(1.2, speed.doubleValue())));
+            settings.put("speed", Math.max(VoiceRuntimeProviders.ELEVENLABS_SPEED_MIN,
+                    Math.min(VoiceRuntimeProviders.ELEVENLABS_SPEED_MAX, speed.doubleValue())));
         }
         return settings;
     }
