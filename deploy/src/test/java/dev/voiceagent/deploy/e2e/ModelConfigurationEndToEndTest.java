@@ -111,6 +111,9 @@ class ModelConfigurationEndToEndTest {
         refused(key, pipeline(Map.of("provider", "openai"), tts, stt), append(llm, "api_key"));
         refused(key, pipeline(Map.of("provider", "openai", "api_key", "k"), Map.of("provider", "elevenlabs",
                 "api_key", "k", "speed", 5.0), stt), List.of("body", "byok", "pipeline", "tts", "speed"));
+        // within the catalog's 0.1-2.0 but outside what ElevenLabs speaks: refused, not clamped on every call
+        refused(key, pipeline(Map.of("provider", "openai", "api_key", "k"), Map.of("provider", "elevenlabs",
+                "api_key", "k", "speed", 1.5), stt), List.of("body", "byok", "pipeline", "tts", "speed"));
         refused(key, pipeline(Map.of("provider", "minimax", "api_key", "k", "temperature", 3.5), tts, stt),
                 append(llm, "temperature"));
         refused(key, Map.of("version", 2, "mode", "cloud"), List.of("body", "mode"));
