@@ -1,6 +1,13 @@
 package dev.voiceagent.domain.workflow;
 
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.TextStyle;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -53,14 +60,28 @@ public final class TemplateVariables {
      * is neither: a caller never hears braces.
      */
     public static String speak(String text, Map<String, ?> values) {
+        return speak(text, values, Instant.now());
+    }
+
+    /**
+     * As {@link #speak(String, Map)} at {@code now}, which the reference's built-ins say where no value is given:
+     * {{current_time}} ("2026-11-29 14:05:09 UTC"), {{current_time_Europe/Paris}} in that time zone, {{current_weekday}}
+     * ("Sunday", in the zone of a current_time_ of the same text, else UTC) and {{current_weekday_Asia/Tokyo}}.
+     */
+    public static String speak(String text, Map<String, ?> values, Instant now) {
         if (text == null || !text.contains("{{")) {
             return text;
         }
+        Matcher zoned = ZONED_TIME.matcher(text);
+        ZoneId textZone = zoned.find() ? zone(zoned.group(1)) : null;
         Matcher m = SPOKEN.matcher(text);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             String path = m.group(1).strip();
             Object value = lookup(values, path);
+            if (value == null) {
+                value = builtIn(path, now, textZone);
+            }
             for (String scope : List.of("initial_context.", "gathered_context.")) {
                 if (value == null && path.startsWith(scope)) {
                     value = lookup(values, path.substring(scope.length()));
@@ -75,6 +96,40 @@ public final class TemplateVariables {
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    private static final Pattern ZONED_TIME = Pattern.compile("\\{\\{\\s*current_time_([^|\\s}]+)");
+    private static final ZoneId UTC = ZoneId.of("UTC");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z", Locale.ENGLISH);
+
+    /** The reference's built-in variables, or null for any other name (an unknown time zone says nothing). */
+    private static String builtIn(String path, Instant now, ZoneId textZone) {
+        if (path.equals("current_time")) {
+            return TIME.format(now.atZone(textZone == null ? UTC : textZone));
+        }
+        if (path.equals("current_weekday")) {
+            return weekday(now.atZone(textZone == null ? UTC : textZone));
+        }
+        for (String prefix : List.of("current_time_", "current_weekday_")) {
+            if (path.startsWith(prefix)) {
+                ZoneId zone = zone(path.substring(prefix.length()));
+                return zone == null ? null : prefix.equals("current_time_") ? TIME.format(now.atZone(zone))
+                        : weekday(now.atZone(zone));
+            }
+        }
+        return null;
+    }
+
+    private static String weekday(ZonedDateTime at) {
+        return at.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH);
+    }
+
+    private static ZoneId zone(String id) {
+        try {
+            return ZoneId.of(id.strip());
+        } catch (DateTimeException e) {
+            return null;
+        }
     }
 
     /** A value by its dotted path through nested maps; null where any step is missing. */

@@ -49,6 +49,19 @@ class TemplateVariablesAndMaskingTest {
     }
 
     @Test
+    void theReferencesTimeBuiltInsSayTheTimeAndTheWeekdayInTheZoneAsked() {
+        java.time.Instant now = java.time.Instant.parse("2026-11-29T23:30:00Z"); // a Sunday in UTC, Monday in Tokyo
+        assertThat(TemplateVariables.speak("{{current_time}} / {{current_weekday}}", Map.of(), now))
+                .isEqualTo("2026-11-29 23:30:00 UTC / Sunday");
+        assertThat(TemplateVariables.speak("It is {{current_time_Asia/Tokyo}}, a {{current_weekday}}.", Map.of(), now))
+                .as("the weekday in the zone the text asked the time in").isEqualTo("It is 2026-11-30 08:30:00 JST, a Monday.");
+        assertThat(TemplateVariables.speak("{{current_weekday_America/New_York}} {{current_time_Nowhere/Else}}.",
+                Map.of(), now)).isEqualTo("Sunday .");
+        assertThat(TemplateVariables.speak("{{current_weekday}}", Map.of("current_weekday", "Funday"), now))
+                .as("a value given wins").isEqualTo("Funday");
+    }
+
+    @Test
     void secretsAreMaskedButTheLastFourAndMaskedValuesSentBackKeepTheStoredOnes() {
         Map<String, Object> stored = Map.of("llm", Map.of("api_key", "sk-live-123456789", "model", "gpt"),
                 "qa", List.of(Map.of("qa_api_key", "abcdefgh")), "password", "hunter22", "max_tokens", 100);
