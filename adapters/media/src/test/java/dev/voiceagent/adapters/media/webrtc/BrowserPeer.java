@@ -16,7 +16,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +48,11 @@ final class BrowserPeer implements AutoCloseable {
     private String peerUfrag;
     private String peerPassword;
     private volatile Srtp inbound;
+    /**
+     * SRTP that arrived before this side's handshake returned with the keys (the peer finishes its side first and sends
+     * at once): kept and decrypted then, not dropped (dropping the first packet failed a test now and then).
+     */
+    private final List<Received> early = new ArrayList<>();
     private Srtp outbound;
     private final OpusEncoder encoder;
     private int sequence = 1_000;
@@ -142,7 +149,17 @@ final class BrowserPeer implements AutoCloseable {
     void handshake() throws IOException {
         DtlsSrtpServer.Keys keys = new DtlsSrtpClient(identity).connect(WebRtcWarmUp.transport(dtls, this::send));
         outbound = new Srtp(keys.clientKey, keys.clientSalt);
-        inbound = new Srtp(keys.serverKey, keys.serverSalt);
+        Srtp keyed = new Srtp(keys.serverKey, keys.serverSalt);
+        synchronized (early) {
+            for (Received held : early) {
+                byte[] plain = keyed.unprotect(held.packet(), held.packet().length);
+                if (plain != null) {
+                    rtp.add(new Received(plain, held.at()));
+                }
+            }
+            early.clear();
+            inbound = keyed;
+        }
     }
 
     /** One 20 ms frame of 16 kHz PCM as an Opus packet over SRTP, numbered {@code sequence}. */
@@ -245,7 +262,13 @@ final class BrowserPeer implements AutoCloseable {
                 stun.add(data);
             } else if (first >= 20 && first <= 63) {
                 dtls.add(data);
-            } else if (first >= 128 && first <= 191 && inbound != null) {
+            } else if (first >= 128 && first <= 191) {
+                synchronized (early) {
+                    if (inbound == null) {
+                        early.add(new Received(data, at));
+                        continue;
+                    }
+                }
                 byte[] plain = inbound.unprotect(data, data.length);
                 if (plain != null) {
                     rtp.add(new Received(plain, at));
