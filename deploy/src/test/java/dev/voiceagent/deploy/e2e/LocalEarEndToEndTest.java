@@ -3,6 +3,7 @@ package dev.voiceagent.deploy.e2e;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voiceagent.adapters.simulator.ear.PocketSphinxEar;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.BrowserCaller;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
@@ -14,8 +15,6 @@ import io.restassured.specification.RequestSpecification;
 import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +39,7 @@ class LocalEarEndToEndTest {
     int port;
 
     static boolean installed() {
-        boolean available = Files.isExecutable(Path.of("/usr/bin/pocketsphinx_continuous"));
+        boolean available = PocketSphinxEar.available(); // the program and its model, as the ear itself asks
         if (!available && "required".equals(System.getenv("VOICEAGENT_TEST_POCKETSPHINX"))) {
             throw new IllegalStateException("pocketsphinx is required but not installed: run .ci/install-pocketsphinx");
         }
