@@ -1,14 +1,18 @@
 package dev.voiceagent.application.voice.runtime.session;
 
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
 import dev.voiceagent.application.voice.runtime.port.in.MediaInput;
 import dev.voiceagent.application.voice.runtime.port.out.CallLoop;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.voice.EchoGate;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One call's session, whichever model answers (the pipeline's {@link VoiceSession}, a speech-to-speech model's
@@ -64,6 +68,29 @@ public abstract class CallSession implements MediaInput {
                 playback.fill(); // after the session's own pump, so the agent's frames go first
             }
         });
+    }
+
+    /**
+     * The agent opens with a pre-recorded greeting: its recording is read (off the loop, from the prompts' cache) and
+     * {@code play} gets it on the loop; a recording that cannot be played is skipped as text chat skips it, the reason
+     * in the log, and {@code instead} opens the call. Neither runs once the call ended or {@code current} says something
+     * else began meanwhile.
+     */
+    final void greet(String recordingId, Function<String, Uni<RecordedPrompts.Prompt>> prompts,
+            BooleanSupplier current, Consumer<RecordedPrompts.Prompt> play, Runnable instead) {
+        prompts.apply(recordingId).subscribe().with(
+                prompt -> loop.execute(() -> {
+                    if (current.getAsBoolean() && !ended) {
+                        play.accept(prompt);
+                    }
+                }),
+                failure -> loop.execute(() -> {
+                    if (current.getAsBoolean() && !ended) {
+                        log.add(FeedbackEvent.PipelineError.warning("the greeting's recording " + recordingId
+                                + " cannot be played: " + failure.getMessage()));
+                        instead.run();
+                    }
+                }));
     }
 
     @Override

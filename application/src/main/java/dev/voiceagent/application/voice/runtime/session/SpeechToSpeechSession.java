@@ -128,25 +128,15 @@ public final class SpeechToSpeechSession extends CallSession {
         }
         Reply waiting = reply(null, null, -1);
         waiting.finished = true;
-        parts.prompts().apply(recording.get()).subscribe().with(
-                prompt -> loop.execute(() -> {
-                    if (answer == waiting && !ended) {
-                        Reply a = reply(engine.openRecorded(conversation, prompt.transcript()), null, -1);
-                        Speech.Segment greeting = a.speech.add("greeting", prompt.transcript(), loop.now(), true);
-                        greeting.audio(prompt.audio());
-                        greeting.done();
-                        model.said(prompt.transcript());
-                        log.add(new FeedbackEvent.BotText(prompt.transcript(), FeedbackEvent.Said.RECORDING));
-                        step(a);
-                    }
-                }),
-                failure -> loop.execute(() -> {
-                    if (answer == waiting && !ended) {
-                        log.add(FeedbackEvent.PipelineError.warning("the greeting's recording " + recording.get()
-                                + " cannot be played: " + failure.getMessage()));
-                        step(reply(engine.open(conversation), null, -1));
-                    }
-                }));
+        greet(recording.get(), parts.prompts(), () -> answer == waiting, prompt -> {
+            Reply a = reply(engine.openRecorded(conversation, prompt.transcript()), null, -1);
+            Speech.Segment greeting = a.speech.add("greeting", prompt.transcript(), loop.now(), true);
+            greeting.audio(prompt.audio());
+            greeting.done();
+            model.said(prompt.transcript());
+            log.add(new FeedbackEvent.BotText(prompt.transcript(), FeedbackEvent.Said.RECORDING));
+            step(a);
+        }, () -> step(reply(engine.open(conversation), null, -1)));
     }
 
     /** A new answer, now the one playing. */

@@ -262,21 +262,11 @@ public final class VoiceSession extends CallSession {
             return;
         }
         Answer waiting = answer(null, null); // the agent is about to speak: nothing to cancel yet
-        parts.answering().prompts().apply(recording.get()).subscribe().with(
-                prompt -> loop.execute(() -> {
-                    if (answer == waiting && !ended) {
-                        Answer a = answer(engine.openRecorded(conversation, prompt.transcript()), null);
-                        generation.greet(a, prompt);
-                        step(a);
-                    }
-                }),
-                failure -> loop.execute(() -> {
-                    if (answer == waiting && !ended) {
-                        log.add(FeedbackEvent.PipelineError.warning("the greeting's recording " + recording.get()
-                                + " cannot be played: " + failure.getMessage()));
-                        begin(engine.open(conversation), null);
-                    }
-                }));
+        greet(recording.get(), parts.answering().prompts(), () -> answer == waiting, prompt -> {
+            Answer a = answer(engine.openRecorded(conversation, prompt.transcript()), null);
+            generation.greet(a, prompt);
+            step(a);
+        }, () -> begin(engine.open(conversation), null));
     }
 
     private void respond(String userText) {

@@ -3,6 +3,7 @@ package dev.voiceagent.application.voice.runtime.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.application.conversation.ToolRunner;
+import dev.voiceagent.application.voice.runtime.RecordedPrompts;
 import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
@@ -16,10 +17,13 @@ import dev.voiceagent.domain.conversation.ChatMessage;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.conversation.ToolCall;
 import dev.voiceagent.domain.voice.TurnRules;
+import dev.voiceagent.domain.workflow.WorkflowDefinition;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +46,7 @@ class SpeechToSpeechSessionTest {
         final List<String> responses = new ArrayList<>();
         final List<String> outputs = new ArrayList<>();
         final List<Object[]> truncates = new ArrayList<>();
+        final List<String> told = new ArrayList<>();
         int frames;
         boolean closed;
 
@@ -67,6 +72,7 @@ class SpeechToSpeechSessionTest {
 
         @Override
         public void said(String text) {
+            told.add(text);
         }
 
         @Override
@@ -95,8 +101,13 @@ class SpeechToSpeechSessionTest {
 
     /** A speech-to-speech session on {@code line}, with that sound under the model's voice (null: none). */
     private SpeechToSpeechSession begin(VirtualLoop on, Carrier line, Model speaker, AmbientLoop ambience) {
-        AgentEngine engine = new AgentEngine(VoiceSessionTest.definition("Hello, this is Acme. How can I help?",
-                true), Map.of());
+        return begin(on, line, speaker, ambience, VoiceSessionTest.definition("Hello, this is Acme. How can I help?",
+                true), id -> io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("none")));
+    }
+
+    private SpeechToSpeechSession begin(VirtualLoop on, Carrier line, Model speaker, AmbientLoop ambience,
+            WorkflowDefinition definition, Function<String, Uni<RecordedPrompts.Prompt>> prompts) {
+        AgentEngine engine = new AgentEngine(definition, Map.of());
         CallRecorder.Recording recording = new CallRecorder.Recording() {
             @Override
             public void frame(byte[] caller, byte[] agent) {
@@ -111,9 +122,50 @@ class SpeechToSpeechSessionTest {
                 VoiceMetrics.NONE, ambience), listener -> {
                     events = listener;
                     return speaker;
-                }, engine, ToolRunner.NONE, TurnRules.DEFAULT,
-                id -> io.smallrye.mutiny.Uni.createFrom().failure(new IllegalStateException("none")));
+                }, engine, ToolRunner.NONE, TurnRules.DEFAULT, prompts);
         return new SpeechToSpeechSession(parts, engine.initialState(), e -> ended = e);
+    }
+
+    @Test
+    void aPreRecordedGreetingPlaysItsAudioAndTheModelIsToldItWasSaidNotAskedToSpeak() {
+        byte[] audio = new byte[160 * 40]; // 800 ms of a pattern that is not silence
+        java.util.Arrays.fill(audio, (byte) 0x20);
+        List<String> asked = new ArrayList<>();
+        VirtualLoop quiet = new VirtualLoop();
+        Carrier line = new Carrier(quiet);
+        Model speaker = new Model();
+        SpeechToSpeechSession greeted = begin(quiet, line, speaker, null, VoiceSessionTest.recordedGreeting("w-1"),
+                id -> {
+                    asked.add(id);
+                    return Uni.createFrom().item(new RecordedPrompts.Prompt("Welcome to Acme Dental.", audio));
+                });
+        line.session = greeted;
+        greeted.connected();
+        quiet.advance(Duration.ofMillis(1_200));
+        assertThat(asked).containsExactly("w-1");
+        assertThat(line.frames).as("the recording's 40 frames").isEqualTo(40);
+        assertThat(speaker.told).containsExactly("Welcome to Acme Dental.");
+        assertThat(speaker.responses).as("the model does not speak the greeting again").isEmpty();
+        greeted.stopped();
+        quiet.drain();
+    }
+
+    @Test
+    void aGreetingRecordingThatCannotBePlayedLetsTheModelSpeakFirstAndSaysWhy() {
+        VirtualLoop quiet = new VirtualLoop();
+        Carrier line = new Carrier(quiet);
+        Model speaker = new Model();
+        SpeechToSpeechSession greeted = begin(quiet, line, speaker, null, VoiceSessionTest.recordedGreeting("gone"),
+                id -> Uni.createFrom().failure(new IllegalStateException("no recording " + id)));
+        line.session = greeted;
+        greeted.connected();
+        quiet.advance(Duration.ofMillis(200));
+        assertThat(speaker.told).isEmpty();
+        assertThat(speaker.responses).as("the model speaks first instead").hasSize(1);
+        greeted.stopped();
+        quiet.drain();
+        assertThat(ended.events()).anySatisfy(e -> assertThat(String.valueOf(e)).contains("rtf-pipeline-error",
+                "the greeting's recording gone cannot be played"));
     }
 
     @Test
