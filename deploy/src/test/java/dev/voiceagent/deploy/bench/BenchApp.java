@@ -102,6 +102,23 @@ final class BenchApp implements AutoCloseable {
         throw new IllegalStateException("application did not answer within 60 s");
     }
 
+    /**
+     * Waits until the replica says it is ready (its warm-up done: {@code /q/health/ready} 200) and returns its
+     * readiness report's body; at most {@code limit}.
+     */
+    String waitUntilReady(Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            if (ready.statusCode() == 200) {
+                return ready.body();
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the application was not ready within " + limit);
+    }
+
     /** Signs up one organization and keeps an API key for it. */
     String signUp() throws Exception {
         String signup = post("/api/v1/auth/signup", "{\"email\":\"bench@example.com\",\"password\":\"benchmark-password\"}",

@@ -136,6 +136,12 @@ public final class VoiceCallBenchmark {
         return "true".equals(faults());
     }
 
+    /** How many times each level runs on the same replica (-Dbench.voice-rounds, 2: cold, then warm). */
+    static int rounds() {
+        String rounds = System.getProperty("bench.voice-rounds", "");
+        return rounds.isBlank() ? 2 : Integer.parseInt(rounds.strip());
+    }
+
     /** The caller's pause between its lines (ms). */
     static int pause() {
         String pause = System.getProperty("bench.pause", "");
@@ -149,8 +155,12 @@ public final class VoiceCallBenchmark {
             "Where is my order?", Reply.says("Sure. Your order left our warehouse this morning."),
             "When will it arrive?", Reply.says("Soon. It should arrive on Thursday afternoon."),
             "Can I change it?", Reply.says("Yes. You can change the address until it ships."),
-            "Tell me about returns.", Reply.slowly("Okay. Returns are free within thirty days and we refund you"
-                    + " in full once the parcel reaches our warehouse in good condition and we checked it."),
+            // spoken as it is written, about 2.2 s of the voice from about 0.8 s after the line: the caller's next line,
+            // 2 s after this one, cuts into audio that is playing (a barge-in a WebRTC caller can time by the audio
+            // stopping, and a clear that has something to clear)
+            "Tell me about returns.", Reply.says("Okay. Returns are free within thirty days and we refund you"
+                    + " in full once the parcel reaches our warehouse in good condition and we checked it. You can"
+                    + " print the return label from your account."),
             "Stop, I see.", Reply.says("Alright. Anything else?"));
 
     public static void main(String[] args) throws Exception {
@@ -177,7 +187,21 @@ public final class VoiceCallBenchmark {
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S"); // the fake Twilio reports no call's end: do not wait for them
         env.put("QUARKUS_LOG_LEVEL", "ERROR");
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-        try (BenchApp app = new BenchApp(jar, env)) {
+        List<String> jvm = new ArrayList<>();
+        for (String option : System.getProperty("bench.jvm-options", "").strip().split("\\s+")) {
+            if (!option.isBlank()) { // as Dockerfile.jvm starts the service (the pom's image.jvm-options)
+                jvm.add(option);
+            }
+        }
+        String aot = System.getProperty("bench.aot", "");
+        if (!aot.isBlank()) { // the JDK AOT cache the integration tests recorded (Dockerfile.jvm's way to start)
+            jvm.add("-XX:AOTCache=" + Path.of(aot.strip()).toAbsolutePath());
+        }
+        long launched = System.currentTimeMillis();
+        try (BenchApp app = new BenchApp(jar, env, jvm.toArray(String[]::new))) {
+            String ready = app.waitUntilReady(java.time.Duration.ofSeconds(120));
+            long readyMs = System.currentTimeMillis() - launched;
+            Matcher warmUp = Pattern.compile("\"total_ms\"\\s*:\\s*\"?(\\d+)").matcher(ready);
             app.signUp();
             long org = (long) app.queryDouble("SELECT id FROM organizations ORDER BY id DESC LIMIT 1");
             try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement(
@@ -211,9 +235,16 @@ public final class VoiceCallBenchmark {
                     + " overhead = voice-to-voice - " + designedMs() + " ms designed; pauses between lines "
                     + pause() + " ms" + (faults() == null ? "" : injecting()
                             ? "; faults injected (seed " + seed() + ")" : "; no faults injected (fault report)"));
+            report.add("the replica ready " + readyMs + " ms after its process started (its warm-up "
+                    + (warmUp.find() ? warmUp.group(1) + " ms" : "off") + (jvm.isEmpty() ? "" : ", " + jvm) + ");"
+                    + " cold: the first calls it gets once ready; warm: the same calls again");
+            boolean cold = true;
             for (int calls : levels) {
-                report.add(level(app, vertx, workflow, calls));
-                System.out.println(report.getLast());
+                for (int round = 0; round < rounds(); round++) {
+                    report.add((cold ? "cold " : "warm ") + level(app, vertx, workflow, calls));
+                    cold = false;
+                    System.out.println(report.getLast());
+                }
             }
         } finally {
             vertx.close();

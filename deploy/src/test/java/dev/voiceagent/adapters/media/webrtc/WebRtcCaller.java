@@ -57,7 +57,6 @@ public final class WebRtcCaller implements ScriptedCaller {
     private final SpokenScript script = new SpokenScript(SILENCE_PACKET);
     private final BlockingQueue<byte[]> dtlsInbox = new LinkedBlockingQueue<>();
     private final List<Long> agentFrames = new ArrayList<>();
-    private final List<Long> clears = new ArrayList<>();
     public final List<JsonObject> events = new ArrayList<>();
     private final CompletableFuture<String> closed = new CompletableFuture<>();
     /** When DTLS was done (epoch ms): audio flows from then. */
@@ -117,9 +116,6 @@ public final class WebRtcCaller implements ScriptedCaller {
     private synchronized void message(JsonObject m) {
         events.add(m);
         String type = m.getString("type");
-        if ("rtf-interruption".equals(type)) {
-            clears.add(System.currentTimeMillis());
-        }
         if ("answer".equals(type)) {
             answered = System.currentTimeMillis();
             String sdp = m.getJsonObject("payload").getString("sdp");
@@ -254,9 +250,61 @@ public final class WebRtcCaller implements ScriptedCaller {
         return List.copyOf(script.speech());
     }
 
+    /**
+     * When the agent's audio stopped because the caller spoke over it: WebRTC has no clear message (the dashboard's
+     * rtf-interruption comes once the caller's words confirmed the barge-in, after the agent was already held), and the
+     * peer sends nothing in silence, so for each line begun while the agent's packets were arriving (one within 60 ms
+     * of its start), the moment the next packet after that run of them (gaps under 100 ms) would have come.
+     */
+    /**
+     * When the agent's audio stopped because the caller spoke over it: WebRTC has no clear message (the dashboard's
+     * rtf-interruption comes once the caller's words confirmed the barge-in, after the agent was already held), and the
+     * peer sends nothing in silence, so for each line begun while the agent's packets were arriving (one within 60 ms
+     * of its start), the moment the next packet after that run of them (gaps under 100 ms) would have come.
+     */
+    private final StringBuilder debugSeq = new StringBuilder();
+
+    public synchronized String debugFrames() {
+        StringBuilder out = new StringBuilder(debugSeq).append("\n");
+        long prev = -1;
+        for (long at : agentFrames) {
+            if (prev < 0 || at - prev > 60) {
+                out.append(" | ").append(prev).append(" ").append(at);
+            }
+            prev = at;
+        }
+        out.append(" ").append(prev).append("\n events:");
+        for (JsonObject e : events) {
+            out.append(" ").append(e.getString("type")).append("@").append(e.getLong("at"));
+        }
+        return out.toString();
+    }
+
     @Override
     public synchronized List<Long> clears() {
-        return List.copyOf(clears);
+        List<Long> stops = new ArrayList<>();
+        for (long[] line : script.speech()) {
+            long start = line[0];
+            long last = -1;
+            for (long at : agentFrames) {
+                if (last < 0) {
+                    if (at > start + 60) {
+                        break;
+                    }
+                    if (at >= start - 60) {
+                        last = at;
+                    }
+                } else if (at - last < 100) {
+                    last = at;
+                } else {
+                    break;
+                }
+            }
+            if (last >= 0) {
+                stops.add(last + 20);
+            }
+        }
+        return stops;
     }
 
     @Override
