@@ -30,6 +30,9 @@ public interface VoiceAgentConfig {
 
     Drain drain();
 
+    @WithName("warm-up")
+    WarmUpConfig warmUp();
+
     Runs runs();
 
     @WithName("public-links")
@@ -121,6 +124,25 @@ public interface VoiceAgentConfig {
 
         @WithDefault("PT0.5S")
         Duration poll();
+    }
+
+    /** The replica's warm-up before it reports ready ({@code WarmUp}). */
+    interface WarmUpConfig {
+        /** false: ready at once (the tests' profile: their calls come when they come). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Ready once this passed even if the warm-up is not done (it stops there). */
+        @WithDefault("PT30S")
+        Duration budget();
+
+        /** Seconds of each call's audio work run through (voice activity, carriers' frames, WebRTC's codec). */
+        @WithDefault("40")
+        int seconds();
+
+        /** DTLS-SRTP handshakes run in memory. */
+        @WithDefault("12")
+        int handshakes();
     }
 
     interface Runs {

@@ -1,6 +1,7 @@
 package dev.voiceagent.deploy.e2e;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
@@ -56,8 +57,28 @@ class PackagedApplicationIT {
                 .statusCode(422).body("detail[0].loc", equalTo(List.of("body")));
         Api.asKey(key).contentType(ContentType.JSON).body(Map.of("name", "x", "workflow_id", workflow))
                 .post("/api/v1/campaign/create").then().statusCode(422);
-        given().get("/q/health/ready").then().statusCode(200);
         given().get("/q/metrics").then().statusCode(200).body(containsString("http_server_requests"));
         given().get("/api/v1/openapi.json").then().statusCode(200).body("paths.size()", greaterThan(50));
+    }
+
+    /**
+     * The packaged replica (prod profile, its warm-up on) reports ready only once its warm-up ran every stage: voice
+     * activity, the carriers' media and WebRTC, each with its time (a stage that failed would say why instead).
+     */
+    @Test
+    void theReplicaIsReadyOnceItsWarmUpRanEveryStage() throws Exception {
+        long deadline = System.nanoTime() + 90_000_000_000L;
+        int status = given().get("/q/health/ready").statusCode();
+        while (status != 200 && System.nanoTime() < deadline) {
+            assertThat(status).as("not ready is a 503").isEqualTo(503);
+            Thread.sleep(200);
+            status = given().get("/q/health/ready").statusCode();
+        }
+        String ready = given().get("/q/health/ready").then().statusCode(200).extract().asString();
+        Map<String, Object> warmUp = io.restassured.path.json.JsonPath.from(ready)
+                .getMap("checks.find { it.name == 'warm-up' }.data");
+        assertThat(warmUp).as(ready).isNotNull().containsEntry("done", true);
+        assertThat(List.of("voice_activity_ms", "carrier_media_ms", "webrtc_ms", "total_ms")).allSatisfy(stage ->
+                assertThat(String.valueOf(warmUp.get(stage))).as(stage).matches("\\d+"));
     }
 }
