@@ -142,6 +142,13 @@ class KubernetesManifestsTest {
                 .findFirst().orElseThrow().get("value"));
         int grace = at(pod, "terminationGracePeriodSeconds");
         assertThat(grace).as("the grace period outlasts the drain").isGreaterThan((int) drain.toSeconds());
+        Duration warmUp = Duration.parse((String) env.stream()
+                .filter(e -> "VOICEAGENT_WARM_UP_BUDGET".equals(e.get("name"))).findFirst().orElseThrow().get("value"));
+        Integer progress = at(deployment, "spec", "progressDeadlineSeconds");
+        assertThat(warmUp.toSeconds()).as("a replica warming up is not a stuck rollout")
+                .isLessThan(progress == null ? 600 : progress);
+        assertThat((Integer) at(container, "readinessProbe", "periodSeconds")).as("a warmed replica is ready soon")
+                .isLessThanOrEqualTo(2);
     }
 
     @Test
