@@ -297,6 +297,7 @@ public final class VoiceCallBenchmark {
             }
             urls.add(m.group(1).replace("localhost", "127.0.0.1"));
         }
+        long[] rssBefore = app.rssKb();
         CpuTime before = CpuTime.now(app.process.pid());
         CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
         long started = System.currentTimeMillis();
@@ -313,8 +314,10 @@ public final class VoiceCallBenchmark {
         long scriptMs = 1_500 + 3 * pause + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
                 "Can I change it?", "Tell me about returns.", "Stop, I see.");
         Map<SimulatedCaller, Long> hungUp = new HashMap<>();
+        long[] rss = null;
         if (faults() == null) {
             Thread.sleep(scriptMs + 500);
+            rss = app.rssKb(); // every call still live
             callers.forEach(SimulatedCaller::hangUp);
         } else { // each caller hangs up 500 ms after its own script, however late a loaded box played it
             hungUp = hangUpAfterScripts(callers, scriptMs);
@@ -364,8 +367,21 @@ public final class VoiceCallBenchmark {
                 + " app CPU %.1f ms per call-second (%.1f%% of one core per call), PostgreSQL %.0f ms in all;"
                         .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
                                 used.postgresMs())
+                + memory(rss, rssBefore, calls)
                 + " callers and fakes %.0f%% of one core; %d calls off script"
                         .formatted(load.applicationMs() / callMs * 100, odd) + faultReport;
+    }
+
+    /**
+     * The service's resident memory while every call of the level was live, against before the level (the heap is
+     * bounded by the JVM's options, so most of a call's share shows as the heap filling up to its bound).
+     */
+    private static String memory(long[] live, long[] before, int calls) {
+        if (live == null) {
+            return "";
+        }
+        return " RSS %d MB with the calls live (%d MB before them: %d kB a call; peak %d MB);".formatted(
+                live[0] / 1024, before[0] / 1024, Math.max(0, live[0] - before[0]) / calls, live[1] / 1024);
     }
 
     /**
@@ -383,6 +399,7 @@ public final class VoiceCallBenchmark {
                     + ("webrtc".equals(transport()) ? "/api/v1/ws/signaling/" : "/api/v1/ws/voice/") + workflow + "/"
                     + run + "?token=" + app.apiKey);
         }
+        long[] rssBefore = app.rssKb();
         CpuTime before = CpuTime.now(app.process.pid());
         CpuTime loadBefore = CpuTime.now(ProcessHandle.current().pid());
         long started = System.currentTimeMillis();
@@ -404,6 +421,7 @@ public final class VoiceCallBenchmark {
             scriptMs += Speech.pcm16k(line).length / 32;
         }
         Thread.sleep(scriptMs + 500);
+        long[] rss = app.rssKb(); // every call still live
         // hang up: the plain route's hangup message; over WebRTC, as the dashboard does, by closing the signaling
         callers.forEach(c -> {
             if (c instanceof WebRtcCaller) {
@@ -471,12 +489,13 @@ public final class VoiceCallBenchmark {
         return ("%3d " + transport() + " calls:" + setup + " first audio after the socket opened p50 %d ms, p99 %d ms;"
                 + " overhead p50 %d ms,"
                 + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms); barge-in p50 %d ms,"
-                + " p99 %d ms (%d); app CPU %.1f%% of one core per call; callers and fakes %.0f%% of one core;"
+                + " p99 %d ms (%d); app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core;"
                 + " %d calls off script")
                 .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
                         percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
                         percentile(pipeline, 99), percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(),
-                        used.applicationMs() / callSeconds / 10, load.applicationMs() / callMs * 100, odd);
+                        used.applicationMs() / callSeconds / 10, memory(rss, rssBefore, calls),
+                        load.applicationMs() / callMs * 100, odd);
     }
 
     /**

@@ -386,7 +386,24 @@ final class WebRtcPeer implements MediaChannel {
     public void play(byte[] frame) {
         queue.addLast(frame);
         if (!talking && queue.size() == 1 && outbound != null && !closed) {
-            sendDue(System.nanoTime()); // a talk spurt starts now rather than at the next tick
+            long now = System.nanoTime();
+            startSpurt(now);
+            sendDue(now); // a talk spurt starts now rather than at the next tick
+        }
+    }
+
+    /**
+     * A talk spurt starts now, not at the next 20 ms slot of the clock the last one left (up to 20 ms later, and then
+     * at a 10 ms tick: 15 ms on average, 30 at worst, before the caller hears the answer): the slots start again from
+     * now and the RTP clock goes back by what of the current slot had not passed (less than one packet's 960 ticks;
+     * at least one empty slot lies between the last spurt and this one, so the timestamps still increase by 20 ms or
+     * more), so the browser times the new packet by when it was spoken.
+     */
+    private void startSpurt(long now) {
+        long ahead = nextDue - now;
+        if (ahead > 0 && ahead <= FRAME_NANOS) {
+            timestamp = (timestamp - ahead * RTP_TICKS / FRAME_NANOS) & 0xFFFFFFFFL;
+            nextDue = now;
         }
     }
 

@@ -291,6 +291,49 @@ class WebRtcPeerTest {
     }
 
     @Test
+    void aTalkSpurtAfterASilenceGoesOutAtOnceTimedByWhenItWasSpoken() throws Exception {
+        // the codec compiled first, as a replica's warm-up does: an interpreted encoder takes ~8 ms a frame
+        new WebRtcWarmUp().exercise(0, 15, System.nanoTime() + 20_000_000_000L);
+        connect();
+        short[][] tone = BrowserPeer.tone(40);
+        onLoop(() -> {
+            for (short[] frame : tone) {
+                peer.play(pcm(frame));
+            }
+        });
+        BrowserPeer.Received last = null;
+        for (int i = 0; i < tone.length; i++) {
+            last = browser.nextRtp(5_000);
+            assertThat(last).as("packet %d", i).isNotNull();
+        }
+        assertThat(browser.nextRtp(150)).as("a silence").isNull();
+        // spurts start at every offset of the 20 ms slots the first one left: each goes out as it is played (it
+        // waited for the next slot, then for a 10 ms tick: 15 ms on average)
+        List<Long> delays = new ArrayList<>();
+        for (int spurt = 0; spurt < 8; spurt++) {
+            Thread.sleep(3 + spurt * 5L);
+            long[] played = new long[1];
+            onLoop(() -> {
+                played[0] = System.nanoTime();
+                peer.play(pcm(tone[0]));
+            });
+            BrowserPeer.Received first = browser.nextRtp(5_000);
+            assertThat(first).isNotNull();
+            assertThat(first.marker()).as("a talk spurt's first packet").isTrue();
+            delays.add((first.at() - played[0]) / 1_000_000);
+            long ticks = (first.timestamp() - last.timestamp()) & 0xFFFFFFFFL;
+            long passedTicks = (first.at() - last.at()) * 48 / 1_000_000;
+            assertThat(ticks).as("the RTP clock moved on by the time that passed (48 kHz), at least a packet's")
+                    .isGreaterThan(960).isBetween(passedTicks - 960, passedTicks + 960);
+            assertThat(first.sequence()).isEqualTo((last.sequence() + 1) & 0xFFFF);
+            last = first;
+            assertThat(browser.nextRtp(100)).isNull();
+        }
+        assertThat(delays).as("ms from play to the browser").allSatisfy(ms -> assertThat(ms).isLessThan(15));
+        assertThat(delays.stream().sorted().toList().get(delays.size() / 2)).as("the median of %s", delays).isLessThan(6);
+    }
+
+    @Test
     void aMarkIsReachedAsTheAudioBeforeItGoesOut() throws Exception {
         connect();
         short[][] tone = BrowserPeer.tone(100);
