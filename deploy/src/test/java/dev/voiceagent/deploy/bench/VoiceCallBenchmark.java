@@ -329,6 +329,7 @@ public final class VoiceCallBenchmark {
         CpuTime used = CpuTime.now(app.process.pid()).minus(before);
         CpuTime load = CpuTime.now(ProcessHandle.current().pid()).minus(loadBefore);
         List<Long> overhead = new ArrayList<>();
+        List<List<Long>> byTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         List<Long> bargeIn = new ArrayList<>();
         int underruns = 0;
         int pauses = 0;
@@ -348,6 +349,7 @@ public final class VoiceCallBenchmark {
                 long first = caller.firstAgentFrameAfter(end);
                 if (first > 0) {
                     overhead.add(first - end - designedMs());
+                    byTurn.get(turn).add(first - end - designedMs());
                 }
             }
             if (caller.speech.size() >= 5) { // the clear the last line caused (a greeting may have been cut before)
@@ -359,7 +361,8 @@ public final class VoiceCallBenchmark {
         String faultReport = faults() == null ? "" : "\n     " + faultReport(app, urls, tags, callers, hungUp);
         List<Long> pipeline = ownPart(app, runsBefore);
         double callSeconds = calls * (callMs / 1000.0);
-        return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms);"
+        return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;"
+                + turns(byTurn) + ");"
                 + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d mid-sentence, %d pauses between sentences;")
                 .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
                         percentile(pipeline, 50), percentile(pipeline, 99),
@@ -370,6 +373,15 @@ public final class VoiceCallBenchmark {
                 + memory(rss, rssBefore, calls)
                 + " callers and fakes %.0f%% of one core; %d calls off script"
                         .formatted(load.applicationMs() / callMs * 100, odd) + faultReport;
+    }
+
+    /** Overhead p50 / p99 of each call's first, second and third answer. */
+    private static String turns(List<List<Long>> byTurn) {
+        List<String> each = new ArrayList<>();
+        for (List<Long> turn : byTurn) {
+            each.add(percentile(turn, 50) + " / " + percentile(turn, 99));
+        }
+        return " by answer " + String.join(", ", each) + " ms";
     }
 
     /**
@@ -438,6 +450,7 @@ public final class VoiceCallBenchmark {
         CpuTime load = CpuTime.now(ProcessHandle.current().pid()).minus(loadBefore);
         List<Long> firstAudio = new ArrayList<>();
         List<Long> overhead = new ArrayList<>();
+        List<List<Long>> byTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         List<Long> bargeIn = new ArrayList<>();
         int odd = 0;
         for (int i = 0; i < callers.size(); i++) {
@@ -454,6 +467,7 @@ public final class VoiceCallBenchmark {
                 long answer = caller.firstAgentFrameAfter(end);
                 if (answer > 0) {
                     overhead.add(answer - end - designedMs());
+                    byTurn.get(turn).add(answer - end - designedMs());
                 }
             }
             if (caller.speech().size() >= 5) {
@@ -488,7 +502,8 @@ public final class VoiceCallBenchmark {
         }
         return ("%3d " + transport() + " calls:" + setup + " first audio after the socket opened p50 %d ms, p99 %d ms;"
                 + " overhead p50 %d ms,"
-                + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms); barge-in p50 %d ms,"
+                + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;" + turns(byTurn)
+                + "); barge-in p50 %d ms,"
                 + " p99 %d ms (%d); app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core;"
                 + " %d calls off script")
                 .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
