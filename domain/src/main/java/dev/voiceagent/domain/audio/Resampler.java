@@ -18,7 +18,15 @@ public final class Resampler {
     private final int down;
     private final int half;
     private final double[] kernel;
-    private double[] input = new double[0];
+    /**
+     * The kernel by phase, each read in the order inputs are: an output at upsampled position p takes its first input
+     * k0 = ceil((p - half) / up) with the tap at 2 * half - ph, ph = (k0 * up - (p - half)), then every up-th tap before
+     * it (the polyphase form: one contiguous dot product per output).
+     */
+    private final double[][] phases;
+    private double[] input = new double[64];
+    /** How many of {@code input} hold samples. */
+    private int held;
     /** Absolute index of {@code input[0]}; {@code count} absolute inputs received so far. */
     private long inputStart;
     private long count;
@@ -42,6 +50,14 @@ public final class Resampler {
             double window = 0.42 + 0.5 * Math.cos(Math.PI * x) + 0.08 * Math.cos(2 * Math.PI * x);
             kernel[i] = sinc * window * up;
         }
+        this.phases = new double[up][];
+        for (int ph = 0; ph < up; ph++) {
+            int taps = (2 * half - ph) / up + 1;
+            phases[ph] = new double[taps];
+            for (int j = 0; j < taps; j++) {
+                phases[ph][j] = kernel[2 * half - ph - j * up];
+            }
+        }
     }
 
     /** The converted samples this chunk completes (the filter's last few wait for the next chunk or {@link #flush}). */
@@ -56,11 +72,13 @@ public final class Resampler {
     }
 
     private void append(short[] chunk) {
-        int kept = input.length;
-        input = Arrays.copyOf(input, kept + chunk.length);
-        for (int i = 0; i < chunk.length; i++) {
-            input[kept + i] = chunk[i];
+        if (held + chunk.length > input.length) {
+            input = Arrays.copyOf(input, Math.max(2 * input.length, held + chunk.length));
         }
+        for (int i = 0; i < chunk.length; i++) {
+            input[held + i] = chunk[i];
+        }
+        held += chunk.length;
         count += chunk.length;
     }
 
@@ -75,10 +93,14 @@ public final class Resampler {
             if (toTheEnd ? nextOutput > lastOutput : lastInput >= count) {
                 break;
             }
-            long firstInput = Math.max(0, ceilDiv(p - half, up));
+            long k0 = ceilDiv(p - half, up);
+            double[] taps = phases[(int) (k0 * up - (p - half))];
+            int from = (int) Math.max(0, -k0); // inputs before the stream's first are silence
+            int to = (int) Math.min(taps.length, Math.min(lastInput, count - 1) - k0 + 1);
+            int base = (int) (k0 - inputStart);
             double sum = 0;
-            for (long k = firstInput; k <= lastInput && k < count; k++) {
-                sum += input[(int) (k - inputStart)] * kernel[(int) (p - k * up + half)];
+            for (int j = from; j < to; j++) {
+                sum += input[base + j] * taps[j];
             }
             if (n == out.length) {
                 out = Arrays.copyOf(out, n * 2);
@@ -93,9 +115,10 @@ public final class Resampler {
     /** Drops the inputs no later output needs. */
     private void trim() {
         long needed = Math.max(0, ceilDiv(nextOutput * down - half, up));
-        int drop = (int) Math.min(input.length, Math.max(0, needed - inputStart));
+        int drop = (int) Math.min(held, Math.max(0, needed - inputStart));
         if (drop > 0) {
-            input = Arrays.copyOfRange(input, drop, input.length);
+            System.arraycopy(input, drop, input, 0, held - drop);
+            held -= drop;
             inputStart += drop;
         }
     }

@@ -121,6 +121,26 @@ class AudioTest {
     }
 
     @Test
+    void thePolyphaseFormGivesExactlyTheSamplesOfTheDirectConvolutionAtEveryRatePair() {
+        java.util.Random random = new java.util.Random(42);
+        int[][] pairs = {{48_000, 16_000}, {16_000, 48_000}, {16_000, 24_000}, {24_000, 16_000}, {8_000, 16_000},
+            {16_000, 8_000}, {24_000, 8_000}, {44_000, 16_000}};
+        for (int[] pair : pairs) {
+            Resampler polyphase = new Resampler(pair[0], pair[1]);
+            DirectResampler direct = new DirectResampler(pair[0], pair[1]);
+            for (int chunk = 0; chunk < 40; chunk++) {
+                short[] in = new short[1 + random.nextInt(pair[0] / 25)];
+                for (int i = 0; i < in.length; i++) {
+                    in[i] = (short) random.nextInt(-20_000, 20_000);
+                }
+                assertThat(polyphase.process(in)).as("%d -> %d, chunk %d", pair[0], pair[1], chunk)
+                        .containsExactly(direct.process(in));
+            }
+            assertThat(polyphase.flush()).containsExactly(direct.flush());
+        }
+    }
+
+    @Test
     void aStreamFedInPiecesGivesExactlyTheSamplesFedAtOnce() {
         short[] signal = tone(700, 16_000, 0.5, 12_000);
         Resampler whole = new Resampler(16_000, 24_000);
