@@ -52,8 +52,9 @@ public class WarmUp implements HealthCheck {
     }
 
     void onStart(@Observes StartupEvent event) {
-        if (!config.enabled()) {
+        if (!config.enabled()) { // ready at once; WebRTC's self-check still says at start whether browsers can call
             done.countDown();
+            Thread.ofVirtual().name("webrtc-self-check").start(webRtc::selfCheck);
             return;
         }
         Thread.ofPlatform().daemon().name("warm-up").start(this::run);

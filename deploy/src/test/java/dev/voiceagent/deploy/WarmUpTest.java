@@ -57,10 +57,14 @@ class WarmUpTest {
     }
 
     private static VoiceAgentConfig.WarmUpConfig config(Duration budget, int seconds) {
+        return config(true, budget, seconds);
+    }
+
+    private static VoiceAgentConfig.WarmUpConfig config(boolean enabled, Duration budget, int seconds) {
         return new VoiceAgentConfig.WarmUpConfig() {
             @Override
             public boolean enabled() {
-                return true;
+                return enabled;
             }
 
             @Override
@@ -125,5 +129,18 @@ class WarmUpTest {
         assertThat(warmUp.report()).containsEntry("voice_activity_ms", "skipped: budget spent")
                 .containsEntry("carrier_media_ms", "skipped: budget spent")
                 .containsEntry("webrtc_ms", "skipped: budget spent");
+    }
+
+    @Test
+    void turnedOffTheReplicaIsReadyAtOnceAndWebRtcsSelfCheckStillRunsAtStart() throws Exception {
+        CountingDetector detector = new CountingDetector();
+        WebRtcWarmUp webRtc = new WebRtcWarmUp();
+        WarmUp warmUp = new WarmUp(detector, webRtc, config(false, Duration.ofSeconds(60), 40));
+
+        warmUp.onStart(null);
+
+        assertThat(warmUp.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(webRtc.checked().get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotNegative();
+        assertThat(detector.windows).as("nothing warmed").isEmpty();
     }
 }
