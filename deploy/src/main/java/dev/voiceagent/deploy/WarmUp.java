@@ -5,6 +5,7 @@ import dev.voiceagent.adapters.media.carrier.DialectWarmUp;
 import dev.voiceagent.adapters.media.webrtc.WebRtcWarmUp;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -39,19 +40,37 @@ public class WarmUp implements HealthCheck {
     private final VoiceAgentConfig.WarmUpConfig config;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Map<String, Object> report = new LinkedHashMap<>();
+    private final boolean migrateOnly;
+    private volatile boolean stopping;
 
     @Inject
     public WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig config) {
-        this(detector, webRtc, config.warmUp());
+        this(detector, webRtc, config.warmUp(), config.migrateOnly());
     }
 
     WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig.WarmUpConfig config) {
+        this(detector, webRtc, config, false);
+    }
+
+    private WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig.WarmUpConfig config,
+            boolean migrateOnly) {
         this.detector = detector;
         this.webRtc = webRtc;
         this.config = config;
+        this.migrateOnly = migrateOnly;
+    }
+
+    /** The process is stopping: the warm-up ends where it is (its detector is about to close). */
+    @PreDestroy
+    void stop() {
+        stopping = true;
     }
 
     void onStart(@Observes StartupEvent event) {
+        if (migrateOnly) { // the migration Job's process: it exits once migrated and takes no call
+            done.countDown();
+            return;
+        }
         if (!config.enabled()) { // ready at once; WebRTC's self-check still says at start whether browsers can call
             done.countDown();
             Thread.ofVirtual().name("webrtc-self-check").start(webRtc::selfCheck);
@@ -109,6 +128,10 @@ public class WarmUp implements HealthCheck {
     }
 
     private void stage(String name, long deadline, Stage stage) {
+        if (stopping) {
+            record(name, "skipped: stopping");
+            return;
+        }
         if (System.nanoTime() >= deadline) {
             record(name, "skipped: budget spent");
             return;
@@ -119,7 +142,9 @@ public class WarmUp implements HealthCheck {
             record(name, (System.nanoTime() - started) / 1_000_000);
         } catch (Exception | LinkageError e) {
             // a stage that cannot run is no reason to keep the replica out of service: its calls are merely slower
-            LOG.warnf("warm-up: %s failed: %s", name, e.toString());
+            if (!stopping) {
+                LOG.warnf("warm-up: %s failed: %s", name, e.toString());
+            }
             record(name, "failed: " + e);
         }
     }
@@ -144,7 +169,7 @@ public class WarmUp implements HealthCheck {
                 streams[i] = detector.open(rate);
             }
             try {
-                for (int w = 0; w < windows / streams.length && System.nanoTime() < deadline; w++) {
+                for (int w = 0; w < windows / streams.length && System.nanoTime() < deadline && !stopping; w++) {
                     CountDownLatch answered = new CountDownLatch(streams.length);
                     for (int i = 0; i < streams.length; i++) {
                         short[] window = new short[size];

@@ -69,10 +69,25 @@ public class SileroVoiceActivityDetector implements VoiceActivityDetector {
         return session != null;
     }
 
+    /**
+     * Stops the batch thread and only then closes the model: closing it while an inference runs on that thread crashed
+     * the JVM in ONNX Runtime (a replica shutting down while its warm-up or a call was being heard). The thread ends
+     * after its current batch (an inference takes milliseconds); if it has not within a few seconds, the session is
+     * left to the process's exit rather than closed under it.
+     */
     @PreDestroy
     void close() {
         running = false;
         worker.interrupt();
+        try {
+            worker.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (worker.isAlive()) {
+            LOG.log(System.Logger.Level.WARNING, "Silero VAD's thread did not stop: its model is left open");
+            return;
+        }
         try {
             if (session != null) {
                 session.close();

@@ -125,4 +125,49 @@ class SileroVoiceActivityDetectorTest {
                     answers.get(calls - 1).get(w).get(5, TimeUnit.SECONDS), org.assertj.core.data.Offset.offset(1e-4));
         }
     }
+
+    /**
+     * A replica shutting down while calls (or its warm-up) are being heard: the model was closed under a running
+     * inference and the JVM crashed in ONNX Runtime (exit 134). Now the batch thread stops first; this test's JVM
+     * would die with it.
+     */
+    @Test
+    void closingWhileWindowsAreInferredStopsTheThreadFirstAndDoesNotCrash() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            SileroVoiceActivityDetector busy = new SileroVoiceActivityDetector();
+            java.util.concurrent.atomic.AtomicBoolean feeding = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+            short[][] speech = voiced(50, round);
+            List<Thread> callers = new java.util.ArrayList<>();
+            for (int c = 0; c < 8; c++) {
+                VoiceActivityDetector.Stream stream = busy.open(8_000);
+                callers.add(Thread.ofPlatform().start(() -> { // as a call: its next window once the last was answered
+                    for (int w = 0; feeding.get(); w = (w + 1) % speech.length) {
+                        CompletableFuture<Double> answer = new CompletableFuture<>();
+                        stream.window(speech[w], p -> {
+                            answered.incrementAndGet();
+                            answer.complete(p);
+                        });
+                        try {
+                            answer.get(1, TimeUnit.SECONDS);
+                        } catch (Exception closedMeanwhile) {
+                            return;
+                        }
+                    }
+                }));
+            }
+            long waitUntil = System.nanoTime() + 10_000_000_000L;
+            while (answered.get() < 200 && System.nanoTime() < waitUntil) {
+                Thread.sleep(1);
+            }
+            assertThat(answered.get()).as("windows being answered when it closes").isGreaterThanOrEqualTo(200);
+            long started = System.nanoTime();
+            busy.close();
+            assertThat((System.nanoTime() - started) / 1_000_000).as("closed promptly").isLessThan(5_000);
+            feeding.set(false);
+            for (Thread caller : callers) {
+                caller.join();
+            }
+        }
+    }
 }
