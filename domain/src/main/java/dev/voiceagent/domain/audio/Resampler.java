@@ -17,7 +17,6 @@ public final class Resampler {
     private final int up;
     private final int down;
     private final int half;
-    private final double[] kernel;
     /**
      * The kernel by phase, each read in the order inputs are: an output at upsampled position p takes its first input
      * k0 = ceil((p - half) / up) with the tap at 2 * half - ph, ph = (k0 * up - (p - half)), then every up-th tap before
@@ -42,7 +41,7 @@ public final class Resampler {
         int widest = Math.max(up, down);
         this.half = ZERO_CROSSINGS * widest;
         double cutoff = 0.45 / widest; // cycles per sample at the upsampled rate
-        this.kernel = new double[2 * half + 1];
+        double[] kernel = new double[2 * half + 1];
         for (int i = 0; i <= 2 * half; i++) {
             int t = i - half;
             double sinc = t == 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * t) / (Math.PI * t);
