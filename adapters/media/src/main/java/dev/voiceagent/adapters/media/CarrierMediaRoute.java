@@ -81,7 +81,8 @@ public class CarrierMediaRoute {
     private void upgrade(RoutingContext rc, Admitted admitted) {
         rc.request().toWebSocket().onSuccess(socket -> {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0} connected", admitted.runId());
-            new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext(),
+            new CarrierMediaSocket(socket, admitted, start,
+                    CarrierDialects.forMode(admitted.run() == null ? null : admitted.run().mode()), vertx, Vertx.currentContext(),
                     startTimeout.toMillis())
                     .listen();
         }).onFailure(failure -> LOG.log(System.Logger.Level.WARNING, "media of run {0} not upgraded: {1}",

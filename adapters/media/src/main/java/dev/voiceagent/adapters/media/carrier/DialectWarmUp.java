@@ -36,7 +36,21 @@ public final class DialectWarmUp {
                     "{\"event\":\"media\",\"sequence_number\":\"{n}\",\"media\":{\"track\":\"inbound\",\"chunk\":\"{n}\","
                             + "\"timestamp\":\"{n}0\",\"payload\":\"{payload}\"},\"stream_id\":\"warmup\"}",
                     "{\"event\":\"mark\",\"sequence_number\":\"{n}\",\"stream_id\":\"warmup\",\"mark\":{\"name\":"
-                            + "\"m{n}\"}}"));
+                            + "\"m{n}\"}}"),
+            "Plivo", plivo(),
+            "Vobiz", plivo());
+
+    /** Plivo's stream protocol, which Vobiz speaks too. */
+    private static Sample plivo() {
+        return new Sample(List.of(
+                "{\"sequenceNumber\":0,\"event\":\"start\",\"start\":{\"callId\":\"warmup-call\",\"streamId\":"
+                        + "\"warmup\",\"accountId\":\"MAwarmup\",\"tracks\":[\"inbound\"],\"mediaFormat\":"
+                        + "{\"encoding\":\"audio/x-mulaw\",\"sampleRate\":8000}},\"extra_headers\":\"{}\"}"),
+                "{\"sequenceNumber\":{n},\"streamId\":\"warmup\",\"event\":\"media\",\"media\":{\"track\":"
+                        + "\"inbound\",\"timestamp\":\"{n}0\",\"chunk\":{n},\"payload\":\"{payload}\"},"
+                        + "\"extra_headers\":\"{}\"}",
+                "{\"event\":\"playedStream\",\"sequenceNumber\":{n},\"streamId\":\"warmup\",\"name\":\"m{n}\"}");
+    }
 
     private DialectWarmUp() {
     }

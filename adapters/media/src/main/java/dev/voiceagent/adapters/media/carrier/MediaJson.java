@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.media.carrier;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.io.IOException;
 import java.util.Base64;
 
@@ -14,6 +15,11 @@ final class MediaJson {
     static final Base64.Encoder ENCODE = Base64.getEncoder();
 
     private MediaJson() {
+    }
+
+    /** {@code value} as a JSON string literal, quotes included, escaped as JSON requires. */
+    static String quote(String value) {
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(value)) + '"';
     }
 
     /** The value the parser is on, as text; null for a JSON null, and for an object or array (skipped). */
