@@ -102,12 +102,15 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
                 : calls.findByRun(report.runId());
         return current.chain(found -> {
             CallRecord call = found.filter(c -> c.provider() == report.provider())
-                    .filter(c -> report.providerCallId() == null || c.attempt().providerCallId() == null
-                            || c.attempt().providerCallId().equals(report.providerCallId()))
+                    .filter(c -> report.names(c.attempt().providerCallId()))
                     .orElseThrow(() -> new ResourceNotFoundException("No such call"));
+            Uni<Void> renamed = report.renames(call.attempt().providerCallId())
+                    ? Uni.createFrom().deferred(() -> calls.attachProviderCallId(call.attempt().id(),
+                            report.providerCallId()))
+                    : Uni.createFrom().voidItem(); // once the report's change is committed (or it changed nothing)
             CallAttempt.Outcome outcome = call.attempt().report(report.status(), clock.instant(), report.durationSeconds());
             if (outcome instanceof CallAttempt.Ignored ignored) {
-                return Uni.createFrom().item("ignored: " + ignored.reason());
+                return renamed.replaceWith("ignored: " + ignored.reason());
             }
             return contactEffect(call, outcome.attempt())
                     .chain(effect -> changes.commit(call, outcome.attempt(), effect))
@@ -123,8 +126,8 @@ public class ProcessCallReportService implements ProcessCallReportUseCase, Authe
                         if (call.campaign() != null && outcome.attempt().status().isFinal()) {
                             slots.slotFreed(call.attempt().organizationId());
                         }
-                        return calls.markApplied(report.provider().wireName(), report.dedupKey(), call.attempt().id())
-                                .replaceWith("applied: " + report.status().wireName());
+                        return renamed.chain(() -> calls.markApplied(report.provider().wireName(), report.dedupKey(),
+                                call.attempt().id())).replaceWith("applied: " + report.status().wireName());
                     });
         });
     }

@@ -51,6 +51,7 @@ class ProcessCallReportServiceTest {
     private final List<List<WebhookEvent>> events = new ArrayList<>();
     private final List<ContactEffect> effects = new ArrayList<>();
     private final List<Long> slotsFreed = new ArrayList<>();
+    private final List<String> renamedTo = new ArrayList<>();
     /** Run before the next write: a concurrent report that gets there first. */
     private Runnable concurrentWriter;
 
@@ -59,6 +60,13 @@ class ProcessCallReportServiceTest {
                 new Class<?>[] {CallRepository.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "findByRun" -> Uni.createFrom().item(Optional.ofNullable(calls.get((Long) args[0])));
                     case "alreadyApplied" -> Uni.createFrom().item(applied.contains(args[0] + ":" + args[1]));
+                    case "attachProviderCallId" -> {
+                        renamedTo.add((String) args[1]);
+                        CallRecord c = calls.get(RUN);
+                        calls.put(RUN, new CallRecord(c.attempt().withProviderCallId((String) args[1]), c.run(),
+                                c.provider(), c.configurationId(), c.fromNumber(), c.toNumber(), c.campaign()));
+                        yield Uni.createFrom().voidItem();
+                    }
                     case "markApplied" -> {
                         applied.add(args[0] + ":" + args[1]);
                         yield Uni.createFrom().voidItem();
@@ -111,6 +119,27 @@ class ProcessCallReportServiceTest {
     private String report(ProcessCallReportService service, CallStatus status, String dedupKey) {
         return service.process(new CallReport(Provider.SIMULATOR, RUN, "sim-70", status, null, dedupKey),
                 SignatureCheck.VERIFIED_BY_ADAPTER).await().indefinitely();
+    }
+
+    @Test
+    void aCallPlacedUnderItsRequestIdIsKnownByItsCallIdFromTheFirstReportNamingBoth() {
+        call(CallStatus.INITIATED, null); // placed: the carrier gave its request id, sim-70
+        ProcessCallReportService service = service();
+        String ringing = service.process(new CallReport(Provider.SIMULATOR, RUN, "call-uuid-1", CallStatus.RINGING,
+                null, "call-uuid-1:ringing", "sim-70"), SignatureCheck.VERIFIED_BY_ADAPTER).await().indefinitely();
+
+        assertThat(ringing).isEqualTo("applied: ringing");
+        assertThat(renamedTo).containsExactly("call-uuid-1");
+        assertThat(calls.get(RUN).attempt().providerCallId()).isEqualTo("call-uuid-1");
+        // later reports name it by its call id (their request id is no longer the call's: no second rename)
+        assertThat(service.process(new CallReport(Provider.SIMULATOR, RUN, "call-uuid-1", CallStatus.IN_PROGRESS,
+                null, "call-uuid-1:answered", "sim-70"), SignatureCheck.VERIFIED_BY_ADAPTER).await().indefinitely())
+                .isEqualTo("applied: in-progress");
+        assertThat(renamedTo).hasSize(1);
+        // a report of another call (neither id the call's) is not this call's
+        assertThatThrownBy(() -> service.process(new CallReport(Provider.SIMULATOR, RUN, "call-uuid-2",
+                CallStatus.COMPLETED, null, "call-uuid-2:completed", "request-2"), SignatureCheck.VERIFIED_BY_ADAPTER)
+                .await().indefinitely()).hasMessageContaining("No such call");
     }
 
     @Test

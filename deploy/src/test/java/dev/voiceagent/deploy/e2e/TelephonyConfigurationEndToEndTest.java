@@ -100,11 +100,19 @@ class TelephonyConfigurationEndToEndTest {
         long plivo = as(key).body(Map.of("name", "Plivo", "config", Map.of("provider", "plivo", "auth_id", "a",
                 "auth_token", "t"))).post(BASE).then().statusCode(200).extract().jsonPath().getLong("id");
         as(key).body(Map.of("address", "+442071838750")).post(BASE + "/" + plivo + "/phone-numbers").then().statusCode(200);
-        as(key).get(BASE + "/" + plivo).then().body("is_ready_for_outbound", equalTo(false))
-                .body("outbound_blocked_reason", containsString("Plivo calls cannot talk in this service yet"));
+        as(key).get(BASE + "/" + plivo).then().body("is_ready_for_outbound", equalTo(true))
+                .body("outbound_blocked_reason", nullValue());
+        long cloudonix = as(key).body(Map.of("name", "Cloudonix", "config", Map.of("provider", "cloudonix",
+                "bearer_token", "b", "domain_id", "example.cloudonix.net"))).post(BASE).then().statusCode(200)
+                .extract().jsonPath().getLong("id");
+        as(key).body(Map.of("address", "+442071838751")).post(BASE + "/" + cloudonix + "/phone-numbers").then()
+                .statusCode(200);
+        as(key).get(BASE + "/" + cloudonix).then().body("is_ready_for_outbound", equalTo(false))
+                .body("outbound_blocked_reason", containsString("Cloudonix calls cannot talk in this service yet"));
         as(key).get("/api/v1/organizations/telephony-providers/metadata").then().statusCode(200)
                 .body("providers.find { it.provider == 'twilio' }.supports_outbound", equalTo(true))
-                .body("providers.find { it.provider == 'plivo' }.supports_outbound", equalTo(false))
+                .body("providers.find { it.provider == 'plivo' }.supports_outbound", equalTo(true))
+                .body("providers.find { it.provider == 'cloudonix' }.supports_outbound", equalTo(false))
                 .body("providers.find { it.provider == 'twilio' }.fields.find { it.name == 'auth_token' }.sensitive",
                         equalTo(true));
     }

@@ -59,9 +59,9 @@ class VoiceCallEndToEndTest {
     private static final String SID = TwilioCalls.SID;
     private static final Pattern STREAM = Pattern.compile("<Stream url=\"([^\"]+)\"");
     /** The long answer the caller cuts into: written and spoken, then cut mid-way; then what was never written. */
-    private static final String RETURNS = "Returns are easy. You can send anything back within thirty days of"
+    static final String RETURNS = "Returns are easy. You can send anything back within thirty days of"
             + " delivery, in its original box or without it, with the receipt or without it.";
-    private static final String REFUNDS = "We will refund you in full once it arrives at our warehouse in good"
+    static final String REFUNDS = "We will refund you in full once it arrives at our warehouse in good"
             + " condition, usually within five working days of the day it arrives, by the same means you paid with.";
 
     @Inject

@@ -32,8 +32,12 @@ public final class SimulatedCaller implements AutoCloseable {
 
     /** The carrier whose media protocol the caller speaks. */
     public enum Carrier {
-        TWILIO, TELNYX
+        TWILIO, TELNYX,
+        /** Plivo's audio stream protocol, which Vobiz speaks too. */
+        PLIVO
     }
+
+    public static final String PLIVO_STREAM_ID = "20170ada-f610-433b-8758-c02a2aab3662";
 
     private final Carrier carrier;
     /** Telnyx's encoding of the caller's audio: PCMU, or PCMA (A-law, which the service must turn into μ-law). */
@@ -123,6 +127,15 @@ public final class SimulatedCaller implements AutoCloseable {
             timer = vertx.setPeriodic(20, t -> tick());
             return this;
         }
+        if (carrier == Carrier.PLIVO) { // no connected message: the start comes first
+            socket.writeTextMessage(new JsonObject().put("sequenceNumber", 0).put("event", "start").put("start",
+                    new JsonObject().put("callId", "plivo-call-1").put("streamId", PLIVO_STREAM_ID)
+                            .put("accountId", "MA1").put("tracks", List.of("inbound"))
+                            .put("mediaFormat", new JsonObject().put("encoding", "audio/x-mulaw")
+                                    .put("sampleRate", 8000))).put("extra_headers", "{}").encode());
+            timer = vertx.setPeriodic(20, t -> tick());
+            return this;
+        }
         socket.writeTextMessage("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
         socket.writeTextMessage(new JsonObject().put("event", "start").put("sequenceNumber", "1")
                 .put("streamSid", STREAM_SID).put("start", new JsonObject().put("streamSid", STREAM_SID)
@@ -198,7 +211,12 @@ public final class SimulatedCaller implements AutoCloseable {
         speaking = inLine;
         frameIndex++;
         mediaFrames++;
-        if (carrier == Carrier.TELNYX) {
+        if (carrier == Carrier.PLIVO) {
+            socket.writeTextMessage("{\"sequenceNumber\":" + (frameIndex + 1) + ",\"streamId\":\"" + PLIVO_STREAM_ID
+                    + "\",\"event\":\"media\",\"media\":{\"track\":\"inbound\",\"timestamp\":\"" + frameIndex * 20
+                    + "\",\"chunk\":" + frameIndex + ",\"payload\":\"" + Base64.getEncoder().encodeToString(frame)
+                    + "\"},\"extra_headers\":\"{}\"}");
+        } else if (carrier == Carrier.TELNYX) {
             byte[] sent = frame;
             if ("PCMA".equals(encoding)) {
                 sent = new byte[frame.length];
@@ -243,6 +261,10 @@ public final class SimulatedCaller implements AutoCloseable {
             violations.add("a Twilio message on a Telnyx stream: " + text);
         }
         long now = System.currentTimeMillis();
+        if (carrier == Carrier.PLIVO) {
+            plivo(m, text, now);
+            return;
+        }
         switch (m.getString("event", "")) {
             case "media" -> {
                 byte[] audio = Base64.getDecoder().decode(m.getJsonObject("media").getString("payload"));
@@ -274,8 +296,63 @@ public final class SimulatedCaller implements AutoCloseable {
         }
     }
 
+    /**
+     * Plivo's side: playAudio (μ-law at 8 kHz, as the XML asked; anything else is refused as Plivo would not play it),
+     * checkpoint (echoed as playedStream once the audio before it played) and clearAudio (answered clearedAudio; the
+     * pending checkpoints are dropped with the audio), each with this stream's streamId.
+     */
+    private void plivo(JsonObject m, String text, long now) {
+        if (!PLIVO_STREAM_ID.equals(m.getString("streamId"))) {
+            violations.add("a message without this stream's streamId: " + text);
+        }
+        switch (m.getString("event", "")) {
+            case "playAudio" -> {
+                JsonObject media = m.getJsonObject("media", new JsonObject());
+                if (!"audio/x-mulaw".equals(media.getString("contentType"))
+                        || media.getInteger("sampleRate", 0) != 8000) {
+                    violations.add("audio Plivo would not play on this stream: " + text);
+                    return;
+                }
+                byte[] audio = Base64.getDecoder().decode(media.getString("payload"));
+                if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
+                    if (sentenceEnded) {
+                        sentencePauses++;
+                    } else {
+                        underruns++;
+                    }
+                }
+                sentenceEnded = false;
+                agentFrames.add(now);
+                agentLevels.add(Loudness.dbfs(G711.decode(audio)));
+                playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+            }
+            case "checkpoint" -> {
+                String name = m.getString("name");
+                if (name == null) {
+                    violations.add("a checkpoint without a name: " + text);
+                    return;
+                }
+                sentenceEnded = name.startsWith("s");
+                pendingMarks.add(new Object[] {name, Math.max(playedUntil, now)});
+            }
+            case "clearAudio" -> {
+                clears.add(now);
+                playedUntil = now;
+                pendingMarks.clear();
+                socket.writeTextMessage("{\"sequenceNumber\":" + (++frameIndex) + ",\"event\":\"clearedAudio\","
+                        + "\"streamId\":\"" + PLIVO_STREAM_ID + "\"}");
+            }
+            default -> violations.add("an event Plivo does not take: " + text);
+        }
+    }
+
     private void echo(String name) {
         marksEchoed.add(name);
+        if (carrier == Carrier.PLIVO) {
+            socket.writeTextMessage("{\"event\":\"playedStream\",\"sequenceNumber\":" + (++frameIndex)
+                    + ",\"streamId\":\"" + PLIVO_STREAM_ID + "\",\"name\":\"" + name + "\"}");
+            return;
+        }
         if (carrier == Carrier.TELNYX) {
             socket.writeTextMessage("{\"event\":\"mark\",\"sequence_number\":\"" + (++frameIndex)
                     + "\",\"stream_id\":\"" + TELNYX_STREAM_ID + "\",\"mark\":{\"name\":\"" + name + "\"}}");
@@ -287,6 +364,10 @@ public final class SimulatedCaller implements AutoCloseable {
 
     /** The caller hangs up: Twilio says stop and closes. */
     public synchronized void hangUp() {
+        if (carrier == Carrier.PLIVO) { // Plivo says nothing: the call's end closes the stream
+            drop();
+            return;
+        }
         if (socket != null && !socket.isClosed()) {
             socket.writeTextMessage(carrier == Carrier.TELNYX ? "{\"event\":\"stop\",\"sequence_number\":\""
                     + (++frameIndex) + "\",\"stream_id\":\"" + TELNYX_STREAM_ID + "\",\"stop\":{\"call_control_id\":"

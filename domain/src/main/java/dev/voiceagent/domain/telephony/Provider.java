@@ -21,7 +21,7 @@ public enum Provider {
                     "The Call Control application that places the calls", null),
             Field.optional("webhook_public_key", "Webhook public key (Ed25519, base64)", false,
                     "The account's public key, to verify call events", null))),
-    PLIVO("Plivo", false, true, false, "https://www.plivo.com/docs/voice/", List.of(
+    PLIVO("Plivo", true, true, false, "https://www.plivo.com/docs/voice/", List.of(
             Field.required("auth_id", "Auth ID", false, "The Auth ID from the Plivo console", null),
             Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
             Field.optional("application_id", "Application id", false, "The Plivo application that answers calls", null))),
@@ -33,7 +33,7 @@ public enum Provider {
                     "-----BEGIN PRIVATE KEY-----"),
             Field.optional("signature_secret", "Signature secret", true,
                     "The account's signature secret, to verify call events", null))),
-    VOBIZ("Vobiz", false, true, false, null, List.of(
+    VOBIZ("Vobiz", true, true, false, "https://docs.vobiz.ai", List.of(
             Field.required("auth_id", "Auth ID", false, "The account's Auth ID", null),
             Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
             Field.optional("application_id", "Application id", false, "The application that answers calls", null))),

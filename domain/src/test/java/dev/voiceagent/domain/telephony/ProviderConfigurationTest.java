@@ -102,11 +102,18 @@ class ProviderConfigurationTest {
         var telnyx = ProviderConfigurations.parse(Provider.TELNYX, Map.of("api_key", "k"));
         assertThat(OutboundReadinessPolicy.blockedReason(telnyx, true, 1).orElseThrow()).contains("connection_id");
         var plivo = ProviderConfigurations.parse(Provider.PLIVO, Map.of("auth_id", "a", "auth_token", "t"));
-        assertThat(OutboundReadinessPolicy.blockedReason(plivo, true, 5).orElseThrow()).contains("Plivo calls cannot talk", "never dialled");
+        assertThat(OutboundReadinessPolicy.blockedReason(plivo, true, 5)).as("Plivo calls talk").isEmpty();
+        var vobiz = ProviderConfigurations.parse(Provider.VOBIZ, Map.of("auth_id", "a", "auth_token", "t"));
+        assertThat(OutboundReadinessPolicy.blockedReason(vobiz, true, 0).orElseThrow()).contains("phone number");
+        var cloudonix = ProviderConfigurations.parse(Provider.CLOUDONIX, Map.of("bearer_token", "b", "domain_id",
+                "example.cloudonix.net"));
+        assertThat(OutboundReadinessPolicy.blockedReason(cloudonix, true, 5).orElseThrow())
+                .contains("Cloudonix calls cannot talk", "never dialled");
         assertThat(OutboundReadinessPolicy.blockedReason(ProviderConfiguration.Simulator.DEFAULT, true, 0)).isEmpty();
         for (Provider provider : Provider.values()) {
             if (!provider.supportsOutbound()) {
-                assertThat(provider).isNotIn(Provider.TWILIO, Provider.TELNYX, Provider.SIMULATOR);
+                assertThat(provider).isNotIn(Provider.TWILIO, Provider.TELNYX, Provider.PLIVO, Provider.VOBIZ,
+                        Provider.SIMULATOR);
             }
         }
     }

@@ -3,6 +3,8 @@ package dev.voiceagent.adapters.telephony;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
+import dev.voiceagent.adapters.telephony.plivo.PlivoFamily;
+import dev.voiceagent.adapters.telephony.plivo.PlivoWebhooks;
 import dev.voiceagent.adapters.telephony.simulator.SimulatorCallGateway;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxCallGateway;
 import dev.voiceagent.adapters.telephony.telnyx.TelnyxEvents;
@@ -28,6 +30,8 @@ import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
@@ -55,13 +59,14 @@ public class InboundCallResource {
     private final FindCallRunUseCase runs;
     private final ProcessCallReportUseCase reports;
     private final TelnyxCallGateway telnyx;
+    private final PlivoWebhooks plivo;
     private final CallbackSigner signer;
     private final String callbackBase;
     private final Clock clock;
     private final Duration tolerance;
 
     public InboundCallResource(InboundCallUseCase inbound, FindCallRunUseCase runs, ProcessCallReportUseCase reports,
-            TelnyxCallGateway telnyx,
+            TelnyxCallGateway telnyx, PlivoWebhooks plivo,
             CallbackSigner signer, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBase,
             Clock clock,
             @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
@@ -69,6 +74,7 @@ public class InboundCallResource {
         this.runs = runs;
         this.reports = reports;
         this.telnyx = telnyx;
+        this.plivo = plivo;
         this.signer = signer;
         this.callbackBase = CallbackUrls.base(callbackBase);
         this.clock = clock;
@@ -81,8 +87,13 @@ public class InboundCallResource {
             @HeaderParam("X-Twilio-Signature") String twilioSignature,
             @HeaderParam("telnyx-signature-ed25519") String telnyxSignature,
             @HeaderParam("telnyx-timestamp") String telnyxTimestamp,
-            @HeaderParam(SimulatorCallGateway.SIGNATURE_HEADER) String simulatorSignature, String body) {
+            @HeaderParam(SimulatorCallGateway.SIGNATURE_HEADER) String simulatorSignature, @Context HttpHeaders headers,
+            String body) {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
+        var plivoFamily = PlivoFamily.signing(headers); // Plivo's and Vobiz's posts are forms too: told by signature
+        if (plivoFamily.isPresent()) {
+            return plivo.inbound(plivoFamily.get(), RUN, headers, body);
+        }
         if (type.startsWith(MediaType.APPLICATION_FORM_URLENCODED)) {
             return twilio(RUN, twilioSignature, body);
         }
