@@ -289,7 +289,84 @@ class PlivoVoiceCallEndToEndTest {
     }
 
     @Test
-    void theCarriersRefusalIsA502AndAPlivoTransferMovesTheLegToASignedDial() throws Exception {
+    void aTransferMovesTheCallersLegToADialOfTheDestinationAtTheSignedAddress() throws Exception {
+        configuration("plivo", "+14155552671");
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination", "+15550001111", "messageType", "custom", "customMessage", "Connecting you now.",
+                "timeout", 25));
+        String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        Map<String, Object> definition = new LinkedHashMap<>(VoiceCallEndToEndTest.definition());
+        List<Object> nodes = new ArrayList<>();
+        for (Object node : (List<?>) definition.get("nodes")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> n = new LinkedHashMap<>((Map<String, Object>) node);
+            if ("start".equals(n.get("id"))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) n.get("data"));
+                data.put("tool_uuids", List.of(sales));
+                n.put("data", data);
+            }
+            nodes.add(n);
+        }
+        definition.put("nodes", nodes);
+        workflow = as(key).body(Map.of("name", "Transfers", "workflow_definition", definition))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
+        String callUuid = "transfer-" + UUID.randomUUID();
+        Object[] placed = placeAndAnswer("plivo", callUuid);
+        long runId = (long) placed[0];
+        SimulatedCaller caller = caller().connect((String) placed[2]);
+        caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
+
+        JsonPath run = completedRun(runId);
+        for (int i = 0; i < 50 && requests("POST").size() < 2; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Connecting you now.");
+        FakeProviderServer.Received move = requests("POST").getLast();
+        assertThat(move.path()).isEqualTo("/v1/Account/" + AUTH_ID + "/Call/" + callUuid + "/");
+        JsonPath moved = new JsonPath(move.body());
+        assertThat(moved.getString("legs")).isEqualTo("aleg");
+        assertThat(moved.getString("aleg_method")).isEqualTo("POST");
+        String dialAt = moved.getString("aleg_url");
+        assertThat(requests("DELETE")).as("a transferred call is not hung up").isEmpty();
+
+        String relative = dialAt.substring(dialAt.indexOf("/api/v1/"));
+        given().contentType("application/x-www-form-urlencoded").body("CallUUID=" + callUuid).urlEncodingEnabled(false)
+                .post(relative).then().statusCode(403);
+        String xml = signed("plivo", dialAt, Map.of("CallUUID", callUuid)).urlEncodingEnabled(false).post(relative)
+                .then().statusCode(200).extract().asString();
+        XmlPath dial = new XmlPath(xml);
+        assertThat(dial.getString("Response.Dial.Number")).isEqualTo("15550001111");
+        assertThat(dial.getInt("Response.Dial.@timeout")).isEqualTo(25);
+        // the destination is this service's to say: another one in the same address is refused
+        String tampered = relative.replace("to=%2B15550001111", "to=%2B19005550000");
+        signed("plivo", dialAt.replace("to=%2B15550001111", "to=%2B19005550000"), Map.of("CallUUID", callUuid))
+                .urlEncodingEnabled(false).post(tampered).then().statusCode(403);
+    }
+
+    @Test
+    void plivosMachineDetectionIsAskedForAWorkflowThatDetectsVoicemailAndItsVerdictIsSigned() {
+        configuration("plivo", "+14155552671");
+        as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", Map.of("enabled", true,
+                "action", "hang_up")))).put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        Object[] placed = placeAndAnswer("plivo", "amd-" + UUID.randomUUID());
+        JsonPath dial = (JsonPath) placed[1];
+        assertThat(dial.getString("machine_detection")).isEqualTo("true");
+        String url = dial.getString("machine_detection_url");
+        assertThat(url).endsWith("/api/v1/telephony/plivo/machine-detection/" + placed[0]);
+        Map<String, String> verdict = Map.of("CallUUID", "x", "Machine", "true");
+        given().contentType("application/x-www-form-urlencoded").body(form(verdict)).post(path(url)).then()
+                .statusCode(403);
+        signed("plivo", url, verdict).post(path(url)).then().statusCode(200)
+                .body("status", equalTo("answering machine detection: machine"));
+    }
+
+    @Test
+    void aRefusalByTheCarrierFailsTheCallWithItsStatusAndAForgedTransferAddressIsRefused() throws Exception {
         configuration("plivo", "+14155552671");
         FakeProviderServer.status = 401;
         as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
