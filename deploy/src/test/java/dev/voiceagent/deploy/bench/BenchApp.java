@@ -139,6 +139,15 @@ final class BenchApp implements AutoCloseable {
         return expect200(path, http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
     }
 
+    /** POST a form with {@code headers} (a carrier's webhook, signed as it signs them); 200 expected. */
+    String postForm(String path, String form, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form));
+        headers.forEach(request::header);
+        return expect200(path, http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
+    }
+
     /** PUT as the API key; 200 expected. */
     String put(String path, String json) throws Exception {
         return expect200(path, http.send(HttpRequest.newBuilder(URI.create(base + path)).header("X-API-Key", apiKey)

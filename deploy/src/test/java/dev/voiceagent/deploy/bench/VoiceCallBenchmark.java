@@ -12,6 +12,7 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders.Injected;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.HeardLines;
 import dev.voiceagent.deploy.support.ScriptedCaller;
+import dev.voiceagent.adapters.telephony.plivo.PlivoSignature;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.Speech;
 import io.vertx.core.Vertx;
@@ -112,6 +113,86 @@ public final class VoiceCallBenchmark {
 
     static boolean browser() {
         return !"phone".equals(transport());
+    }
+
+    /** On the phone, the carrier whose API dials and whose media dialect the callers speak (bench.carrier). */
+    static String carrier() {
+        String carrier = System.getProperty("bench.carrier", "");
+        carrier = carrier.isBlank() ? "twilio" : carrier.strip();
+        if (!List.of("twilio", "telnyx", "plivo", "vobiz").contains(carrier)) {
+            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo or vobiz");
+        }
+        return carrier;
+    }
+
+    private static final String CARRIER_TOKEN = "bench-token";
+
+    /** An Ed25519 public key, raw and base64 as Telnyx's portal shows it (the benchmark sends no event to verify). */
+    private static String telnyxPublicKey() {
+        try {
+            byte[] encoded = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic()
+                    .getEncoded();
+            return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(encoded,
+                    encoded.length - 32, encoded.length));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The telephony configuration of {@link #carrier()}. */
+    private static String carrierConfiguration() {
+        return switch (carrier()) {
+            case "telnyx" -> "{\"name\":\"Telnyx\",\"config\":{\"provider\":\"telnyx\",\"api_key\":\"KEYbench\","
+                    + "\"connection_id\":\"conn-bench\",\"webhook_public_key\":\"" + telnyxPublicKey() + "\"}}";
+            case "plivo", "vobiz" -> "{\"name\":\"" + carrier() + "\",\"config\":{\"provider\":\"" + carrier()
+                    + "\",\"auth_id\":\"MABENCH\",\"auth_token\":\"" + CARRIER_TOKEN + "\"}}";
+            default -> "{\"name\":\"Twilio\",\"config\":{\"provider\":\"twilio\",\"account_sid\":\"AC"
+                    + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"" + CARRIER_TOKEN + "\"}}";
+        };
+    }
+
+    private static final Pattern PLIVO_STREAM = Pattern.compile("<Stream[^>]*>([^<]+)</Stream>");
+
+    /**
+     * The media address of the call just dialled, as its carrier learns it: Twilio's TwiML and Telnyx's stream_url
+     * in the dial itself; Plivo's and Vobiz's in the XML of the answer webhook, posted signed as the carrier does.
+     */
+    private static String mediaAddress(BenchApp app, long run) throws Exception {
+        FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getLast();
+        String found = switch (carrier()) {
+            case "telnyx" -> new JsonObject(dial.body()).getString("stream_url");
+            case "plivo", "vobiz" -> {
+                String answer = new JsonObject(dial.body()).getString("answer_url");
+                Map<String, List<String>> params = Map.of("CallUUID", List.of("bench-call-" + run), "RequestUUID",
+                        List.of(FakeProviderServer.lastSid), "CallStatus", List.of("in-progress"));
+                String nonce = "nonce" + run;
+                Map<String, String> headers = "plivo".equals(carrier())
+                        ? Map.of("X-Plivo-Signature-V3", PlivoSignature.plivo(CARRIER_TOKEN, answer, params, nonce),
+                                "X-Plivo-Signature-V3-Nonce", nonce)
+                        : Map.of("X-Vobiz-Signature-V3", PlivoSignature.vobiz(CARRIER_TOKEN, answer, nonce, true),
+                                "X-Vobiz-Signature-V3-Nonce", nonce);
+                String xml = app.postForm(answer.substring(answer.indexOf("/api/v1/")), "CallUUID=bench-call-" + run
+                        + "&RequestUUID=" + FakeProviderServer.lastSid + "&CallStatus=in-progress", headers);
+                Matcher m = PLIVO_STREAM.matcher(xml);
+                yield m.find() ? m.group(1).strip() : null;
+            }
+            default -> {
+                Matcher m = STREAM.matcher(FormBody.first(FormBody.parse(dial.body()), "Twiml"));
+                yield m.find() ? m.group(1) : null;
+            }
+        };
+        if (found == null) {
+            throw new IllegalStateException("no stream address for " + carrier() + " in " + dial.body());
+        }
+        return found.replace("localhost", "127.0.0.1");
+    }
+
+    private static SimulatedCaller.Carrier callerCarrier() {
+        return switch (carrier()) {
+            case "telnyx" -> SimulatedCaller.Carrier.TELNYX;
+            case "plivo", "vobiz" -> SimulatedCaller.Carrier.PLIVO;
+            default -> SimulatedCaller.Carrier.TWILIO;
+        };
     }
 
     static boolean realtime() {
@@ -220,14 +301,13 @@ public final class VoiceCallBenchmark {
             long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
                     null), "id"));
             long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
-                    "{\"name\":\"Twilio\",\"config\":{\"provider\":\"twilio\",\"account_sid\":\"AC"
-                            + "0123456789abcdef".repeat(2) + "\",\"auth_token\":\"bench-token\"}}", null), "id"));
+                    carrierConfiguration(), null), "id"));
             app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
                     "{\"address\":\"+14155552671\"}", null);
             report.add("Voice calls (" + switch (transport()) {
                         case "browser" -> "browser, PCM 16 kHz over the plain WebSocket";
                         case "webrtc" -> "browser over WebRTC, Opus over DTLS-SRTP, the dashboard's signaling";
-                        default -> "phone, Twilio";
+                        default -> "phone, " + carrier() + "'s media dialect";
                     }
                     + "; voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
@@ -288,14 +368,9 @@ public final class VoiceCallBenchmark {
                 }
             }
             FakeProviderServer.REQUESTS.clear();
-            app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + dialed
+            String initiated = app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + dialed
                     + ",\"phone_number\":\"+442071838750\"}", null);
-            String twiml = FormBody.first(FormBody.parse(FakeProviderServer.REQUESTS.getLast().body()), "Twiml");
-            Matcher m = STREAM.matcher(twiml);
-            if (!m.find()) {
-                throw new IllegalStateException("no stream address in " + twiml);
-            }
-            urls.add(m.group(1).replace("localhost", "127.0.0.1"));
+            urls.add(mediaAddress(app, Long.parseLong(BenchApp.field(initiated, "workflow_run_id"))));
         }
         long[] rssBefore = app.rssKb();
         CpuTime before = CpuTime.now(app.process.pid());
@@ -304,7 +379,7 @@ public final class VoiceCallBenchmark {
         List<SimulatedCaller> callers = new ArrayList<>();
         int pause = pause();
         for (String url : urls) {
-            SimulatedCaller caller = new SimulatedCaller(vertx).connect(url);
+            SimulatedCaller caller = new SimulatedCaller(vertx, callerCarrier(), "PCMU").connect(url);
             caller.pauses(1_500).says("Where is my order?").pauses(pause).says("When will it arrive?").pauses(pause)
                     .says("Can I change it?").pauses(pause).says("Tell me about returns.").pauses(2_000)
                     .says("Stop, I see.").pauses(1_600);

@@ -52,6 +52,10 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
                 plivo(exchange, received);
                 return;
             }
+            if (path.startsWith("/v1/calls")) {
+                vonage(exchange, received);
+                return;
+            }
             boolean telnyx = exchange.getRequestURI().getPath().startsWith("/v2/");
             lastSid = (telnyx ? "v3:telnyx-%032x" : "CA%032x").formatted(SIDS.incrementAndGet());
             String json = telnyx ? "{\"data\": {\"call_control_id\": \"" + lastSid + "\", \"is_alive\": true}}"
@@ -65,7 +69,91 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         return Map.of("voiceagent.twilio.base-url", base, "voiceagent.telnyx.base-url", base,
-                "voiceagent.plivo.base-url", base, "voiceagent.vobiz.base-url", base);
+                "voiceagent.plivo.base-url", base, "voiceagent.vobiz.base-url", base, "voiceagent.vonage.base-url", base);
+    }
+
+    /** The public key of the Vonage application whose tokens the fake Voice API takes, and its id. */
+    public static volatile java.security.PublicKey vonageKey;
+    public static volatile String vonageApplication;
+
+    /**
+     * Vonage's Voice API: every request's Bearer token an RS256 JWT of the application (signature, application_id,
+     * exp); a call created with its to, from and an NCCO whose websocket endpoint streams linear PCM (16 or 8 kHz).
+     */
+    private static void vonage(HttpExchange exchange, Received received) throws IOException {
+        String refusal = vonageToken(received.authorization());
+        int code = status;
+        String json = null;
+        if (refusal == null && "POST".equals(received.method())) {
+            JsonObject call = new JsonObject(received.body());
+            io.vertx.core.json.JsonArray ncco = call.getJsonArray("ncco");
+            if (call.getJsonArray("to") == null || call.getJsonObject("from") == null) {
+                refusal = "400 to and from are required";
+            } else if ((ncco == null || ncco.isEmpty()) && call.getJsonArray("answer_url") == null) {
+                refusal = "400 an ncco or an answer_url is required";
+            } else if (ncco != null) {
+                for (Object action : ncco) {
+                    for (Object endpoint : ((JsonObject) action).getJsonArray("endpoint", new io.vertx.core.json.JsonArray())) {
+                        String type = ((JsonObject) endpoint).getString("content-type", "");
+                        if ("websocket".equals(((JsonObject) endpoint).getString("type"))
+                                && !type.equals("audio/l16;rate=16000") && !type.equals("audio/l16;rate=8000")) {
+                            refusal = "400 websocket content-type " + type + " is not supported";
+                        }
+                    }
+                }
+            }
+            lastSid = "%08x-vonage-call-%012x".formatted(SIDS.incrementAndGet(), SIDS.get());
+            json = "{\"uuid\": \"" + lastSid + "\", \"status\": \"started\", \"direction\": \"outbound\","
+                    + " \"conversation_uuid\": \"CON-" + lastSid + "\"}";
+        } else if ("GET".equals(received.method())) {
+            json = "{\"status\": \"answered\"}";
+            code = status == 201 ? 200 : status;
+        } else {
+            code = status == 201 ? 204 : status;
+        }
+        if (refusal != null) {
+            code = Integer.parseInt(refusal.substring(0, 3));
+            json = "{\"title\": \"" + refusal.substring(4) + "\"}";
+        }
+        if (json == null || code == 204) {
+            exchange.sendResponseHeaders(code, -1);
+            exchange.close();
+            return;
+        }
+        byte[] answer = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(code, answer.length);
+        exchange.getResponseBody().write(answer);
+        exchange.close();
+    }
+
+    /** Null for the application's valid RS256 token; the refusal otherwise. */
+    private static String vonageToken(String authorization) {
+        if (authorization == null || !authorization.startsWith("Bearer ")) {
+            return "401 missing bearer token";
+        }
+        String[] parts = authorization.substring(7).split("\\.");
+        try {
+            java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
+            rsa.initVerify(vonageKey);
+            rsa.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+            if (!rsa.verify(Base64.getUrlDecoder().decode(parts[2]))) {
+                return "401 invalid token signature";
+            }
+            JsonObject claims = new JsonObject(new String(Base64.getUrlDecoder().decode(parts[1]),
+                    StandardCharsets.UTF_8));
+            if (!"RS256".equals(new JsonObject(new String(Base64.getUrlDecoder().decode(parts[0]),
+                    StandardCharsets.UTF_8)).getString("alg"))) {
+                return "401 not RS256";
+            }
+            if (!claims.getString("application_id", "").equals(vonageApplication) || claims.getString("jti") == null
+                    || claims.getLong("exp", 0L) < System.currentTimeMillis() / 1000) {
+                return "401 invalid claims";
+            }
+            return null;
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            return "401 unreadable token";
+        }
     }
 
     /** Plivo's Call API (and Vobiz's, under /api with X-Auth headers), as the gateways use it. */

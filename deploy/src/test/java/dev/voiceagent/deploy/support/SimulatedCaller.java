@@ -2,7 +2,9 @@ package dev.voiceagent.deploy.support;
 
 import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Loudness;
+import dev.voiceagent.domain.audio.Pcm16;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -34,8 +36,13 @@ public final class SimulatedCaller implements AutoCloseable {
     public enum Carrier {
         TWILIO, TELNYX,
         /** Plivo's audio stream protocol, which Vobiz speaks too. */
-        PLIVO
+        PLIVO,
+        /** Vonage's websocket: 16-bit PCM at 16 kHz in binary messages of 640 bytes, JSON text events. */
+        VONAGE
     }
+
+    /** A 20 ms frame of Vonage's silence (16 kHz PCM). */
+    private static final byte[] PCM_SILENCE = new byte[640];
 
     public static final String PLIVO_STREAM_ID = "20170ada-f610-433b-8758-c02a2aab3662";
 
@@ -109,7 +116,13 @@ public final class SimulatedCaller implements AutoCloseable {
                 .setURI(uri.getRawPath());
         socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         socket.textMessageHandler(this::message);
-        socket.binaryMessageHandler(b -> violations.add("a binary frame (carriers take text frames only)"));
+        socket.binaryMessageHandler(b -> {
+            if (carrier == Carrier.VONAGE) {
+                vonageAudio(b.getBytes());
+            } else {
+                violations.add("a binary frame (carriers take text frames only)");
+            }
+        });
         socket.closeHandler(v -> {
             vertx.cancelTimer(timer);
             closed.complete(socket.closeReason());
@@ -124,6 +137,12 @@ public final class SimulatedCaller implements AutoCloseable {
                             .put("custom_parameters", new JsonObject())
                             .put("media_format", new JsonObject().put("encoding", encoding).put("sample_rate", 8000)
                                     .put("channels", 1))).encode());
+            timer = vertx.setPeriodic(20, t -> tick());
+            return this;
+        }
+        if (carrier == Carrier.VONAGE) { // websocket:connected with the NCCO's headers, then binary audio
+            socket.writeTextMessage(new JsonObject().put("event", "websocket:connected")
+                    .put("content-type", "audio/l16;rate=16000").put("call_uuid", "vonage-call-1").encode());
             timer = vertx.setPeriodic(20, t -> tick());
             return this;
         }
@@ -150,12 +169,14 @@ public final class SimulatedCaller implements AutoCloseable {
 
     /** The caller says {@code line} (real speech: {@link Speech}), after what is already scripted. */
     public synchronized SimulatedCaller says(String line) {
-        byte[] audio = Speech.mulaw(line);
+        boolean pcm = carrier == Carrier.VONAGE;
+        byte[] audio = pcm ? Speech.pcm16k(line) : Speech.mulaw(line);
+        int size = pcm ? 640 : 160;
         int first = -1;
         int last = -1;
-        for (int at = 0, i = 0; at < audio.length; at += 160, i++) {
-            byte[] frame = Arrays.copyOfRange(audio, at, at + 160);
-            if (Loudness.dbfs(G711.decode(frame)) > VOICED_DBFS) {
+        for (int at = 0, i = 0; at < audio.length; at += size, i++) {
+            byte[] frame = Arrays.copyOfRange(audio, at, at + size);
+            if (Loudness.dbfs(pcm ? Pcm16.samples(frame) : G711.decode(frame)) > VOICED_DBFS) {
                 first = first < 0 ? i : first;
                 last = i;
             }
@@ -174,12 +195,16 @@ public final class SimulatedCaller implements AutoCloseable {
     /** The caller is silent for {@code ms}. */
     public synchronized SimulatedCaller pauses(int ms) {
         for (int t = 0; t < ms; t += 20) {
-            script.addLast(SILENCE);
+            script.addLast(silence());
         }
         return this;
     }
 
     private static final byte[] SILENCE = new byte[160];
+
+    private byte[] silence() {
+        return carrier == Carrier.VONAGE ? PCM_SILENCE : SILENCE;
+    }
     /** A loud buzz (full-scale square wave): what a late frame carries, so that hearing one would show. */
     private static final byte[] LATE = new byte[160];
 
@@ -192,8 +217,8 @@ public final class SimulatedCaller implements AutoCloseable {
 
     private synchronized void tick() {
         long now = System.currentTimeMillis();
-        byte[] frame = script.isEmpty() ? SILENCE : script.pollFirst();
-        boolean inLine = frame != SILENCE;
+        byte[] frame = script.isEmpty() ? silence() : script.pollFirst();
+        boolean inLine = frame != silence();
         if (inLine && !speaking) {
             lineFrame = 0; // a line begins: its voiced part starts and ends where its loudness says
             line = voicedFrames.pollFirst();
@@ -211,7 +236,9 @@ public final class SimulatedCaller implements AutoCloseable {
         speaking = inLine;
         frameIndex++;
         mediaFrames++;
-        if (carrier == Carrier.PLIVO) {
+        if (carrier == Carrier.VONAGE) {
+            socket.writeBinaryMessage(Buffer.buffer(frame));
+        } else if (carrier == Carrier.PLIVO) {
             socket.writeTextMessage("{\"sequenceNumber\":" + (frameIndex + 1) + ",\"streamId\":\"" + PLIVO_STREAM_ID
                     + "\",\"event\":\"media\",\"media\":{\"track\":\"inbound\",\"timestamp\":\"" + frameIndex * 20
                     + "\",\"chunk\":" + frameIndex + ",\"payload\":\"" + Base64.getEncoder().encodeToString(frame)
@@ -263,6 +290,10 @@ public final class SimulatedCaller implements AutoCloseable {
         long now = System.currentTimeMillis();
         if (carrier == Carrier.PLIVO) {
             plivo(m, text, now);
+            return;
+        }
+        if (carrier == Carrier.VONAGE) {
+            vonage(m, text, now);
             return;
         }
         switch (m.getString("event", "")) {
@@ -346,8 +377,57 @@ public final class SimulatedCaller implements AutoCloseable {
         }
     }
 
+    /** Vonage's audio: 20 ms of 16 kHz PCM per message (Vonage drops a socket that sends other sizes). */
+    private synchronized void vonageAudio(byte[] audio) {
+        long now = System.currentTimeMillis();
+        if (audio.length != 640) {
+            violations.add("a Vonage audio message of " + audio.length + " bytes, not 640");
+            return;
+        }
+        if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
+            if (sentenceEnded) {
+                sentencePauses++;
+            } else {
+                underruns++;
+            }
+        }
+        sentenceEnded = false;
+        agentFrames.add(now);
+        agentLevels.add(Loudness.dbfs(Pcm16.samples(audio)));
+        playedUntil = Math.max(playedUntil, now) + 20;
+    }
+
+    /**
+     * Vonage's actions: notify (its payload echoed as websocket:notify once the audio before it played) and clear
+     * (answered websocket:cleared; what was queued is dropped, its notifies with it).
+     */
+    private void vonage(JsonObject m, String text, long now) {
+        switch (m.getString("action", "")) {
+            case "notify" -> {
+                JsonObject payload = m.getJsonObject("payload");
+                if (payload == null || payload.getString("name") == null) {
+                    violations.add("a notify without the payload this caller echoes: " + text);
+                    return;
+                }
+                sentenceEnded = payload.getString("name").startsWith("s");
+                pendingMarks.add(new Object[] {payload.getString("name"), Math.max(playedUntil, now)});
+            }
+            case "clear" -> {
+                clears.add(now);
+                playedUntil = now;
+                pendingMarks.clear();
+                socket.writeTextMessage("{\"event\":\"websocket:cleared\"}");
+            }
+            default -> violations.add("an action Vonage does not take: " + text);
+        }
+    }
+
     private void echo(String name) {
         marksEchoed.add(name);
+        if (carrier == Carrier.VONAGE) {
+            socket.writeTextMessage("{\"event\":\"websocket:notify\",\"payload\":{\"name\":\"" + name + "\"}}");
+            return;
+        }
         if (carrier == Carrier.PLIVO) {
             socket.writeTextMessage("{\"event\":\"playedStream\",\"sequenceNumber\":" + (++frameIndex)
                     + ",\"streamId\":\"" + PLIVO_STREAM_ID + "\",\"name\":\"" + name + "\"}");
@@ -364,7 +444,7 @@ public final class SimulatedCaller implements AutoCloseable {
 
     /** The caller hangs up: Twilio says stop and closes. */
     public synchronized void hangUp() {
-        if (carrier == Carrier.PLIVO) { // Plivo says nothing: the call's end closes the stream
+        if (carrier == Carrier.PLIVO || carrier == Carrier.VONAGE) { // no stop: the call's end closes the stream
             drop();
             return;
         }

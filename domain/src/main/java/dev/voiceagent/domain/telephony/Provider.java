@@ -25,7 +25,7 @@ public enum Provider {
             Field.required("auth_id", "Auth ID", false, "The Auth ID from the Plivo console", null),
             Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
             Field.optional("application_id", "Application id", false, "The Plivo application that answers calls", null))),
-    VONAGE("Vonage", false, true, false, "https://developer.vonage.com/en/voice/voice-api/overview", List.of(
+    VONAGE("Vonage", true, true, false, "https://developer.vonage.com/en/voice/voice-api/overview", List.of(
             Field.required("api_key", "API key", false, "The account's API key", null),
             Field.required("api_secret", "API secret", true, "The account's API secret", null),
             Field.required("application_id", "Application id", false, "The Voice application's id", null),

@@ -91,8 +91,10 @@ public sealed interface ProviderConfiguration {
 
         @Override
         public List<SetupStep> providerSteps() {
-            return List.of(SetupStep.recommended("signature_secret", "Webhook signature secret",
-                    "The signature secret of the Vonage account, to verify its call events", signatureSecret != null));
+            return List.of(SetupStep.blocking("signature_secret", "Webhook signature secret",
+                    "The signature secret of the Vonage account, to verify its call events (the application's signed"
+                            + " webhooks turned on)", signatureSecret != null,
+                    "Vonage needs the signature_secret to verify call events"));
         }
     }
 

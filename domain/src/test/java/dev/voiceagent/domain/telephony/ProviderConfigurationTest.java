@@ -85,9 +85,13 @@ class ProviderConfigurationTest {
         assertThat(vonageSteps).filteredOn(step -> step.key().equals("signature_secret"))
                 .singleElement().satisfies(step -> {
                     assertThat(step.complete()).isFalse();
-                    assertThat(step.blocksOutbound()).isFalse();
+                    assertThat(step.blocksOutbound()).as("unverifiable call events would be lost").isTrue();
                 });
-        assertThat(OutboundReadinessPolicy.blockedReason(vonageSteps).orElseThrow()).contains("Vonage calls cannot talk");
+        assertThat(OutboundReadinessPolicy.blockedReason(vonageSteps).orElseThrow())
+                .contains("Vonage needs the signature_secret");
+        var signed = ProviderConfigurations.parse(Provider.VONAGE, Map.of("api_key", "k", "api_secret", "s",
+                "application_id", "a", "private_key", "p", "signature_secret", "secret"));
+        assertThat(OutboundReadinessPolicy.blockedReason(signed, true, 1)).as("Vonage calls talk").isEmpty();
         // the simulator needs no number to call from
         assertThat(OutboundReadinessPolicy.checklist(ProviderConfiguration.Simulator.DEFAULT, true, 0))
                 .extracting(SetupStep::key).doesNotContain("phone_number");
@@ -113,7 +117,7 @@ class ProviderConfigurationTest {
         for (Provider provider : Provider.values()) {
             if (!provider.supportsOutbound()) {
                 assertThat(provider).isNotIn(Provider.TWILIO, Provider.TELNYX, Provider.PLIVO, Provider.VOBIZ,
-                        Provider.SIMULATOR);
+                        Provider.VONAGE, Provider.SIMULATOR);
             }
         }
     }

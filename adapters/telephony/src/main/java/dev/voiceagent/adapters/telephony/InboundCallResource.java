@@ -12,6 +12,7 @@ import dev.voiceagent.adapters.telephony.telnyx.TelnyxSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioSignature;
 import dev.voiceagent.adapters.telephony.twilio.TwilioStreams;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
+import dev.voiceagent.adapters.telephony.vonage.VonageResource;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.FindCallRunUseCase;
@@ -60,13 +61,14 @@ public class InboundCallResource {
     private final ProcessCallReportUseCase reports;
     private final TelnyxCallGateway telnyx;
     private final PlivoWebhooks plivo;
+    private final VonageResource vonage;
     private final CallbackSigner signer;
     private final String callbackBase;
     private final Clock clock;
     private final Duration tolerance;
 
     public InboundCallResource(InboundCallUseCase inbound, FindCallRunUseCase runs, ProcessCallReportUseCase reports,
-            TelnyxCallGateway telnyx, PlivoWebhooks plivo,
+            TelnyxCallGateway telnyx, PlivoWebhooks plivo, VonageResource vonage,
             CallbackSigner signer, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBase,
             Clock clock,
             @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
@@ -75,6 +77,7 @@ public class InboundCallResource {
         this.reports = reports;
         this.telnyx = telnyx;
         this.plivo = plivo;
+        this.vonage = vonage;
         this.signer = signer;
         this.callbackBase = CallbackUrls.base(callbackBase);
         this.clock = clock;
@@ -96,6 +99,9 @@ public class InboundCallResource {
         }
         if (type.startsWith(MediaType.APPLICATION_FORM_URLENCODED)) {
             return twilio(RUN, twilioSignature, body);
+        }
+        if (VonageResource.isVonage(headers.getHeaderString("Authorization"))) {
+            return vonage.inbound(headers.getHeaderString("Authorization"), body);
         }
         if (simulatorSignature != null) {
             return simulator(simulatorSignature, body);

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.adapters.telephony.CallbackUrls;
+import dev.voiceagent.adapters.telephony.CarrierNumbers;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
@@ -92,20 +93,14 @@ public abstract class PlivoFamilyGateway implements CallGateway {
         String destination = to.strip();
         boolean sip = destination.regionMatches(true, 0, "sip:", 0, 4);
         return response(element("Dial").attribute("timeout", timeoutSeconds)
-                .with(element(sip ? "User" : "Number").text(sip ? destination : digits(destination))));
-    }
-
-    /** Plivo's numbers are E.164 without the plus. */
-    static String digits(String number) {
-        String n = number.strip();
-        return n.startsWith("+") ? n.substring(1) : n;
+                .with(element(sip ? "User" : "Number").text(sip ? destination : CarrierNumbers.digits(destination))));
     }
 
     @Override
     public Uni<String> originate(OutboundCall call) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("from", digits(call.from()));
-        body.put("to", digits(call.to()));
+        body.put("from", CarrierNumbers.digits(call.from()));
+        body.put("to", CarrierNumbers.digits(call.to()));
         body.put("answer_url", answerUrl(call.workflowId(), call.organizationId(), call.runId()));
         body.put("answer_method", "POST");
         body.put("hangup_url", hangupUrl(call.runId()));

@@ -4,6 +4,7 @@ import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 import dev.voiceagent.adapters.telephony.CallbackUrls;
+import dev.voiceagent.adapters.telephony.CarrierNumbers;
 import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
 import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
@@ -154,22 +155,13 @@ public class PlivoWebhooks {
     public Uni<Response> inbound(PlivoFamily family, String path, HttpHeaders headers, String body) {
         Map<String, List<String>> params = FormBody.parse(body);
         SignatureCheck signed = family.signature(callbackBase + path, params, headers);
-        InboundCall call = new InboundCall(family.provider(), e164(FormBody.first(params, "To")),
-                e164(FormBody.first(params, "From")), FormBody.first(params, "CallUUID"), signed);
+        InboundCall call = new InboundCall(family.provider(), CarrierNumbers.plus(FormBody.first(params, "To")),
+                CarrierNumbers.plus(FormBody.first(params, "From")), FormBody.first(params, "CallUUID"), signed);
         return inbound.answer(call).map(answer -> switch (answer) {
             case Answer.Stream s -> xml(stream(s.streamUrl()));
             case Answer.Reject r -> xml(response(element("Hangup").attribute("reason",
                     "busy".equals(r.reason()) ? "busy" : "rejected")));
         });
-    }
-
-    /** Plivo's numbers come as E.164 digits without the plus; a SIP address or a national number is left as it is. */
-    static String e164(String number) {
-        if (number == null) {
-            return null;
-        }
-        String n = number.strip();
-        return !n.isEmpty() && !n.startsWith("0") && n.chars().allMatch(Character::isDigit) ? "+" + n : n;
     }
 
     private static Integer seconds(String value) {

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.telephony.plivo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voiceagent.adapters.telephony.CarrierNumbers;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,10 +60,10 @@ class PlivoSignatureTest {
 
     @Test
     void e164DigitsGetTheirPlusAndOtherAddressesStayAsTheyAre() {
-        assertThat(PlivoWebhooks.e164("14155552671")).isEqualTo("+14155552671");
-        assertThat(PlivoWebhooks.e164("+14155552671")).isEqualTo("+14155552671");
-        assertThat(PlivoWebhooks.e164("02271264296")).as("national").isEqualTo("02271264296");
-        assertThat(PlivoWebhooks.e164("sip:alice@example.com")).isEqualTo("sip:alice@example.com");
+        assertThat(CarrierNumbers.plus("14155552671")).isEqualTo("+14155552671");
+        assertThat(CarrierNumbers.plus("+14155552671")).isEqualTo("+14155552671");
+        assertThat(CarrierNumbers.plus("02271264296")).as("national").isEqualTo("02271264296");
+        assertThat(CarrierNumbers.plus("sip:alice@example.com")).isEqualTo("sip:alice@example.com");
         assertThat(PlivoFamilyGateway.dial("+442071838750", 25).document()).contains(
                 "<Dial timeout=\"25\"><Number>442071838750</Number></Dial>");
         assertThat(PlivoFamilyGateway.dial("sip:desk@pbx.example.com", 30).document())
