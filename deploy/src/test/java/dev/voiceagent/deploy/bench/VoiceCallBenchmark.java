@@ -119,13 +119,21 @@ public final class VoiceCallBenchmark {
     static String carrier() {
         String carrier = System.getProperty("bench.carrier", "");
         carrier = carrier.isBlank() ? "twilio" : carrier.strip();
-        if (!List.of("twilio", "telnyx", "plivo", "vobiz").contains(carrier)) {
-            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo or vobiz");
+        if (!List.of("twilio", "telnyx", "plivo", "vobiz", "vonage").contains(carrier)) {
+            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo, vobiz or vonage");
         }
         return carrier;
     }
 
     private static final String CARRIER_TOKEN = "bench-token";
+
+    private static java.security.KeyPair vonageKeys() {
+        try {
+            return java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     /** An Ed25519 public key, raw and base64 as Telnyx's portal shows it (the benchmark sends no event to verify). */
     private static String telnyxPublicKey() {
@@ -144,6 +152,16 @@ public final class VoiceCallBenchmark {
         return switch (carrier()) {
             case "telnyx" -> "{\"name\":\"Telnyx\",\"config\":{\"provider\":\"telnyx\",\"api_key\":\"KEYbench\","
                     + "\"connection_id\":\"conn-bench\",\"webhook_public_key\":\"" + telnyxPublicKey() + "\"}}";
+            case "vonage" -> {
+                java.security.KeyPair pair = vonageKeys();
+                FakeProviderServer.vonageKey = pair.getPublic();
+                FakeProviderServer.vonageApplication = "bench-application";
+                String pem = "-----BEGIN PRIVATE KEY-----\\n" + java.util.Base64.getEncoder().encodeToString(
+                        pair.getPrivate().getEncoded()) + "\\n-----END PRIVATE KEY-----\\n";
+                yield "{\"name\":\"Vonage\",\"config\":{\"provider\":\"vonage\",\"api_key\":\"bench-key\","
+                        + "\"api_secret\":\"bench-secret\",\"application_id\":\"bench-application\",\"private_key\":\""
+                        + pem + "\",\"signature_secret\":\"" + CARRIER_TOKEN + "\"}}";
+            }
             case "plivo", "vobiz" -> "{\"name\":\"" + carrier() + "\",\"config\":{\"provider\":\"" + carrier()
                     + "\",\"auth_id\":\"MABENCH\",\"auth_token\":\"" + CARRIER_TOKEN + "\"}}";
             default -> "{\"name\":\"Twilio\",\"config\":{\"provider\":\"twilio\",\"account_sid\":\"AC"
@@ -161,6 +179,8 @@ public final class VoiceCallBenchmark {
         FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getLast();
         String found = switch (carrier()) {
             case "telnyx" -> new JsonObject(dial.body()).getString("stream_url");
+            case "vonage" -> new JsonObject(dial.body()).getJsonArray("ncco").getJsonObject(0).getJsonArray("endpoint")
+                    .getJsonObject(0).getString("uri");
             case "plivo", "vobiz" -> {
                 String answer = new JsonObject(dial.body()).getString("answer_url");
                 Map<String, List<String>> params = Map.of("CallUUID", List.of("bench-call-" + run), "RequestUUID",
@@ -191,6 +211,7 @@ public final class VoiceCallBenchmark {
         return switch (carrier()) {
             case "telnyx" -> SimulatedCaller.Carrier.TELNYX;
             case "plivo", "vobiz" -> SimulatedCaller.Carrier.PLIVO;
+            case "vonage" -> SimulatedCaller.Carrier.VONAGE;
             default -> SimulatedCaller.Carrier.TWILIO;
         };
     }

@@ -296,20 +296,7 @@ class PlivoVoiceCallEndToEndTest {
                 "timeout", 25));
         String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
                 .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
-        Map<String, Object> definition = new LinkedHashMap<>(VoiceCallEndToEndTest.definition());
-        List<Object> nodes = new ArrayList<>();
-        for (Object node : (List<?>) definition.get("nodes")) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> n = new LinkedHashMap<>((Map<String, Object>) node);
-            if ("start".equals(n.get("id"))) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> data = new LinkedHashMap<>((Map<String, Object>) n.get("data"));
-                data.put("tool_uuids", List.of(sales));
-                n.put("data", data);
-            }
-            nodes.add(n);
-        }
-        definition.put("nodes", nodes);
+        Map<String, Object> definition = VoiceCallEndToEndTest.definitionWithTools(List.of(sales));
         workflow = as(key).body(Map.of("name", "Transfers", "workflow_definition", definition))
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
         FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");

@@ -928,6 +928,12 @@ class VoiceCallEndToEndTest {
 
     /** The workflow again, its start node with these tools. */
     private long workflowWithTools(String name, List<String> toolUuids) {
+        return as(key).body(Map.of("name", name, "workflow_definition", definitionWithTools(toolUuids)))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    /** {@link #definition()} with these tools on its start node. */
+    static Map<String, Object> definitionWithTools(List<String> toolUuids) {
         Map<String, Object> definition = new LinkedHashMap<>(definition());
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (Object node : (List<?>) definition.get("nodes")) {
@@ -942,8 +948,7 @@ class VoiceCallEndToEndTest {
             nodes.add(n);
         }
         definition.put("nodes", nodes);
-        return as(key).body(Map.of("name", name, "workflow_definition", definition))
-                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        return definition;
     }
 
     @Test

@@ -269,6 +269,47 @@ class VonageVoiceCallEndToEndTest {
     }
 
     @Test
+    void aTransferMovesTheCallToAnNccoThatConnectsTheDestination() throws Exception {
+        configuration(SECRET, privateKey);
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination", "sip:sales@pbx.example.com", "messageType", "custom", "customMessage",
+                "Connecting you now.", "timeout", 25));
+        String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = as(key).body(Map.of("name", "Transfers", "workflow_definition",
+                        VoiceCallEndToEndTest.definitionWithTools(List.of(sales))))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
+        long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+        String uuid = FakeProviderServer.lastSid;
+        String uri = new JsonObject(FakeProviderServer.REQUESTS.getFirst().body()).getJsonArray("ncco").getJsonObject(0)
+                .getJsonArray("endpoint").getJsonObject(0).getString("uri");
+        event(runId, status(uuid, "answered"), 403);
+        SimulatedCaller caller = caller().connect(uri);
+        caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
+
+        JsonPath run = completedRun(runId);
+        for (int i = 0; i < 50 && requests("PUT").isEmpty(); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Connecting you now.");
+        assertThat(requests("PUT")).as("moved, not hung up").singleElement().satisfies(r -> {
+            assertThat(r.path()).isEqualTo("/v1/calls/" + uuid);
+            JsonObject transfer = new JsonObject(r.body());
+            assertThat(transfer.getString("action")).isEqualTo("transfer");
+            JsonObject connect = transfer.getJsonObject("destination").getJsonArray("ncco").getJsonObject(0);
+            assertThat(connect.getString("action")).isEqualTo("connect");
+            assertThat(connect.getInteger("timeout")).isEqualTo(25);
+            assertThat(connect.getJsonArray("endpoint").getJsonObject(0).getString("uri"))
+                    .isEqualTo("sip:sales@pbx.example.com");
+        });
+    }
+
+    @Test
     void machineDetectionIsAskedForAWorkflowThatDetectsVoicemailAndItsSignedVerdictIsTaken() {
         configuration(SECRET, privateKey);
         as(key).body(Map.of("workflow_configurations", Map.of("voicemail_detection", Map.of("enabled", true,
