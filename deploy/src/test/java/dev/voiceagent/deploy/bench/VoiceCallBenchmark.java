@@ -119,8 +119,8 @@ public final class VoiceCallBenchmark {
     static String carrier() {
         String carrier = System.getProperty("bench.carrier", "");
         carrier = carrier.isBlank() ? "twilio" : carrier.strip();
-        if (!List.of("twilio", "telnyx", "plivo", "vobiz", "vonage").contains(carrier)) {
-            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo, vobiz or vonage");
+        if (!List.of("twilio", "telnyx", "plivo", "vobiz", "vonage", "cloudonix").contains(carrier)) {
+            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo, vobiz, vonage or cloudonix");
         }
         return carrier;
     }
@@ -152,6 +152,12 @@ public final class VoiceCallBenchmark {
         return switch (carrier()) {
             case "telnyx" -> "{\"name\":\"Telnyx\",\"config\":{\"provider\":\"telnyx\",\"api_key\":\"KEYbench\","
                     + "\"connection_id\":\"conn-bench\",\"webhook_public_key\":\"" + telnyxPublicKey() + "\"}}";
+            case "cloudonix" -> {
+                FakeProviderServer.cloudonixDomain = "bench.cloudonix.net";
+                FakeProviderServer.cloudonixKey = "XIbench";
+                yield "{\"name\":\"Cloudonix\",\"config\":{\"provider\":\"cloudonix\",\"bearer_token\":\"XIbench\","
+                        + "\"domain_id\":\"bench.cloudonix.net\"}}";
+            }
             case "vonage" -> {
                 java.security.KeyPair pair = vonageKeys();
                 FakeProviderServer.vonageKey = pair.getPublic();
@@ -179,6 +185,10 @@ public final class VoiceCallBenchmark {
         FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getLast();
         String found = switch (carrier()) {
             case "telnyx" -> new JsonObject(dial.body()).getString("stream_url");
+            case "cloudonix" -> {
+                Matcher m = STREAM.matcher(new JsonObject(dial.body()).getString("cxml"));
+                yield m.find() ? m.group(1) : null;
+            }
             case "vonage" -> new JsonObject(dial.body()).getJsonArray("ncco").getJsonObject(0).getJsonArray("endpoint")
                     .getJsonObject(0).getString("uri");
             case "plivo", "vobiz" -> {
@@ -212,6 +222,7 @@ public final class VoiceCallBenchmark {
             case "telnyx" -> SimulatedCaller.Carrier.TELNYX;
             case "plivo", "vobiz" -> SimulatedCaller.Carrier.PLIVO;
             case "vonage" -> SimulatedCaller.Carrier.VONAGE;
+            case "cloudonix" -> SimulatedCaller.Carrier.CLOUDONIX;
             default -> SimulatedCaller.Carrier.TWILIO;
         };
     }

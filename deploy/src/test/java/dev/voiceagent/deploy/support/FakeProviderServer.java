@@ -56,6 +56,10 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
                 vonage(exchange, received);
                 return;
             }
+            if (path.startsWith("/calls/") || path.startsWith("/customers/self/domains/")) {
+                cloudonix(exchange, received);
+                return;
+            }
             boolean telnyx = exchange.getRequestURI().getPath().startsWith("/v2/");
             lastSid = (telnyx ? "v3:telnyx-%032x" : "CA%032x").formatted(SIDS.incrementAndGet());
             String json = telnyx ? "{\"data\": {\"call_control_id\": \"" + lastSid + "\", \"is_alive\": true}}"
@@ -69,7 +73,53 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         return Map.of("voiceagent.twilio.base-url", base, "voiceagent.telnyx.base-url", base,
-                "voiceagent.plivo.base-url", base, "voiceagent.vobiz.base-url", base, "voiceagent.vonage.base-url", base);
+                "voiceagent.plivo.base-url", base, "voiceagent.vobiz.base-url", base, "voiceagent.vonage.base-url", base,
+                "voiceagent.cloudonix.base-url", base);
+    }
+
+    /** The Cloudonix domain and its API key the fake REST API takes. */
+    public static volatile String cloudonixDomain;
+    public static volatile String cloudonixKey;
+
+    /**
+     * Cloudonix's REST API: the domain's API key as Bearer for its own domain only (401 otherwise, as Cloudonix denies
+     * a key of another domain); a call needs its destination and a voice application (here CXML whose stream has a
+     * url), and answers its session token; sessions are deleted (204) and switched to new CXML.
+     */
+    private static void cloudonix(HttpExchange exchange, Received received) throws IOException {
+        String path = received.path();
+        String domain = path.startsWith("/calls/") ? path.split("/")[2] : path.split("/")[4];
+        int code = status == 201 ? 200 : status;
+        String json = "{}";
+        if (!("Bearer " + cloudonixKey).equals(received.authorization()) || !domain.equals(cloudonixDomain)) {
+            code = 401;
+            json = "{\"message\": \"Unauthorized\"}";
+        } else if ("POST".equals(received.method()) && path.endsWith("/application") && !path.contains("/sessions/")) {
+            JsonObject call = new JsonObject(received.body());
+            String cxml = call.getString("cxml", "");
+            if (call.getString("destination") == null || !cxml.contains("<Stream url=\"")) {
+                code = 400;
+                json = "{\"message\": \"destination and a voice application are required\"}";
+            } else {
+                lastSid = "%032x".formatted(SIDS.incrementAndGet());
+                json = "{\"domainId\": 3, \"subscriberId\": 372, \"destination\": \"" + call.getString("destination")
+                        + "\", \"direction\": \"outbound-api\", \"token\": \"" + lastSid + "\"}";
+            }
+        } else if ("DELETE".equals(received.method())) {
+            code = code == 200 ? 204 : code;
+        } else if ("GET".equals(received.method())) {
+            json = "{\"status\": \"connected\", \"callAnswerTime\": 1764410000000}";
+        }
+        if (code == 204) {
+            exchange.sendResponseHeaders(code, -1);
+            exchange.close();
+            return;
+        }
+        byte[] answer = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(code, answer.length);
+        exchange.getResponseBody().write(answer);
+        exchange.close();
     }
 
     /** The public key of the Vonage application whose tokens the fake Voice API takes, and its id. */

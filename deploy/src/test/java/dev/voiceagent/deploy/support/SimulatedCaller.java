@@ -38,7 +38,9 @@ public final class SimulatedCaller implements AutoCloseable {
         /** Plivo's audio stream protocol, which Vobiz speaks too. */
         PLIVO,
         /** Vonage's websocket: 16-bit PCM at 16 kHz in binary messages of 640 bytes, JSON text events. */
-        VONAGE
+        VONAGE,
+        /** Cloudonix's stream: Twilio Media Streams' messages (its own start), and no marks. */
+        CLOUDONIX
     }
 
     /** A 20 ms frame of Vonage's silence (16 kHz PCM). */
@@ -152,6 +154,17 @@ public final class SimulatedCaller implements AutoCloseable {
                             .put("accountId", "MA1").put("tracks", List.of("inbound"))
                             .put("mediaFormat", new JsonObject().put("encoding", "audio/x-mulaw")
                                     .put("sampleRate", 8000))).put("extra_headers", "{}").encode());
+            timer = vertx.setPeriodic(20, t -> tick());
+            return this;
+        }
+        if (carrier == Carrier.CLOUDONIX) { // as Cloudonix's own serializer's test shows it
+            socket.writeTextMessage("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
+            socket.writeTextMessage(new JsonObject().put("event", "start").put("start", new JsonObject()
+                    .put("streamSid", STREAM_SID).put("callSid", "call-123").put("session", "session-123")
+                    .put("accountSid", "acme.cloudonix.net").put("from", "+15551230001").put("to", "+15551230002")
+                    .put("tracks", List.of("inbound")).put("mediaFormat", new JsonObject()
+                            .put("encoding", "audio/x-mulaw").put("sampleRate", 8000).put("channels", 1))
+                    .put("customParameters", new JsonObject())).encode());
             timer = vertx.setPeriodic(20, t -> tick());
             return this;
         }
@@ -281,7 +294,10 @@ public final class SimulatedCaller implements AutoCloseable {
 
     private synchronized void message(String text) {
         JsonObject m = new JsonObject(text);
-        if (carrier == Carrier.TWILIO && !STREAM_SID.equals(m.getString("streamSid"))) {
+        if (carrier == Carrier.CLOUDONIX && "mark".equals(m.getString("event"))) {
+            violations.add("a mark: Cloudonix takes none");
+        }
+        if ((carrier == Carrier.TWILIO || carrier == Carrier.CLOUDONIX) && !STREAM_SID.equals(m.getString("streamSid"))) {
             violations.add("a message without this stream's streamSid: " + text);
         }
         if (carrier == Carrier.TELNYX && m.containsKey("streamSid")) {

@@ -37,7 +37,7 @@ public enum Provider {
             Field.required("auth_id", "Auth ID", false, "The account's Auth ID", null),
             Field.required("auth_token", "Auth token", true, "The account's Auth Token", null),
             Field.optional("application_id", "Application id", false, "The application that answers calls", null))),
-    CLOUDONIX("Cloudonix", false, true, true, null, List.of(
+    CLOUDONIX("Cloudonix", true, true, true, "https://developers.cloudonix.com", List.of(
             Field.required("bearer_token", "Bearer token", true, "An API key of the Cloudonix domain", null),
             Field.required("domain_id", "Domain", false, "The Cloudonix domain", "example.cloudonix.net"),
             Field.optional("application_name", "Application name", false, "The voice application of the domain", null))),

@@ -111,13 +111,16 @@ class ProviderConfigurationTest {
         assertThat(OutboundReadinessPolicy.blockedReason(vobiz, true, 0).orElseThrow()).contains("phone number");
         var cloudonix = ProviderConfigurations.parse(Provider.CLOUDONIX, Map.of("bearer_token", "b", "domain_id",
                 "example.cloudonix.net"));
-        assertThat(OutboundReadinessPolicy.blockedReason(cloudonix, true, 5).orElseThrow())
-                .contains("Cloudonix calls cannot talk", "never dialled");
+        assertThat(OutboundReadinessPolicy.blockedReason(cloudonix, true, 5)).as("Cloudonix calls talk").isEmpty();
+        var ari = ProviderConfigurations.parse(Provider.ARI, Map.of("ari_endpoint", "http://pbx.example.com:8088",
+                "app_name", "agents", "app_password", "p"));
+        assertThat(OutboundReadinessPolicy.blockedReason(ari, true, 5).orElseThrow())
+                .contains("Asterisk (ARI) calls cannot talk", "never dialled");
         assertThat(OutboundReadinessPolicy.blockedReason(ProviderConfiguration.Simulator.DEFAULT, true, 0)).isEmpty();
         for (Provider provider : Provider.values()) {
             if (!provider.supportsOutbound()) {
                 assertThat(provider).isNotIn(Provider.TWILIO, Provider.TELNYX, Provider.PLIVO, Provider.VOBIZ,
-                        Provider.VONAGE, Provider.SIMULATOR);
+                        Provider.VONAGE, Provider.CLOUDONIX, Provider.SIMULATOR);
             }
         }
     }

@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -58,6 +59,10 @@ final class CarrierMediaSocket implements MediaChannel {
     /** The carrier said the media stopped (a hang-up), or this side closed it; a close before either is a loss. */
     private boolean stopSaid;
     private boolean resumable;
+    /** For a carrier that echoes no mark: when the agent's audio sent so far will have played (epoch ms). */
+    private long playsUntil;
+    /** For a carrier that echoes no mark: the timers that echo the marks sent, until their audio has played. */
+    private final List<Long> markTimers = new ArrayList<>();
 
     /** @param dialects the carriers this socket may speak, as {@link CarrierDialects#ALL} */
     CarrierMediaSocket(ServerWebSocket socket, Admitted admitted, StartVoiceSessionUseCase start,
@@ -111,6 +116,7 @@ final class CarrierMediaSocket implements MediaChannel {
     private void closed() {
         closed = true;
         vertx.cancelTimer(startTimer);
+        cancelMarks();
         if (dropped > 0 || unreadable > 0) {
             LOG.log(System.Logger.Level.DEBUG, "media of run {0}: {1} frames out of order dropped, {2} messages"
                     + " unreadable", admitted.runId(), dropped, unreadable);
@@ -254,16 +260,42 @@ final class CarrierMediaSocket implements MediaChannel {
     @Override
     public void play(byte[] frame) {
         send(dialect.media(frame));
+        if (!dialect.echoesMarks()) { // the carrier plays it after what it holds, in real time
+            long now = System.currentTimeMillis();
+            playsUntil = Math.max(playsUntil, now) + frame.length * 20L / dialect.format().bytes(20);
+        }
     }
 
+    /** A mark, or where the carrier echoes none, its echo when the audio sent before it has played by the clock. */
     @Override
     public void mark(String name) {
-        send(dialect.mark(name));
+        if (dialect.echoesMarks()) {
+            send(dialect.mark(name));
+            return;
+        }
+        long delay = Math.max(1, playsUntil - System.currentTimeMillis());
+        long[] id = new long[1];
+        id[0] = vertx.setTimer(delay, t -> {
+            markTimers.remove(id[0]);
+            if (session != null && !closed) {
+                session.marked(name);
+            }
+        });
+        markTimers.add(id[0]);
     }
 
     @Override
     public void clear() {
         send(dialect.clear());
+        if (!dialect.echoesMarks()) { // what the carrier held is gone, and the marks after it with it
+            playsUntil = System.currentTimeMillis();
+            cancelMarks();
+        }
+    }
+
+    private void cancelMarks() {
+        markTimers.forEach(vertx::cancelTimer);
+        markTimers.clear();
     }
 
     @Override

@@ -197,6 +197,51 @@ class CarrierMediaSocketTest {
     }
 
     @Test
+    void aCloudonixCallHasItsMarksEchoedWhenTheirAudioHasPlayedAndNoneSentToCloudonix() throws Exception {
+        connect(CarrierDialects.forMode("cloudonix"));
+        carrier.send("{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}");
+        carrier.send("{\"event\":\"start\",\"sequenceNumber\":\"1\",\"start\":{\"streamSid\":\"stream-123\","
+                + "\"callSid\":\"call-123\",\"session\":\"session-123\",\"tracks\":[\"inbound\"],\"mediaFormat\":"
+                + "{\"encoding\":\"audio/x-mulaw\",\"sampleRate\":8000,\"channels\":1},\"customParameters\":{}}}");
+        MediaChannel channel = start.channel();
+        start.awaitSession();
+        assertThat(channel.resumable()).isFalse();
+
+        long sent = System.currentTimeMillis();
+        start.onLoop(() -> {
+            for (int i = 0; i < 10; i++) { // 200 ms of audio
+                channel.play(new byte[160]);
+            }
+            channel.mark("s1-1");
+        });
+        for (int i = 0; i < 10; i++) {
+            assertThat(carrier.nextText()).startsWith("{\"event\":\"media\",\"streamSid\":\"stream-123\"");
+        }
+        assertThat(start.session.next()).isEqualTo("marked s1-1");
+        assertThat(System.currentTimeMillis() - sent).as("echoed once its 200 ms of audio played").isBetween(180L,
+                1_000L);
+
+        start.onLoop(() -> {
+            for (int i = 0; i < 50; i++) { // a second of audio, then a barge-in before it played
+                channel.play(new byte[160]);
+            }
+            channel.mark("s2-1");
+            channel.clear();
+            channel.play(new byte[160]);
+            channel.mark("s3-1");
+        });
+        assertThat(start.session.next()).as("the cleared mark is never echoed; the next one after its 20 ms")
+                .isEqualTo("marked s3-1");
+        String last = null;
+        for (int i = 0; i < 52; i++) {
+            last = carrier.nextText();
+            assertThat(last).doesNotContain("\"mark\"");
+        }
+        assertThat(last).isEqualTo("{\"event\":\"media\",\"streamSid\":\"stream-123\",\"media\":{\"payload\":\""
+                + base64(new byte[160]) + "\"}}");
+    }
+
+    @Test
     void aTwilioStreamWithoutTheRedirectIsNotResumable() throws Exception {
         connect(CarrierDialects.ALL);
         carrier.send(twilioStart(false));

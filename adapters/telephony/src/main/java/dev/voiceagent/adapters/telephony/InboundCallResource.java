@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.telephony;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
+import dev.voiceagent.adapters.telephony.cloudonix.CloudonixResource;
 import dev.voiceagent.adapters.telephony.plivo.PlivoFamily;
 import dev.voiceagent.adapters.telephony.plivo.PlivoWebhooks;
 import dev.voiceagent.adapters.telephony.simulator.SimulatorCallGateway;
@@ -62,6 +63,7 @@ public class InboundCallResource {
     private final TelnyxCallGateway telnyx;
     private final PlivoWebhooks plivo;
     private final VonageResource vonage;
+    private final CloudonixResource cloudonix;
     private final CallbackSigner signer;
     private final String callbackBase;
     private final Clock clock;
@@ -69,6 +71,7 @@ public class InboundCallResource {
 
     public InboundCallResource(InboundCallUseCase inbound, FindCallRunUseCase runs, ProcessCallReportUseCase reports,
             TelnyxCallGateway telnyx, PlivoWebhooks plivo, VonageResource vonage,
+            CloudonixResource cloudonix,
             CallbackSigner signer, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBase,
             Clock clock,
             @ConfigProperty(name = "voiceagent.telnyx.signature-tolerance", defaultValue = "PT5M") Duration tolerance) {
@@ -78,6 +81,7 @@ public class InboundCallResource {
         this.telnyx = telnyx;
         this.plivo = plivo;
         this.vonage = vonage;
+        this.cloudonix = cloudonix;
         this.signer = signer;
         this.callbackBase = CallbackUrls.base(callbackBase);
         this.clock = clock;
@@ -102,6 +106,10 @@ public class InboundCallResource {
         }
         if (VonageResource.isVonage(headers.getHeaderString("Authorization"))) {
             return vonage.inbound(headers.getHeaderString("Authorization"), body);
+        }
+        if (CloudonixResource.isCloudonix(headers.getHeaderString("User-Agent"), headers.getHeaderString("X-CX-Session"),
+                body)) {
+            return cloudonix.inbound(headers.getHeaderString("Authorization"), body);
         }
         if (simulatorSignature != null) {
             return simulator(simulatorSignature, body);

@@ -55,6 +55,15 @@ public interface CarrierDialect {
     CarrierFrame clear();
 
     /**
+     * Whether the carrier echoes a mark once the audio before it has played (Twilio, Telnyx, Plivo's checkpoints,
+     * Vonage's notify). A carrier that does not (Cloudonix) has its marks echoed by the media socket when that audio
+     * has played by the clock, 20 ms a frame from when it was sent or the last frame before it ended.
+     */
+    default boolean echoesMarks() {
+        return true;
+    }
+
+    /**
      * What ends the call on the media socket itself, sent just before this side closes it (Asterisk's
      * {@code HANGUP}); none where the carrier's API hangs up and closing the stream is enough (Twilio, Telnyx).
      */

@@ -42,6 +42,15 @@ public final class DialectWarmUp {
                             + "\"m{n}\"}}"),
             "Plivo", plivo(),
             "Vobiz", plivo(),
+            "Cloudonix", new Sample(List.of(
+                    "{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}",
+                    "{\"event\":\"start\",\"sequenceNumber\":\"1\",\"start\":{\"streamSid\":\"warmup\","
+                            + "\"callSid\":\"warmup-call\",\"session\":\"warmup-session\",\"tracks\":[\"inbound\"],"
+                            + "\"mediaFormat\":{\"encoding\":\"audio/x-mulaw\",\"sampleRate\":8000,\"channels\":1}},"
+                            + "\"streamSid\":\"warmup\"}"),
+                    "{\"event\":\"media\",\"sequenceNumber\":\"{n}\",\"streamSid\":\"warmup\",\"media\":{\"track\":"
+                            + "\"inbound\",\"chunk\":\"{n}\",\"timestamp\":\"{n}0\",\"payload\":\"{payload}\"}}",
+                    "{\"event\":\"dtmf\",\"streamSid\":\"warmup\",\"dtmf\":{\"digit\":\"1\"}}"),
             "Vonage", new Sample(List.of("{\"event\":\"websocket:connected\",\"content-type\":"
                     + "\"audio/l16;rate=16000\",\"call_uuid\":\"warmup\"}"), null,
                     "{\"event\":\"websocket:notify\",\"payload\":{\"name\":\"m{n}\"}}"));

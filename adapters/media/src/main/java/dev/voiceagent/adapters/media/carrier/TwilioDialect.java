@@ -21,15 +21,25 @@ import java.io.IOException;
  * message.</li>
  * </ul>
  */
-public final class TwilioDialect implements CarrierDialect {
+public class TwilioDialect implements CarrierDialect {
 
+    private final String carrier;
     private String streamSid;
     /** The start of every media message to Twilio, up to its payload. */
     private String mediaPrefix;
 
+    public TwilioDialect() {
+        this("Twilio");
+    }
+
+    /** A carrier that speaks Twilio Media Streams under its own name. */
+    protected TwilioDialect(String carrier) {
+        this.carrier = carrier;
+    }
+
     @Override
     public String carrier() {
-        return "Twilio";
+        return carrier;
     }
 
     @Override
