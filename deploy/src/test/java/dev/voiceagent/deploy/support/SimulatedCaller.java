@@ -40,12 +40,15 @@ public final class SimulatedCaller implements AutoCloseable {
         /** Vonage's websocket: 16-bit PCM at 16 kHz in binary messages of 640 bytes, JSON text events. */
         VONAGE,
         /** Cloudonix's stream: Twilio Media Streams' messages (its own start), and no marks. */
-        CLOUDONIX
+        CLOUDONIX,
+        /** Asterisk's chan_websocket (subprotocol media): binary μ-law, JSON control. */
+        ASTERISK
     }
 
     /** A 20 ms frame of Vonage's silence (16 kHz PCM). */
     private static final byte[] PCM_SILENCE = new byte[640];
 
+    public static final String ASTERISK_CHANNEL = "pbx1-1764410000.42";
     public static final String PLIVO_STREAM_ID = "20170ada-f610-433b-8758-c02a2aab3662";
 
     private final Carrier carrier;
@@ -115,12 +118,17 @@ public final class SimulatedCaller implements AutoCloseable {
     public SimulatedCaller connect(String url) throws Exception {
         URI uri = URI.create(url);
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(uri.getHost()).setPort(uri.getPort())
-                .setURI(uri.getRawPath());
+                .setURI(uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery());
+        if (carrier == Carrier.ASTERISK) {
+            options.addSubProtocol("media"); // as chan_websocket asks for it
+        }
         socket = client.connect(options).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         socket.textMessageHandler(this::message);
         socket.binaryMessageHandler(b -> {
             if (carrier == Carrier.VONAGE) {
                 vonageAudio(b.getBytes());
+            } else if (carrier == Carrier.ASTERISK) {
+                asteriskAudio(b.getBytes());
             } else {
                 violations.add("a binary frame (carriers take text frames only)");
             }
@@ -154,6 +162,17 @@ public final class SimulatedCaller implements AutoCloseable {
                             .put("accountId", "MA1").put("tracks", List.of("inbound"))
                             .put("mediaFormat", new JsonObject().put("encoding", "audio/x-mulaw")
                                     .put("sampleRate", 8000))).put("extra_headers", "{}").encode());
+            timer = vertx.setPeriodic(20, t -> tick());
+            return this;
+        }
+        if (carrier == Carrier.ASTERISK) {
+            if (!"media".equals(socket.subProtocol())) {
+                violations.add("the server did not agree to the media subprotocol: " + socket.subProtocol());
+            }
+            socket.writeTextMessage(new JsonObject().put("event", "MEDIA_START").put("connection_id", "conn-1")
+                    .put("channel", "WebSocket/conn-1").put("channel_id", ASTERISK_CHANNEL).put("format", "ulaw")
+                    .put("optimal_frame_size", 160).put("ptime", 20).put("channel_variables", new JsonObject())
+                    .encode());
             timer = vertx.setPeriodic(20, t -> tick());
             return this;
         }
@@ -249,7 +268,7 @@ public final class SimulatedCaller implements AutoCloseable {
         speaking = inLine;
         frameIndex++;
         mediaFrames++;
-        if (carrier == Carrier.VONAGE) {
+        if (carrier == Carrier.VONAGE || carrier == Carrier.ASTERISK) {
             socket.writeBinaryMessage(Buffer.buffer(frame));
         } else if (carrier == Carrier.PLIVO) {
             socket.writeTextMessage("{\"sequenceNumber\":" + (frameIndex + 1) + ",\"streamId\":\"" + PLIVO_STREAM_ID
@@ -310,6 +329,10 @@ public final class SimulatedCaller implements AutoCloseable {
         }
         if (carrier == Carrier.VONAGE) {
             vonage(m, text, now);
+            return;
+        }
+        if (carrier == Carrier.ASTERISK) {
+            asterisk(m, text, now);
             return;
         }
         switch (m.getString("event", "")) {
@@ -393,6 +416,50 @@ public final class SimulatedCaller implements AutoCloseable {
         }
     }
 
+    /** Asterisk's μ-law: the optimal frame size (160 bytes) or a multiple of it; anything else is partly dropped. */
+    private synchronized void asteriskAudio(byte[] audio) {
+        long now = System.currentTimeMillis();
+        if (audio.length == 0 || audio.length % 160 != 0) {
+            violations.add("an Asterisk media message of " + audio.length + " bytes, not a multiple of 160");
+            return;
+        }
+        if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
+            if (sentenceEnded) {
+                sentencePauses++;
+            } else {
+                underruns++;
+            }
+        }
+        sentenceEnded = false;
+        agentFrames.add(now);
+        agentLevels.add(Loudness.dbfs(G711.decode(audio)));
+        playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+    }
+
+    /** Asterisk's commands (JSON, case-sensitive): MARK_MEDIA, FLUSH_MEDIA, HANGUP. */
+    private void asterisk(JsonObject m, String text, long now) {
+        switch (m.getString("command", "")) {
+            case "MARK_MEDIA" -> {
+                String id = m.getString("correlation_id");
+                sentenceEnded = id != null && id.startsWith("s");
+                pendingMarks.add(new Object[] {id, Math.max(playedUntil, now)});
+            }
+            case "FLUSH_MEDIA" -> {
+                clears.add(now);
+                playedUntil = now;
+                pendingMarks.clear();
+            }
+            case "HANGUP" -> {
+                hungUpByAgent = true;
+                socket.close();
+            }
+            default -> violations.add("a command chan_websocket does not take: " + text);
+        }
+    }
+
+    /** The agent's side sent Asterisk's HANGUP (Asterisk then hangs up and closes the socket). */
+    public volatile boolean hungUpByAgent;
+
     /** Vonage's audio: 20 ms of 16 kHz PCM per message (Vonage drops a socket that sends other sizes). */
     private synchronized void vonageAudio(byte[] audio) {
         long now = System.currentTimeMillis();
@@ -440,6 +507,11 @@ public final class SimulatedCaller implements AutoCloseable {
 
     private void echo(String name) {
         marksEchoed.add(name);
+        if (carrier == Carrier.ASTERISK) {
+            socket.writeTextMessage(new JsonObject().put("event", "MEDIA_MARK_PROCESSED").put("channel_id",
+                    ASTERISK_CHANNEL).put("correlation_id", name).encode());
+            return;
+        }
         if (carrier == Carrier.VONAGE) {
             socket.writeTextMessage("{\"event\":\"websocket:notify\",\"payload\":{\"name\":\"" + name + "\"}}");
             return;
@@ -460,7 +532,8 @@ public final class SimulatedCaller implements AutoCloseable {
 
     /** The caller hangs up: Twilio says stop and closes. */
     public synchronized void hangUp() {
-        if (carrier == Carrier.PLIVO || carrier == Carrier.VONAGE) { // no stop: the call's end closes the stream
+        if (carrier == Carrier.PLIVO || carrier == Carrier.VONAGE || carrier == Carrier.ASTERISK) {
+            // no stop: the call's end closes the stream
             drop();
             return;
         }

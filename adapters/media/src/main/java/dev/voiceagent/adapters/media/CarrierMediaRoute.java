@@ -17,7 +17,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The carriers' media route, the reference's address: GET /api/v1/telephony/ws/{workflow_id}/{organization_id}/
- * {run_id}/{token}, upgraded to a WebSocket only after the token's signature is checked and the run is claimed for
+ * {run_id}/{token} (Asterisk's: /api/v1/telephony/ws/ari?workflow_id=&organization_id=&workflow_run_id=&token=), upgraded to a WebSocket only after the token's signature is checked and the run is claimed for
  * this replica (a wrong token 403, an unknown run or another organization's 404, a completed run or a second socket
  * 409, each logged without the token; {@link MediaRefusal}, as on the browsers' routes). The socket then speaks the
  * media protocol of the carrier whose start message it receives ({@link CarrierMediaSocket}).
@@ -27,6 +27,12 @@ public class CarrierMediaRoute {
 
     private static final System.Logger LOG = System.getLogger(CarrierMediaRoute.class.getName());
     public static final String PATH = "/api/v1/telephony/ws/:workflow/:organization/:run/:token";
+    /**
+     * Asterisk's externalMedia WebSocket connects to its websocket_client.conf URI, which cannot carry a call's path:
+     * the same ids and token come as the query its {@code transport_data=v(...)} appends, and the socket's subprotocol
+     * is {@code media} ({@link MediaSubprotocol}).
+     */
+    public static final String ASTERISK_PATH = "/api/v1/telephony/ws/ari";
 
     private final AdmitCallMediaUseCase admit;
     private final StartVoiceSessionUseCase start;
@@ -46,18 +52,22 @@ public class CarrierMediaRoute {
     }
 
     void routes(@Observes Router router) {
-        router.get(PATH).order(-10).handler(this::handle);
+        router.get(ASTERISK_PATH).order(-11).handler(rc -> handle(rc, rc.queryParams().get("workflow_id"),
+                rc.queryParams().get("organization_id"), rc.queryParams().get("workflow_run_id"),
+                rc.queryParams().get("token")));
+        router.get(PATH).order(-10).handler(rc -> handle(rc, rc.pathParam("workflow"), rc.pathParam("organization"),
+                rc.pathParam("run"), rc.pathParam("token")));
     }
 
-    private void handle(RoutingContext rc) {
+    private void handle(RoutingContext rc, String workflowId, String organizationId, String runId, String token) {
         HttpServerRequest request = rc.request();
         long workflow;
         long organization;
         long run;
         try {
-            workflow = Long.parseLong(rc.pathParam("workflow"));
-            organization = Long.parseLong(rc.pathParam("organization"));
-            run = Long.parseLong(rc.pathParam("run"));
+            workflow = Long.parseLong(workflowId);
+            organization = Long.parseLong(organizationId);
+            run = Long.parseLong(runId);
         } catch (NumberFormatException e) {
             refuse(rc, new MediaRefusal(404, "Workflow run not found"), "malformed ids");
             return;
@@ -69,7 +79,7 @@ public class CarrierMediaRoute {
         }
         request.pause();
         Context context = Vertx.currentContext();
-        admit.admit(workflow, organization, run, rc.pathParam("token")).subscribe().with(
+        admit.admit(workflow, organization, run, token).subscribe().with(
                 admitted -> context.runOnContext(v -> upgrade(rc, admitted)),
                 failure -> context.runOnContext(v -> {
                     request.resume();

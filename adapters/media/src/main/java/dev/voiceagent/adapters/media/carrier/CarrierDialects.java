@@ -11,12 +11,14 @@ public final class CarrierDialects {
 
     /** Every carrier's dialect, in the order a start message is offered to them. */
     public static final List<Supplier<CarrierDialect>> ALL = List.of(TwilioDialect::new, TelnyxDialect::new,
-            PlivoDialect::new, VobizDialect::new, VonageDialect::new, CloudonixDialect::new);
+            PlivoDialect::new, VobizDialect::new, VonageDialect::new, CloudonixDialect::new,
+            AsteriskDialect::new);
 
     /** Each run mode's carrier (the run's mode is its carrier's wire name). */
     private static final Map<String, Supplier<CarrierDialect>> BY_MODE = Map.of("twilio", TwilioDialect::new,
             "telnyx", TelnyxDialect::new, "plivo", PlivoDialect::new, "vobiz", VobizDialect::new, "vonage",
-            VonageDialect::new, "cloudonix", CloudonixDialect::new);
+            VonageDialect::new, "cloudonix", CloudonixDialect::new, "ari",
+            AsteriskDialect::new);
 
     private CarrierDialects() {
     }

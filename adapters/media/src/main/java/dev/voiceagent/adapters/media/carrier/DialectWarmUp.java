@@ -42,6 +42,10 @@ public final class DialectWarmUp {
                             + "\"m{n}\"}}"),
             "Plivo", plivo(),
             "Vobiz", plivo(),
+            "Asterisk", new Sample(List.of("{\"event\":\"MEDIA_START\",\"connection_id\":\"warmup\",\"channel\":"
+                    + "\"WebSocket/warmup\",\"channel_id\":\"warmup.1\",\"format\":\"ulaw\",\"optimal_frame_size\":160,"
+                    + "\"ptime\":20,\"channel_variables\":{}}"), null,
+                    "{\"event\":\"MEDIA_MARK_PROCESSED\",\"channel_id\":\"warmup.1\",\"correlation_id\":\"m{n}\"}"),
             "Cloudonix", new Sample(List.of(
                     "{\"event\":\"connected\",\"protocol\":\"Call\",\"version\":\"1.0.0\"}",
                     "{\"event\":\"start\",\"sequenceNumber\":\"1\",\"start\":{\"streamSid\":\"warmup\","
