@@ -15,9 +15,11 @@ public class CreateTelephonyConfigurationService implements CreateTelephonyConfi
     private final TelephonyConfigurationRepository configurations;
     private final TrunkRepository trunks;
     private final Clock clock;
+    private final CarrierAccounts accounts;
 
     public CreateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks,
-            Clock clock) {
+            Clock clock, CarrierAccounts accounts) {
+        this.accounts = accounts;
         this.trunks = trunks;
         this.configurations = configurations;
         this.clock = clock;
@@ -28,7 +30,7 @@ public class CreateTelephonyConfigurationService implements CreateTelephonyConfi
             Map<String, Object> fields, boolean defaultOutbound) {
         TelephonyConfiguration configuration = TelephonyConfiguration.create(principal.organizationId(), name,
                 ProviderConfigurations.parse(provider, fields), defaultOutbound, clock.instant());
-        return configurations.insert(configuration)
+        return accounts.verify(configuration.configuration()).chain(() -> configurations.insert(configuration))
                 .chain(stored -> TelephonyConfigurations.details(configurations, trunks, principal.organizationId(), stored.id()));
     }
 }

@@ -17,9 +17,11 @@ public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfi
     private final TelephonyConfigurationRepository configurations;
     private final TrunkRepository trunks;
     private final Clock clock;
+    private final CarrierAccounts accounts;
 
     public UpdateTelephonyConfigurationService(TelephonyConfigurationRepository configurations, TrunkRepository trunks,
-            Clock clock) {
+            Clock clock, CarrierAccounts accounts) {
+        this.accounts = accounts;
         this.trunks = trunks;
         this.configurations = configurations;
         this.clock = clock;
@@ -42,7 +44,11 @@ public class UpdateTelephonyConfigurationService implements UpdateTelephonyConfi
                 changed = ProviderConfigurations.parse(target, ProviderConfigurations.restored(target, fields,
                         current.configuration().fields()));
             }
-            return configurations.update(current.edited(checkedName, changed, clock.instant()));
+            TelephonyConfiguration edited = current.edited(checkedName, changed, clock.instant());
+            // credentials that changed are checked with the carrier before they are kept
+            Uni<Void> checked = changed == null || changed.equals(current.configuration())
+                    ? Uni.createFrom().voidItem() : accounts.verify(changed);
+            return checked.chain(() -> configurations.update(edited));
         }).chain(saved -> TelephonyConfigurations.details(configurations, trunks, org, configurationId));
     }
 }

@@ -37,7 +37,7 @@ public final class VonageJwt {
     }
 
     /** The private key of a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----"); an IllegalArgumentException otherwise. */
-    static PrivateKey privateKey(String pem) {
+    public static PrivateKey privateKey(String pem) {
         if (pem == null || !pem.contains("-----BEGIN PRIVATE KEY-----")) {
             throw new IllegalArgumentException("The Vonage private key is not a PKCS#8 PEM key (-----BEGIN PRIVATE"
                     + " KEY-----), as the Vonage dashboard generates it");
