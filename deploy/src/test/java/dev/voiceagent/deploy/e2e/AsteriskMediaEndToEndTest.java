@@ -1,5 +1,6 @@
 package dev.voiceagent.deploy.e2e;
 
+import static dev.voiceagent.deploy.support.VoiceAgents.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,11 +12,12 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller.Carrier;
+import dev.voiceagent.deploy.support.Sql;
+import dev.voiceagent.deploy.support.VoiceAgents;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.restassured.specification.RequestSpecification;
 import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -45,28 +47,19 @@ class AsteriskMediaEndToEndTest {
     @Inject
     VoiceRuntime runtime;
 
+    @Inject
+    AgroalDataSource dataSource;
+
     private String key;
     private long workflow;
     private long organization;
     private final List<SimulatedCaller> callers = new ArrayList<>();
 
-    private static RequestSpecification as(String apiKey) {
-        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
-    }
-
     @BeforeEach
     void setUp() {
         FakeVoiceProviders.reset();
-        key = Api.createKey(Api.signUp("asterisk-media"), "k");
-        organization = as(key).get("/api/v1/organizations/context").then().statusCode(200).extract().jsonPath()
-                .getLong("organization_id");
-        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
-                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
-                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general"),
-                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123")))))
-                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
-        workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", VoiceCallEndToEndTest.definition()))
-                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        key = VoiceAgents.organization("asterisk-media");
+        workflow = VoiceAgents.workflow(key, "Orders", VoiceCallEndToEndTest.definition());
     }
 
     @AfterEach
@@ -94,6 +87,8 @@ class AsteriskMediaEndToEndTest {
                 Reply.calls("done"), Reply.says("Thank you, goodbye.")));
         long runId = as(key).body(Map.of("mode", "ari", "name", "ARI call")).post("/api/v1/workflow/" + workflow
                 + "/runs").then().statusCode(200).extract().jsonPath().getLong("id");
+        // the run's organization, as the ARI control that creates its media channel knows it
+        organization = new Sql(dataSource).queryLong("SELECT organization_id FROM workflow_runs WHERE id = ?", runId);
         SimulatedCaller forged = new SimulatedCaller(vertx, Carrier.ASTERISK, "PCMU");
         callers.add(forged);
         assertThatThrownBy(() -> forged.connect(address(runId, "0".repeat(64)))).as("a token not the run's")
@@ -106,16 +101,7 @@ class AsteriskMediaEndToEndTest {
                 .says("No that is all thanks.").pauses(1_000);
         caller.closed.get(40, TimeUnit.SECONDS);
 
-        JsonPath run = null;
-        for (int i = 0; i < 100; i++) {
-            run = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200).extract()
-                    .jsonPath();
-            if (run.getBoolean("is_completed")) {
-                break;
-            }
-            Thread.sleep(100);
-        }
-        assertThat(run.getBoolean("is_completed")).isTrue();
+        JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
         assertThat(caller.violations).as("the media subprotocol agreed, every frame a multiple of 160 bytes").isEmpty();
         assertThat(caller.hungUpByAgent).as("the agent hung up with chan_websocket's HANGUP").isTrue();

@@ -1,5 +1,6 @@
 package dev.voiceagent.deploy.e2e;
 
+import static dev.voiceagent.deploy.support.VoiceAgents.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -11,12 +12,12 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller.Carrier;
+import dev.voiceagent.deploy.support.VoiceAgents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.path.xml.XmlPath;
-import io.restassured.specification.RequestSpecification;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
@@ -53,10 +54,6 @@ class CloudonixVoiceCallEndToEndTest {
     private long workflow;
     private final List<SimulatedCaller> callers = new ArrayList<>();
 
-    private static RequestSpecification as(String apiKey) {
-        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
-    }
-
     @BeforeEach
     void setUp() {
         FakeProviderServer.REQUESTS.clear();
@@ -64,14 +61,8 @@ class CloudonixVoiceCallEndToEndTest {
         FakeProviderServer.cloudonixDomain = DOMAIN;
         FakeProviderServer.cloudonixKey = KEY;
         FakeVoiceProviders.reset();
-        key = Api.createKey(Api.signUp("cloudonix-voice"), "k");
-        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
-                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
-                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general"),
-                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123")))))
-                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
-        workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", VoiceCallEndToEndTest.definition()))
-                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        key = VoiceAgents.organization("cloudonix-voice");
+        workflow = VoiceAgents.workflow(key, "Orders", VoiceCallEndToEndTest.definition());
         long config = as(key).body(Map.of("name", "Cloudonix", "config", Map.of("provider", "cloudonix",
                 "bearer_token", KEY, "domain_id", DOMAIN))).post("/api/v1/organizations/telephony-configs").then()
                 .statusCode(200).extract().jsonPath().getLong("id");
@@ -91,15 +82,7 @@ class CloudonixVoiceCallEndToEndTest {
     }
 
     private JsonPath completedRun(long runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
-            JsonPath run = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200)
-                    .extract().jsonPath();
-            if (run.getBoolean("is_completed")) {
-                return run;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " never completed");
+        return VoiceAgents.completedRun(key, workflow, runId);
     }
 
     private static String path(String url) {

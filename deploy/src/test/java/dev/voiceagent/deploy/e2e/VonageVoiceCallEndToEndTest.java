@@ -1,5 +1,6 @@
 package dev.voiceagent.deploy.e2e;
 
+import static dev.voiceagent.deploy.support.VoiceAgents.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -13,11 +14,11 @@ import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
 import dev.voiceagent.deploy.support.SimulatedCaller.Carrier;
+import dev.voiceagent.deploy.support.VoiceAgents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.restassured.specification.RequestSpecification;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Inject;
@@ -61,10 +62,6 @@ class VonageVoiceCallEndToEndTest {
     private String privateKey;
     private final List<SimulatedCaller> callers = new ArrayList<>();
 
-    private static RequestSpecification as(String apiKey) {
-        return given().header("X-API-Key", apiKey).contentType(ContentType.JSON);
-    }
-
     @BeforeEach
     void setUp() throws Exception {
         FakeProviderServer.REQUESTS.clear();
@@ -75,14 +72,8 @@ class VonageVoiceCallEndToEndTest {
         FakeProviderServer.vonageApplication = APPLICATION;
         privateKey = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(pair.getPrivate()
                 .getEncoded()) + "\n-----END PRIVATE KEY-----\n";
-        key = Api.createKey(Api.signUp("vonage-voice"), "k");
-        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
-                "llm", Map.of("provider", "openai", "api_key", "sk-voice-test", "model", "gpt-4.1-mini"),
-                "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general"),
-                "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test", "voice", "voice123")))))
-                .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
-        workflow = as(key).body(Map.of("name", "Orders", "workflow_definition", VoiceCallEndToEndTest.definition()))
-                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        key = VoiceAgents.organization("vonage-voice");
+        workflow = VoiceAgents.workflow(key, "Orders", VoiceCallEndToEndTest.definition());
     }
 
     @AfterEach
@@ -129,15 +120,7 @@ class VonageVoiceCallEndToEndTest {
     }
 
     private JsonPath completedRun(long runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
-            JsonPath run = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200)
-                    .extract().jsonPath();
-            if (run.getBoolean("is_completed")) {
-                return run;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + runId + " never completed");
+        return VoiceAgents.completedRun(key, workflow, runId);
     }
 
     private static List<FakeProviderServer.Received> requests(String method) {

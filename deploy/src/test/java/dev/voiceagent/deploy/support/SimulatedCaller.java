@@ -338,17 +338,7 @@ public final class SimulatedCaller implements AutoCloseable {
         switch (m.getString("event", "")) {
             case "media" -> {
                 byte[] audio = Base64.getDecoder().decode(m.getJsonObject("media").getString("payload"));
-                if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
-                    if (sentenceEnded) {
-                        sentencePauses++; // the next sentence came after the last one had played: a pause
-                    } else {
-                        underruns++; // mid-sentence, the audio came later than the caller's ear needed it
-                    }
-                }
-                sentenceEnded = false;
-                agentFrames.add(now);
-                agentLevels.add(Loudness.dbfs(G711.decode(audio)));
-                playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+                heard(now, audio.length / 8, Loudness.dbfs(G711.decode(audio)));
             }
             case "mark" -> {
                 String name = m.getJsonObject("mark").getString("name");
@@ -384,17 +374,7 @@ public final class SimulatedCaller implements AutoCloseable {
                     return;
                 }
                 byte[] audio = Base64.getDecoder().decode(media.getString("payload"));
-                if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
-                    if (sentenceEnded) {
-                        sentencePauses++;
-                    } else {
-                        underruns++;
-                    }
-                }
-                sentenceEnded = false;
-                agentFrames.add(now);
-                agentLevels.add(Loudness.dbfs(G711.decode(audio)));
-                playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+                heard(now, audio.length / 8, Loudness.dbfs(G711.decode(audio)));
             }
             case "checkpoint" -> {
                 String name = m.getString("name");
@@ -423,17 +403,7 @@ public final class SimulatedCaller implements AutoCloseable {
             violations.add("an Asterisk media message of " + audio.length + " bytes, not a multiple of 160");
             return;
         }
-        if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
-            if (sentenceEnded) {
-                sentencePauses++;
-            } else {
-                underruns++;
-            }
-        }
-        sentenceEnded = false;
-        agentFrames.add(now);
-        agentLevels.add(Loudness.dbfs(G711.decode(audio)));
-        playedUntil = Math.max(playedUntil, now) + audio.length / 8;
+        heard(now, audio.length / 8, Loudness.dbfs(G711.decode(audio)));
     }
 
     /** Asterisk's commands (JSON, case-sensitive): MARK_MEDIA, FLUSH_MEDIA, HANGUP. */
@@ -467,17 +437,25 @@ public final class SimulatedCaller implements AutoCloseable {
             violations.add("a Vonage audio message of " + audio.length + " bytes, not 640");
             return;
         }
+        heard(now, 20, Loudness.dbfs(Pcm16.samples(audio)));
+    }
+
+    /**
+     * The agent's audio of {@code ms} arrived at {@code now}: played after what was queued, in real time; counted as an
+     * underrun when it came after the caller's playback ran dry mid-sentence, or a pause between sentences.
+     */
+    private void heard(long now, long ms, double level) {
         if (!agentFrames.isEmpty() && now - agentFrames.getLast() < 100 && playedUntil + 20 < now) {
             if (sentenceEnded) {
-                sentencePauses++;
+                sentencePauses++; // the next sentence came after the last one had played: a pause
             } else {
-                underruns++;
+                underruns++; // mid-sentence, the audio came later than the caller's ear needed it
             }
         }
         sentenceEnded = false;
         agentFrames.add(now);
-        agentLevels.add(Loudness.dbfs(Pcm16.samples(audio)));
-        playedUntil = Math.max(playedUntil, now) + 20;
+        agentLevels.add(level);
+        playedUntil = Math.max(playedUntil, now) + ms;
     }
 
     /**
