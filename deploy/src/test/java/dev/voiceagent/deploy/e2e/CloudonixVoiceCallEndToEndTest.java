@@ -105,7 +105,7 @@ class CloudonixVoiceCallEndToEndTest {
         long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
                 .getLong("workflow_run_id");
-        FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getFirst();
+        FakeProviderServer.Received dial = FakeProviderServer.first("POST", "/calls/" + DOMAIN + "/application");
         assertThat(dial.path()).isEqualTo("/calls/" + DOMAIN + "/application");
         JsonObject call = new JsonObject(dial.body());
         assertThat(call.getString("destination")).isEqualTo("+442071838750");
@@ -129,11 +129,11 @@ class CloudonixVoiceCallEndToEndTest {
         caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_900)
                 .says("No that is all thanks.").pauses(1_000);
         String reason = caller.closed.get(40, TimeUnit.SECONDS);
-        for (int i = 0; i < 30 && FakeProviderServer.REQUESTS.stream().noneMatch(r -> "DELETE".equals(r.method()));
-                i++) {
+        for (int i = 0; i < 30 && FakeProviderServer.REQUESTS.stream().noneMatch(r -> "DELETE".equals(r.method())
+                && r.path().endsWith(token)); i++) {
             Thread.sleep(100);
         }
-        assertThat(FakeProviderServer.REQUESTS).filteredOn(r -> "DELETE".equals(r.method()))
+        assertThat(FakeProviderServer.REQUESTS).filteredOn(r -> "DELETE".equals(r.method()) && r.path().endsWith(token))
                 .as("the agent hung up by deleting the session").singleElement()
                 .satisfies(r -> assertThat(r.path()).isEqualTo("/customers/self/domains/" + DOMAIN + "/sessions/"
                         + token));
@@ -162,7 +162,7 @@ class CloudonixVoiceCallEndToEndTest {
         long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
                 .getLong("workflow_run_id");
-        String callback = path(new JsonObject(FakeProviderServer.REQUESTS.getFirst().body()).getString("callback"));
+        String callback = path(new JsonObject(FakeProviderServer.first("POST", "/calls/" + DOMAIN + "/application").body()).getString("callback"));
         String token = FakeProviderServer.lastSid;
         given().contentType(ContentType.JSON).body(session(token, "processing").encode()).post(callback).then()
                 .statusCode(200).body("status", equalTo("ignored: status not tracked"));
@@ -201,7 +201,8 @@ class CloudonixVoiceCallEndToEndTest {
         String refused = given().contentType(ContentType.JSON).header("Authorization", "Bearer " + KEY).body(unknown)
                 .post("/api/v1/telephony/cloudonix/inbound").then().statusCode(200).extract().asString();
         assertThat(new XmlPath(refused).getString("Response.Reject.@reason")).isEqualTo("rejected");
-        assertThat(FakeProviderServer.REQUESTS).as("answered by CXML alone").isEmpty();
+        assertThat(FakeProviderServer.REQUESTS).as("answered by CXML alone")
+                .noneMatch(r -> "POST".equals(r.method()));
     }
 
     @Test

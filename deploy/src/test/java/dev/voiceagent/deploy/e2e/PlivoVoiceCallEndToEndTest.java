@@ -130,7 +130,7 @@ class PlivoVoiceCallEndToEndTest {
         long runId = as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
                 .getLong("workflow_run_id");
-        FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getFirst();
+        FakeProviderServer.Received dial = FakeProviderServer.first("POST", "/Call/");
         String prefix = "vobiz".equals(carrier) ? "/api" : "";
         assertThat(dial.path()).isEqualTo(prefix + "/v1/Account/" + AUTH_ID + "/Call/");
         JsonPath body = new JsonPath(dial.body());
@@ -160,7 +160,7 @@ class PlivoVoiceCallEndToEndTest {
         assertThat(stream.getString("Response.Stream.@contentType")).isEqualTo("audio/x-mulaw;rate=8000");
         String url = stream.getString("Response.Stream").strip();
         assertThat(url).startsWith("ws://localhost:8081/api/v1/telephony/ws/").contains("/" + runId + "/");
-        return new Object[] {runId, body, url};
+        return new Object[] {runId, body, url, request};
     }
 
     @Test
@@ -174,7 +174,7 @@ class PlivoVoiceCallEndToEndTest {
         String callUuid = "c0ffee00-" + UUID.randomUUID().toString().substring(9);
         Object[] placed = placeAndAnswer("plivo", callUuid);
         long runId = (long) placed[0];
-        FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getFirst();
+        FakeProviderServer.Received dial = FakeProviderServer.first("POST", "/Call/");
         assertThat(new String(Base64.getDecoder().decode(dial.authorization().substring(6)),
                 StandardCharsets.UTF_8)).isEqualTo(AUTH_ID + ":" + TOKEN);
 
@@ -185,8 +185,10 @@ class PlivoVoiceCallEndToEndTest {
         for (int i = 0; i < 30 && requests("DELETE").isEmpty(); i++) {
             Thread.sleep(100);
         }
+        assertThat(requests("DELETE")).as("not by the dial's request id: the call is its CallUUID once it rang")
+                .noneMatch(r -> r.path().contains((String) placed[3]));
         assertThat(requests("DELETE")).as("the agent hung up through the Call API, by the CallUUID")
-                .singleElement().satisfies(r -> assertThat(r.path())
+                .filteredOn(r -> r.path().contains(callUuid)).singleElement().satisfies(r -> assertThat(r.path())
                         .isEqualTo("/v1/Account/" + AUTH_ID + "/Call/" + callUuid + "/"));
         String hangup = new JsonPath(dial.body()).getString("hangup_url");
         signed("plivo", hangup, Map.of("CallUUID", callUuid, "RequestUUID", "x", "CallStatus", "completed",
@@ -220,7 +222,7 @@ class PlivoVoiceCallEndToEndTest {
         FakeVoiceProviders.REPLIES.add(Reply.says("We are open from nine to five."));
         Object[] placed = placeAndAnswer("vobiz", "vobiz-call-" + UUID.randomUUID());
         long runId = (long) placed[0];
-        FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getFirst();
+        FakeProviderServer.Received dial = FakeProviderServer.first("POST", "/Call/");
         assertThat(dial.xAuth()).isEqualTo(AUTH_ID + ":" + TOKEN);
         assertThat(dial.authorization()).as("Vobiz takes no Basic authentication").isNull();
         assertThat(new JsonPath(dial.body()).getString("machine_detection")).isNull();
@@ -268,7 +270,8 @@ class PlivoVoiceCallEndToEndTest {
                     .statusCode(200).extract().asString();
             assertThat(new XmlPath(hangup).getString("Response.Hangup.@reason")).isEqualTo("rejected");
         }
-        assertThat(FakeProviderServer.REQUESTS).as("answered by XML alone: no API call").isEmpty();
+        assertThat(FakeProviderServer.REQUESTS).as("answered by XML alone: no API call")
+                .noneMatch(r -> r.path().endsWith("/Call/") && "POST".equals(r.method()));
     }
 
     @Test
@@ -291,18 +294,19 @@ class PlivoVoiceCallEndToEndTest {
         caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
 
         JsonPath run = completedRun(runId);
-        for (int i = 0; i < 50 && requests("POST").size() < 2; i++) {
+        for (int i = 0; i < 50 && requests("POST").stream().noneMatch(r -> r.path().contains(callUuid)); i++) {
             Thread.sleep(100);
         }
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
         assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Connecting you now.");
-        FakeProviderServer.Received move = requests("POST").getLast();
+        FakeProviderServer.Received move = FakeProviderServer.first("POST", "/Call/" + callUuid + "/");
         assertThat(move.path()).isEqualTo("/v1/Account/" + AUTH_ID + "/Call/" + callUuid + "/");
         JsonPath moved = new JsonPath(move.body());
         assertThat(moved.getString("legs")).isEqualTo("aleg");
         assertThat(moved.getString("aleg_method")).isEqualTo("POST");
         String dialAt = moved.getString("aleg_url");
-        assertThat(requests("DELETE")).as("a transferred call is not hung up").isEmpty();
+        assertThat(requests("DELETE")).as("a transferred call is not hung up")
+                .noneMatch(r -> r.path().contains(callUuid));
 
         String relative = dialAt.substring(dialAt.indexOf("/api/v1/"));
         given().contentType("application/x-www-form-urlencoded").body("CallUUID=" + callUuid).urlEncodingEnabled(false)
@@ -342,12 +346,17 @@ class PlivoVoiceCallEndToEndTest {
         as(key).body(Map.of("workflow_id", workflow, "phone_number", "+442071838750"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(400)
                 .body("detail", containsString("Plivo answered HTTP 401"));
-        as(key).get("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200)
-                .body("runs[0].is_completed", equalTo(true));
+        long runId = as(key).get("/api/v1/workflow/" + workflow + "/runs").then().statusCode(200)
+                .body("runs[0].is_completed", equalTo(true)).extract().jsonPath().getLong("runs[0].id");
         FakeProviderServer.status = 201;
-        FakeProviderServer.REQUESTS.clear();
         // the transfer's XML: only for the address this service signed, and only with the carrier's signature
-        String base = "http://localhost:8081/api/v1/telephony/plivo/transfer/1?to=%2B15550001111&timeout=20&sig=bad";
-        signed("plivo", base, Map.of("CallUUID", "c")).post(path(base)).then().statusCode(403);
+        String base = "http://localhost:8081/api/v1/telephony/plivo/transfer/" + runId
+                + "?to=%2B15550001111&timeout=20&sig=bad";
+        signed("plivo", base, Map.of("CallUUID", "c")).urlEncodingEnabled(false).post(path(base)).then()
+                .statusCode(403);
+        // a run of no Plivo call (none, or another organization's) is not found, whatever the address says
+        String unknown = base.replace("/transfer/" + runId, "/transfer/" + (runId + 100_000));
+        signed("plivo", unknown, Map.of("CallUUID", "c")).urlEncodingEnabled(false).post(path(unknown)).then()
+                .statusCode(404);
     }
 }

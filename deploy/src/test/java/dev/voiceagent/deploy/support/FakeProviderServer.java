@@ -27,6 +27,15 @@ public class FakeProviderServer implements QuarkusTestResourceLifecycleManager {
     }
 
     public static final List<Received> REQUESTS = new CopyOnWriteArrayList<>();
+
+    /**
+     * The first request of {@code method} whose path ends with {@code pathEnd} (a test's own dial, whatever a call of
+     * an earlier test sent late, as its hang-up).
+     */
+    public static Received first(String method, String pathEnd) {
+        return REQUESTS.stream().filter(r -> r.method().equals(method) && r.path().endsWith(pathEnd)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + method + " ..." + pathEnd + " in " + REQUESTS));
+    }
     public static volatile int status = 201;
     public static volatile String lastSid;
     private static final AtomicLong SIDS = new AtomicLong();

@@ -3,6 +3,7 @@ package dev.voiceagent.adapters.telephony.cloudonix;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
+import dev.voiceagent.application.call.AuthenticateCallReportUseCase;
 import dev.voiceagent.application.call.CallReport;
 import dev.voiceagent.application.call.InboundCallUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase.Answer;
@@ -48,12 +49,14 @@ import java.util.Map;
 public class CloudonixResource {
 
     private final ProcessCallReportUseCase reports;
+    private final AuthenticateCallReportUseCase authenticator;
     private final InboundCallUseCase inbound;
     private final CloudonixCallGateway gateway;
 
-    public CloudonixResource(ProcessCallReportUseCase reports, InboundCallUseCase inbound,
-            CloudonixCallGateway gateway) {
+    public CloudonixResource(ProcessCallReportUseCase reports, AuthenticateCallReportUseCase authenticator,
+            InboundCallUseCase inbound, CloudonixCallGateway gateway) {
         this.reports = reports;
+        this.authenticator = authenticator;
         this.inbound = inbound;
         this.gateway = gateway;
     }
@@ -71,12 +74,15 @@ public class CloudonixResource {
     }
 
     @POST
-    @Path("/session-update/{run_id}/{signature}")
-    public Uni<Response> sessionUpdate(@PathParam("run_id") long runId, @PathParam("signature") String signature,
+    @Path("/session-update/{run_id}/{token}")
+    public Uni<Response> sessionUpdate(@PathParam("run_id") long runId, @PathParam("token") String signature,
             String body) {
-        if (!gateway.sessionUpdateSigned(runId, signature)) {
-            return Uni.createFrom().item(reply(403, Map.of("detail", "Invalid signature")));
-        }
+        // the run's Cloudonix call first (another's run: 404), then the address's signature (403)
+        return authenticator.authenticate(runId, Provider.CLOUDONIX, configuration -> gateway.sessionUpdateSigned(
+                runId, signature)).chain(() -> sessionUpdate(runId, body));
+    }
+
+    private Uni<Response> sessionUpdate(long runId, String body) {
         JsonObject session = json(body);
         String token = session == null ? null : session.getString("token");
         if (token == null) {

@@ -56,9 +56,12 @@ public abstract class PlivoFamilyGateway implements CallGateway {
         return callbackBase + "/api/v1/telephony/" + family.route();
     }
 
-    /** The answer URL of an outbound call: its XML streams the call to the run's media address. */
+    /**
+     * The answer URL of an outbound call: its XML streams the call to the run's media address (the run's workflow and
+     * organization in the query, which the media address is signed for).
+     */
     public String answerUrl(long workflowId, long organizationId, long runId) {
-        return route() + "/answer/" + workflowId + "/" + organizationId + "/" + runId;
+        return route() + "/answer/" + runId + "?workflow_id=" + workflowId + "&organization_id=" + organizationId;
     }
 
     public String hangupUrl(long runId) {

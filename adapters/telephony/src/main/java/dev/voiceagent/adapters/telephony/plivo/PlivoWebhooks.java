@@ -142,13 +142,12 @@ public class PlivoWebhooks {
     public Uni<Response> transfer(PlivoFamily family, long runId, String to, int timeout, String sig,
             HttpHeaders headers, String body) {
         PlivoFamilyGateway gateway = gateway(family);
-        if (!gateway.transferSigned(runId, to, timeout, sig)) {
-            return Uni.createFrom().item(json(403, Map.of("detail", "Invalid signature")));
-        }
-        SignatureCheck signed = family.signature(gateway.transferUrl(runId, to, timeout), FormBody.parse(body),
-                headers);
+        // the run's call first (another's run: 404), then this service's signature of the destination and the
+        // carrier's of the request (403)
+        SignatureCheck signed = !gateway.transferSigned(runId, to, timeout, sig) ? configuration -> false
+                : family.signature(gateway.transferUrl(runId, to, timeout), FormBody.parse(body), headers);
         return authenticator.authenticate(runId, family.provider(), signed)
-                .replaceWith(xml(PlivoFamilyGateway.dial(to, timeout)));
+                .map(ok -> xml(PlivoFamilyGateway.dial(to, timeout))); // built once signed: to is then present
     }
 
     /** An inbound call, posted to {@code path} (the address the carrier's application was given). */

@@ -25,10 +25,9 @@ public class VobizResource {
     }
 
     @POST
-    @Path("/answer/{workflow_id}/{organization_id}/{run_id}")
-    public Uni<Response> answer(@PathParam("workflow_id") long workflowId,
-            @PathParam("organization_id") long organizationId, @PathParam("run_id") long runId,
-            @Context HttpHeaders headers, String body) {
+    @Path("/answer/{run_id}")
+    public Uni<Response> answer(@PathParam("run_id") long runId, @QueryParam("workflow_id") long workflowId,
+            @QueryParam("organization_id") long organizationId, @Context HttpHeaders headers, String body) {
         return webhooks.answer(FAMILY, workflowId, organizationId, runId, headers, body);
     }
 
