@@ -10,9 +10,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -60,10 +58,6 @@ public class CarrierAccountChecks implements CarrierAccounts {
         return QuarkusRestClientBuilder.newBuilder().baseUri(URI.create(base)).build(CarrierAccountApi.class);
     }
 
-    private static String basic(String user, String password) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-    }
-
     @Override
     public Uni<Void> verify(ProviderConfiguration configuration) {
         if (!enabled) {
@@ -71,10 +65,10 @@ public class CarrierAccountChecks implements CarrierAccounts {
         }
         return switch (configuration) {
             case ProviderConfiguration.Twilio t -> ask("Twilio", "account_sid and auth_token",
-                    twilio.twilio(t.accountSid(), basic(t.accountSid(), t.authToken())));
+                    twilio.twilio(t.accountSid(), CarrierApis.basic(t.accountSid(), t.authToken())));
             case ProviderConfiguration.Telnyx t -> ask("Telnyx", "api_key", telnyx.telnyx("Bearer " + t.apiKey()));
             case ProviderConfiguration.Plivo p -> ask("Plivo", "auth_id and auth_token",
-                    plivo.plivo(p.authId(), basic(p.authId(), p.authToken())));
+                    plivo.plivo(p.authId(), CarrierApis.basic(p.authId(), p.authToken())));
             case ProviderConfiguration.Vobiz v -> ask("Vobiz", "auth_id and auth_token",
                     vobiz.vobiz(v.authId(), v.authId(), v.authToken()));
             case ProviderConfiguration.Vonage v -> Uni.createFrom().deferred(() -> {
@@ -84,7 +78,7 @@ public class CarrierAccountChecks implements CarrierAccounts {
                     return Uni.createFrom().failure(new DomainRuleViolation(e.getMessage()));
                 }
                 return ask("Vonage", "api_key, api_secret and application_id",
-                        vonage.vonage(v.applicationId(), basic(v.apiKey(), v.apiSecret())));
+                        vonage.vonage(v.applicationId(), CarrierApis.basic(v.apiKey(), v.apiSecret())));
             });
             case ProviderConfiguration.Cloudonix c -> ask("Cloudonix", "bearer_token and domain_id",
                     cloudonix.cloudonix(c.domainId(), "Bearer " + c.bearerToken()));

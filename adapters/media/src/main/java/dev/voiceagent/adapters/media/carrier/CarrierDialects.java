@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.media.carrier;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,11 +15,10 @@ public final class CarrierDialects {
             PlivoDialect::new, VobizDialect::new, VonageDialect::new, CloudonixDialect::new,
             AsteriskDialect::new);
 
-    /** Each run mode's carrier (the run's mode is its carrier's wire name). */
-    private static final Map<String, Supplier<CarrierDialect>> BY_MODE = Map.of("twilio", TwilioDialect::new,
-            "telnyx", TelnyxDialect::new, "plivo", PlivoDialect::new, "vobiz", VobizDialect::new, "vonage",
-            VonageDialect::new, "cloudonix", CloudonixDialect::new, "ari",
-            AsteriskDialect::new);
+    /** Each run mode (its carrier's wire name) with {@link #ALL} ordered for it: computed once, not per call. */
+    private static final Map<String, List<Supplier<CarrierDialect>>> BY_MODE = byMode(Map.of("twilio",
+            TwilioDialect::new, "telnyx", TelnyxDialect::new, "plivo", PlivoDialect::new, "vobiz", VobizDialect::new,
+            "vonage", VonageDialect::new, "cloudonix", CloudonixDialect::new, "ari", AsteriskDialect::new));
 
     private CarrierDialects() {
     }
@@ -28,18 +28,22 @@ public final class CarrierDialects {
      * start, and the call is its run's carrier's. A mode that is no carrier's keeps {@link #ALL}'s order.
      */
     public static List<Supplier<CarrierDialect>> forMode(String mode) {
-        Supplier<CarrierDialect> own = mode == null ? null : BY_MODE.get(mode.toLowerCase(Locale.ROOT));
-        if (own == null) {
-            return ALL;
-        }
-        String carrier = own.get().carrier();
-        List<Supplier<CarrierDialect>> ordered = new ArrayList<>(ALL.size());
-        ordered.add(own);
-        for (Supplier<CarrierDialect> dialect : ALL) {
-            if (!dialect.get().carrier().equals(carrier)) {
-                ordered.add(dialect);
+        return mode == null ? ALL : BY_MODE.getOrDefault(mode.toLowerCase(Locale.ROOT), ALL);
+    }
+
+    private static Map<String, List<Supplier<CarrierDialect>>> byMode(Map<String, Supplier<CarrierDialect>> own) {
+        Map<String, List<Supplier<CarrierDialect>>> orders = new HashMap<>();
+        own.forEach((mode, first) -> {
+            String carrier = first.get().carrier();
+            List<Supplier<CarrierDialect>> ordered = new ArrayList<>(ALL.size());
+            ordered.add(first);
+            for (Supplier<CarrierDialect> dialect : ALL) {
+                if (!dialect.get().carrier().equals(carrier)) {
+                    ordered.add(dialect);
+                }
             }
-        }
-        return List.copyOf(ordered);
+            orders.put(mode, List.copyOf(ordered));
+        });
+        return Map.copyOf(orders);
     }
 }

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.adapters.telephony.CallbackUrls;
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
@@ -17,7 +18,6 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.WebApplicationException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -81,9 +81,7 @@ public class CloudonixCallGateway implements CallGateway {
     @Override
     public Uni<String> originate(OutboundCall call) {
         String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
-                .orElseThrow(() -> new CallGatewayException("No voice runtime address is configured"
-                        + " (voiceagent.voice-runtime.url or voiceagent.public-base-url): the call would have no media",
-                        null));
+                .orElseThrow(() -> new CallGatewayException(CarrierApis.NO_RUNTIME, null));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("destination", call.to());
         body.put("caller-id", call.from());
@@ -103,7 +101,7 @@ public class CloudonixCallGateway implements CallGateway {
     @Override
     public Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId) {
         return api.hangUp(domain(configuration), providerCallId, bearer(configuration))
-                .onFailure(CloudonixCallGateway::notFound).recoverWithNull() // the session had ended already
+                .onFailure(CarrierApis::notFound).recoverWithNull() // the session had ended already
                 .onFailure().transform(CloudonixCallGateway::refused);
     }
 
@@ -130,18 +128,7 @@ public class CloudonixCallGateway implements CallGateway {
                 : epochMs instanceof String s && !s.isBlank() && !"0".equals(s.strip());
     }
 
-    private static boolean notFound(Throwable failure) {
-        return failure instanceof WebApplicationException web && web.getResponse() != null
-                && web.getResponse().getStatus() == 404;
-    }
-
     private static Throwable refused(Throwable failure) {
-        if (failure instanceof CallGatewayException) {
-            return failure;
-        }
-        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
-            return new CallGatewayException("Cloudonix answered HTTP " + web.getResponse().getStatus(), failure);
-        }
-        return new CallGatewayException("Cloudonix could not be reached", failure);
+        return CarrierApis.refused("Cloudonix", failure);
     }
 }

@@ -1,13 +1,12 @@
 package dev.voiceagent.adapters.telephony.plivo;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -34,8 +33,7 @@ public class PlivoCallGateway extends PlivoFamilyGateway {
     }
 
     private static String basic(ProviderConfiguration.Plivo plivo) {
-        return "Basic " + Base64.getEncoder().encodeToString((plivo.authId() + ":" + plivo.authToken())
-                .getBytes(StandardCharsets.UTF_8));
+        return CarrierApis.basic(plivo.authId(), plivo.authToken());
     }
 
     @Override

@@ -5,6 +5,7 @@ import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
 import dev.voiceagent.adapters.telephony.CallbackSigner;
 import dev.voiceagent.adapters.telephony.CallbackUrls;
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import dev.voiceagent.adapters.telephony.CarrierNumbers;
 import dev.voiceagent.adapters.telephony.twilio.Twiml;
 import dev.voiceagent.application.call.CallGateway;
@@ -15,7 +16,6 @@ import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.smallrye.mutiny.Uni;
-import jakarta.ws.rs.WebApplicationException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -132,10 +132,8 @@ public abstract class PlivoFamilyGateway implements CallGateway {
 
     @Override
     public Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId) {
-        return delete(configuration, providerCallId).onFailure(WebApplicationException.class)
-                .recoverWithUni(failure -> ((WebApplicationException) failure).getResponse().getStatus() == 404
-                        ? Uni.createFrom().voidItem() // the call had ended already
-                        : Uni.createFrom().failure(failure))
+        return delete(configuration, providerCallId)
+                .onFailure(CarrierApis::notFound).recoverWithNull() // the call had ended already
                 .onFailure().transform(this::refused);
     }
 
@@ -161,15 +159,10 @@ public abstract class PlivoFamilyGateway implements CallGateway {
         return get(configuration, providerCallId, "live")
                 .map(live -> "ringing".equals(String.valueOf(live.get("call_status")).toLowerCase(Locale.ROOT))
                         ? Optional.of(CallStatus.RINGING) : Optional.of(CallStatus.IN_PROGRESS))
-                .onFailure(PlivoFamilyGateway::notFound).recoverWithUni(() -> get(configuration, providerCallId, null)
+                .onFailure(CarrierApis::notFound).recoverWithUni(() -> get(configuration, providerCallId, null)
                         .map(record -> PlivoStatuses.ofRecord(record)))
-                .onFailure(PlivoFamilyGateway::notFound).recoverWithItem(Optional.empty())
+                .onFailure(CarrierApis::notFound).recoverWithItem(Optional.empty())
                 .onFailure().transform(this::refused);
-    }
-
-    private static boolean notFound(Throwable failure) {
-        return failure instanceof WebApplicationException web && web.getResponse() != null
-                && web.getResponse().getStatus() == 404;
     }
 
     private String name() {
@@ -177,13 +170,7 @@ public abstract class PlivoFamilyGateway implements CallGateway {
     }
 
     private Throwable refused(Throwable failure) {
-        if (failure instanceof CallGatewayException) {
-            return failure;
-        }
-        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
-            return new CallGatewayException(name() + " answered HTTP " + web.getResponse().getStatus(), failure);
-        }
-        return new CallGatewayException(name() + " could not be reached", failure);
+        return CarrierApis.refused(name(), failure);
     }
 
     protected abstract Uni<Map<String, Object>> create(ProviderConfiguration configuration, Map<String, Object> body);

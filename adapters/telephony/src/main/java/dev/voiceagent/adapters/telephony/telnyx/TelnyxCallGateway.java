@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.telephony.telnyx;
 
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import dev.voiceagent.adapters.telephony.CallbackUrls;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
@@ -12,7 +13,6 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.WebApplicationException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -71,7 +71,7 @@ public class TelnyxCallGateway implements CallGateway {
             body.put("answering_machine_detection", "detect_beep");
         }
         stream(body, runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
-                .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null)));
+                .orElseThrow(() -> new CallGatewayException(CarrierApis.NO_RUNTIME, null)));
         return api.dial(bearer(telnyx), body).map(TelnyxCallGateway::callControlId)
                 .onFailure().transform(TelnyxCallGateway::refused);
     }
@@ -92,9 +92,6 @@ public class TelnyxCallGateway implements CallGateway {
         return api.hangup(providerCallId, bearer(telnyx), Map.of()).replaceWithVoid()
                 .onFailure().transform(TelnyxCallGateway::refused);
     }
-
-    static final String NO_RUNTIME = "No voice runtime address is configured (voiceagent.voice-runtime.url or"
-            + " voiceagent.public-base-url): the call would have no media";
 
     /** An inbound call taken: answered with its media streamed to the voice runtime, in one command. */
     public Uni<Void> answerAndStream(ProviderConfiguration configuration, String callControlId, String streamUrl,
@@ -153,12 +150,6 @@ public class TelnyxCallGateway implements CallGateway {
     }
 
     private static Throwable refused(Throwable failure) {
-        if (failure instanceof CallGatewayException) {
-            return failure;
-        }
-        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
-            return new CallGatewayException("Telnyx answered HTTP " + web.getResponse().getStatus(), failure);
-        }
-        return new CallGatewayException("Telnyx could not be reached", failure);
+        return CarrierApis.refused("Telnyx", failure);
     }
 }

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.telephony.twilio;
 
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.element;
 import static dev.voiceagent.adapters.telephony.twilio.Twiml.response;
 
@@ -15,12 +16,9 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -35,9 +33,6 @@ public class TwilioCallGateway implements CallGateway {
     private final TwilioApi api;
     private final String callbackBaseUrl;
     private final VoiceRuntime runtime;
-
-    static final String NO_RUNTIME = "No voice runtime address is configured (voiceagent.voice-runtime.url or"
-            + " voiceagent.public-base-url): the call would have no media";
 
     public TwilioCallGateway(@ConfigProperty(name = "voiceagent.twilio.base-url", defaultValue = "https://api.twilio.com")
             String baseUrl, @ConfigProperty(name = "voiceagent.callbacks.base-url") String callbackBaseUrl,
@@ -64,7 +59,7 @@ public class TwilioCallGateway implements CallGateway {
         form.add("To", call.to());
         form.add("From", call.from());
         String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
-                .orElseThrow(() -> new CallGatewayException(NO_RUNTIME, null));
+                .orElseThrow(() -> new CallGatewayException(CarrierApis.NO_RUNTIME, null));
         form.add("Twiml", TwilioStreams.connect(stream, call.runId(), callbackBaseUrl).xml());
         form.add("StatusCallback", statusCallbackUrl(call.runId()));
         form.add("StatusCallbackMethod", "POST");
@@ -128,14 +123,10 @@ public class TwilioCallGateway implements CallGateway {
     }
 
     private static String basic(ProviderConfiguration.Twilio twilio) {
-        return "Basic " + Base64.getEncoder().encodeToString((twilio.accountSid() + ":" + twilio.authToken())
-                .getBytes(StandardCharsets.UTF_8));
+        return CarrierApis.basic(twilio.accountSid(), twilio.authToken());
     }
 
     private static Throwable refused(Throwable failure) {
-        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
-            return new CallGatewayException("Twilio answered HTTP " + web.getResponse().getStatus(), failure);
-        }
-        return new CallGatewayException("Twilio could not be reached", failure);
+        return CarrierApis.refused("Twilio", failure);
     }
 }

@@ -1,59 +1,17 @@
 package dev.voiceagent.adapters.telephony.vobiz;
 
 import dev.voiceagent.adapters.telephony.plivo.PlivoFamily;
+import dev.voiceagent.adapters.telephony.plivo.PlivoFamilyResource;
 import dev.voiceagent.adapters.telephony.plivo.PlivoWebhooks;
-import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Response;
 
-/** Vobiz's webhooks ({@link PlivoWebhooks}): Plivo's, signed with X-Vobiz-Signature-V3 (or V2). */
+/** Vobiz's webhooks ({@link PlivoFamilyResource}): Plivo's, signed with X-Vobiz-Signature-V3 (or V2). */
 @Path("/api/v1/telephony/vobiz")
 @PermitAll
-public class VobizResource {
-
-    static final PlivoFamily FAMILY = PlivoFamily.VOBIZ;
-    private final PlivoWebhooks webhooks;
+public class VobizResource extends PlivoFamilyResource {
 
     public VobizResource(PlivoWebhooks webhooks) {
-        this.webhooks = webhooks;
-    }
-
-    @POST
-    @Path("/answer/{run_id}")
-    public Uni<Response> answer(@PathParam("run_id") long runId, @QueryParam("workflow_id") long workflowId,
-            @QueryParam("organization_id") long organizationId, @Context HttpHeaders headers, String body) {
-        return webhooks.answer(FAMILY, workflowId, organizationId, runId, headers, body);
-    }
-
-    @POST
-    @Path("/ring-callback/{run_id}")
-    public Uni<Response> ring(@PathParam("run_id") long runId, @Context HttpHeaders headers, String body) {
-        return webhooks.status(FAMILY, webhooks.ringUrl(FAMILY, runId), runId, headers, body);
-    }
-
-    @POST
-    @Path("/hangup-callback/{run_id}")
-    public Uni<Response> hangup(@PathParam("run_id") long runId, @Context HttpHeaders headers, String body) {
-        return webhooks.status(FAMILY, webhooks.hangupUrl(FAMILY, runId), runId, headers, body);
-    }
-
-    @POST
-    @Path("/transfer/{run_id}")
-    public Uni<Response> transfer(@PathParam("run_id") long runId, @QueryParam("to") String to,
-            @QueryParam("timeout") int timeout, @QueryParam("sig") String sig, @Context HttpHeaders headers,
-            String body) {
-        return webhooks.transfer(FAMILY, runId, to, timeout, sig, headers, body);
-    }
-
-    @POST
-    @Path("/inbound")
-    public Uni<Response> inbound(@Context HttpHeaders headers, String body) {
-        return webhooks.inbound(FAMILY, "/api/v1/telephony/vobiz/inbound", headers, body);
+        super(webhooks, PlivoFamily.VOBIZ);
     }
 }

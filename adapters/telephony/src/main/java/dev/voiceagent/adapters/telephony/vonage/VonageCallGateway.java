@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.telephony.vonage;
 
 import dev.voiceagent.adapters.telephony.CallbackUrls;
+import dev.voiceagent.adapters.telephony.CarrierApis;
 import dev.voiceagent.adapters.telephony.CarrierNumbers;
 import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
@@ -13,7 +14,6 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.WebApplicationException;
 import java.net.URI;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -94,9 +94,7 @@ public class VonageCallGateway implements CallGateway {
     @Override
     public Uni<String> originate(OutboundCall call) {
         String stream = runtime.streamUrl(call.organizationId(), call.workflowId(), call.runId())
-                .orElseThrow(() -> new CallGatewayException("No voice runtime address is configured"
-                        + " (voiceagent.voice-runtime.url or voiceagent.public-base-url): the call would have no media",
-                        null));
+                .orElseThrow(() -> new CallGatewayException(CarrierApis.NO_RUNTIME, null));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("to", List.of(endpoint(call.to())));
         body.put("from", Map.of("type", "phone", "number", CarrierNumbers.digits(call.from())));
@@ -121,7 +119,7 @@ public class VonageCallGateway implements CallGateway {
     public Uni<Void> hangUp(ProviderConfiguration configuration, String providerCallId) {
         return Uni.createFrom().deferred(() -> api.modify(providerCallId, bearer(configuration),
                         Map.of("action", "hangup")))
-                .onFailure(VonageCallGateway::notFound).recoverWithNull() // the call had ended already
+                .onFailure(CarrierApis::notFound).recoverWithNull() // the call had ended already
                 .onFailure().transform(VonageCallGateway::refused);
     }
 
@@ -148,18 +146,7 @@ public class VonageCallGateway implements CallGateway {
                 .onFailure().transform(VonageCallGateway::refused);
     }
 
-    private static boolean notFound(Throwable failure) {
-        return failure instanceof WebApplicationException web && web.getResponse() != null
-                && web.getResponse().getStatus() == 404;
-    }
-
     private static Throwable refused(Throwable failure) {
-        if (failure instanceof CallGatewayException) {
-            return failure;
-        }
-        if (failure instanceof WebApplicationException web && web.getResponse() != null) {
-            return new CallGatewayException("Vonage answered HTTP " + web.getResponse().getStatus(), failure);
-        }
-        return new CallGatewayException("Vonage could not be reached", failure);
+        return CarrierApis.refused("Vonage", failure);
     }
 }
