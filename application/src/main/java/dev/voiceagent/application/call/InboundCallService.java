@@ -129,7 +129,8 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
                         String url = runtime.streamUrl(org, workflow.id(), runId).orElseThrow();
                         Uni<Void> attached = call.providerCallId() == null ? Uni.createFrom().voidItem()
                                 : calls.attachProviderCallId(stored.attempt().id(), call.providerCallId());
-                        return attached.replaceWith((Answer) new Stream(runId, url, configuration.configuration()));
+                        return attached.replaceWith((Answer) new Stream(runId, url, configuration.configuration(), org,
+                                workflow.id()));
                     });
         });
     }

@@ -18,7 +18,9 @@ public interface InboundCallUseCase {
     /** What to tell the provider: stream the media to the runtime, or refuse the call (and why). */
     sealed interface Answer {
 
-        record Stream(long runId, String streamUrl, ProviderConfiguration configuration) implements Answer {
+        /** The run's organization and workflow name its media address (what Asterisk's transport_data carries). */
+        record Stream(long runId, String streamUrl, ProviderConfiguration configuration, long organizationId,
+                long workflowId) implements Answer {
         }
 
         /** reason: unknown_number, no_inbound_workflow, workflow_unavailable, no_voice_runtime, busy. */

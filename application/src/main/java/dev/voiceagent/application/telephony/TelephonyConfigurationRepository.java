@@ -1,5 +1,6 @@
 package dev.voiceagent.application.telephony;
 
+import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.TelephonyConfiguration;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
@@ -32,6 +33,12 @@ public interface TelephonyConfigurationRepository {
 
     /** This one becomes the default; the previous default stops being it, in one transaction. */
     Uni<Void> makeDefaultOutbound(long organizationId, long configurationId);
+
+    /**
+     * Every organization's active configurations of one provider, oldest first: the installation's own work on them
+     * (the control connections a carrier like Asterisk needs held open), never shown to a tenant.
+     */
+    Uni<List<TelephonyConfiguration>> activeOf(Provider provider);
 
     /** The codes this organization's finished runs ended with. */
     Uni<List<String>> dispositionCodesSeen(long organizationId);

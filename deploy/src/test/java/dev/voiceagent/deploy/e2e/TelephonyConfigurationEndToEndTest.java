@@ -108,12 +108,17 @@ class TelephonyConfigurationEndToEndTest {
         as(key).body(Map.of("address", "+442071838751")).post(BASE + "/" + ari + "/phone-numbers").then()
                 .statusCode(200);
         as(key).get(BASE + "/" + ari).then().body("is_ready_for_outbound", equalTo(false))
-                .body("outbound_blocked_reason", containsString("calls cannot talk in this service yet"));
+                .body("outbound_blocked_reason", containsString("ws_client_name"));
+        as(key).body(Map.of("name", "Asterisk", "config", Map.of("provider", "ari", "ari_endpoint",
+                "http://pbx.example.com:8088", "app_name", "agents", "app_password", "p", "ws_client_name",
+                "voiceagent"))).put(BASE + "/" + ari).then().statusCode(200);
+        as(key).get(BASE + "/" + ari).then().body("is_ready_for_outbound", equalTo(true))
+                .body("outbound_blocked_reason", nullValue());
         as(key).get("/api/v1/organizations/telephony-providers/metadata").then().statusCode(200)
                 .body("providers.find { it.provider == 'twilio' }.supports_outbound", equalTo(true))
                 .body("providers.find { it.provider == 'plivo' }.supports_outbound", equalTo(true))
                 .body("providers.find { it.provider == 'cloudonix' }.supports_outbound", equalTo(true))
-                .body("providers.find { it.provider == 'ari' }.supports_outbound", equalTo(false))
+                .body("providers.find { it.provider == 'ari' }.supports_outbound", equalTo(true))
                 .body("providers.find { it.provider == 'twilio' }.fields.find { it.name == 'auth_token' }.sensitive",
                         equalTo(true));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.campaign.CampaignRepository;
+import dev.voiceagent.application.shared.Leases;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository;
 import dev.voiceagent.application.webhook.WebhookOutbox;
@@ -73,6 +74,8 @@ class PostgresContractsTest {
     AgroalDataSource dataSource;
     @Inject
     VoiceRunStore voiceRuns;
+    @Inject
+    Leases leases;
 
     private Sql sql;
     private long org;
@@ -113,6 +116,26 @@ class PostgresContractsTest {
         assertThat(await(campaigns.applyTransition(created, created.start(NOW)))).isTrue();
         assertThat(await(campaigns.applyTransition(syncing, syncing.contactsLoaded(3, NOW)))).isTrue();
         return await(campaigns.findView(org, created.id())).orElseThrow().campaign();
+    }
+
+    @Test
+    void aLeaseHasOneHolderUntilReleasedOrItsSessionIsLost() {
+        String key = "contracts:" + org;
+        Leases.Lease first = await(leases.tryAcquire(key)).orElseThrow();
+        assertThat(await(leases.tryAcquire(key))).as("held by the first").isEmpty();
+        assertThat(await(leases.tryAcquire(key + ":other"))).as("another key is free").isPresent()
+                .hasValueSatisfying(other -> await(other.release()));
+        assertThat(await(first.held())).isTrue();
+        await(first.release());
+        Leases.Lease second = await(leases.tryAcquire(key)).orElseThrow();
+        // the holder's session ends (its replica gone): the lease is free again, and the holder can tell
+        assertThat(sql.queryLong("SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory'"
+                + " AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 1)",
+                key)).as("one session holds it").isEqualTo(1);
+        assertThat(await(second.held())).as("its connection was lost").isFalse();
+        Leases.Lease third = await(leases.tryAcquire(key)).orElseThrow();
+        await(third.release());
+        await(second.release());
     }
 
     @Test

@@ -41,14 +41,17 @@ public enum Provider {
             Field.required("bearer_token", "Bearer token", true, "An API key of the Cloudonix domain", null),
             Field.required("domain_id", "Domain", false, "The Cloudonix domain", "example.cloudonix.net"),
             Field.optional("application_name", "Application name", false, "The voice application of the domain", null))),
-    ARI("Asterisk (ARI)", false, false, true,
+    ARI("Asterisk (ARI)", true, false, true,
             "https://docs.asterisk.org/Configuration/Interfaces/Asterisk-REST-Interface-ARI/", List.of(
             Field.required("ari_endpoint", "ARI endpoint URL", false, "Base URL of the Asterisk REST Interface",
                     "http://pbx.example.com:8088"),
-            Field.required("app_name", "Stasis application", false, "The Stasis application calls are sent to", null),
+            Field.required("app_name", "ARI user (and Stasis application)", false,
+                    "The ARI user, matching its ari.conf section; calls are sent to the Stasis application of the"
+                            + " same name", null),
             Field.required("app_password", "Password", true, "The ARI user's password", null),
             Field.optional("ws_client_name", "WebSocket client name", false,
-                    "The name of the ARI WebSocket client, when several share the user", null))),
+                    "The websocket_client.conf connection through which Asterisk's externalMedia channels reach"
+                            + " this service's media route", "voiceagent"))),
     SIMULATOR("Simulator", true, true, false, null, List.of(
             Field.setting("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", "array",
                     "The outcome of calls to numbers ending in each suffix", null),

@@ -150,6 +150,15 @@ public sealed interface ProviderConfiguration {
             return map("ari_endpoint", ariEndpoint, "app_name", appName, "app_password", appPassword,
                     "ws_client_name", wsClientName);
         }
+
+        @Override
+        public List<SetupStep> providerSteps() {
+            return List.of(SetupStep.blocking("ws_client_name", "Media WebSocket client",
+                    "The websocket_client.conf connection (uri: this service's /api/v1/telephony/ws/ari, protocols:"
+                            + " media) that Asterisk's externalMedia channels dial", !wsClientName.isBlank(),
+                    "Asterisk needs ws_client_name (its websocket_client.conf connection to this service's media"
+                            + " route) to carry a call's media"));
+        }
     }
 
     record Simulator(List<SimulatorRule> rules, CallStatus defaultOutcome, int defaultDurationSeconds, int ringDelayMs)

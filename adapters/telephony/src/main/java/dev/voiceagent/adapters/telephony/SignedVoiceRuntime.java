@@ -43,6 +43,11 @@ public class SignedVoiceRuntime implements VoiceRuntime {
     }
 
     @Override
+    public Optional<String> streamToken(long organizationId, long workflowId, long runId) {
+        return Optional.of(token(organizationId, workflowId, runId));
+    }
+
+    @Override
     public boolean accepts(long organizationId, long workflowId, long runId, String token) {
         return signer.verify(workflowId + ":" + organizationId + ":" + runId, token);
     }

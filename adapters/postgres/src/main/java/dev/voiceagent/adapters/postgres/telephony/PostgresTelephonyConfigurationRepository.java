@@ -147,6 +147,17 @@ public class PostgresTelephonyConfigurationRepository implements TelephonyConfig
     }
 
     @Override
+    public Uni<List<TelephonyConfiguration>> activeOf(Provider provider) {
+        return pool.preparedQuery("""
+                        SELECT c.id, c.organization_id, c.name, c.provider, c.credentials,
+                        c.is_default_outbound, c.is_active, c.inactive_since, c.inactive_reason, c.created_at,
+                        c.updated_at, 0::bigint AS active_numbers FROM telephony_configurations c
+                        WHERE c.provider = $1 AND c.is_active AND c.credentials IS NOT NULL ORDER BY c.created_at, c.id""")
+                .execute(Tuple.of(provider.wireName()))
+                .map(rows -> Rows.list(rows, r -> view(r).configuration()));
+    }
+
+    @Override
     public Uni<List<String>> dispositionCodesSeen(long organizationId) {
         return pool.preparedQuery("""
                         SELECT DISTINCT gathered_context->>'mapped_call_disposition' AS code FROM workflow_runs

@@ -1,0 +1,204 @@
+package dev.voiceagent.deploy.e2e;
+
+import static dev.voiceagent.deploy.support.VoiceAgents.as;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.deploy.support.Api;
+import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeAsterisk;
+import dev.voiceagent.deploy.support.FakeVoiceProviders;
+import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
+import dev.voiceagent.deploy.support.SimulatedCaller;
+import dev.voiceagent.deploy.support.SimulatedCaller.Carrier;
+import dev.voiceagent.deploy.support.VoiceAgents;
+import dev.voiceagent.deploy.support.Sql;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Asterisk calls that talk, end to end, controlled through ARI: a local stand-in for an Asterisk (its REST interface
+ * and its events WebSocket, which takes only the ARI user's credentials and refuses what Asterisk would) is the
+ * configuration's endpoint; this service holds its events, originates calls into the Stasis application, creates the
+ * externalMedia channel whose websocket_client.conf connection dials the media route with the run's ids and token, and
+ * bridges both once they are in the application; a simulated chan_websocket client speaks the media. Outcomes come from
+ * ChannelDestroyed causes; calls in arrive as ringing channels entering the application.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeVoiceProviders.class)
+class AsteriskVoiceCallEndToEndTest {
+
+    private static final String USER = "agents";
+    private static final String PASSWORD = "s3cret&#+x";
+    private static final String WS_CLIENT = "voiceagent";
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private String key;
+    private long workflow;
+    private long configuration;
+    private FakeAsterisk pbx;
+    private final List<SimulatedCaller> callers = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        FakeVoiceProviders.reset();
+        pbx = new FakeAsterisk(vertx, USER, PASSWORD, WS_CLIENT);
+        key = VoiceAgents.organization("asterisk-voice");
+        workflow = VoiceAgents.workflow(key, "Orders", VoiceCallEndToEndTest.definition());
+        configuration = as(key).body(Map.of("name", "PBX", "config", Map.of("provider", "ari", "ari_endpoint",
+                        pbx.endpoint(), "app_name", USER, "app_password", PASSWORD, "ws_client_name", WS_CLIENT)))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200).extract().jsonPath()
+                .getLong("id");
+        as(key).body(Map.of("address", "1001", "inbound_workflow_id", workflow))
+                .post("/api/v1/organizations/telephony-configs/" + configuration + "/phone-numbers").then()
+                .statusCode(200);
+        pbx.listening.get(15, TimeUnit.SECONDS); // a replica holds the configuration's events
+    }
+
+    @AfterEach
+    void tearDown() {
+        callers.forEach(SimulatedCaller::close);
+        // the configuration goes, and with it the events stream this service held
+        as(key).delete("/api/v1/organizations/telephony-configs/" + configuration);
+        pbx.close();
+    }
+
+    /** Asterisk's websocket client connects: the connection's URI with transport_data's variables as its query. */
+    private SimulatedCaller connectMedia(Map<String, String> media) throws Exception {
+        SimulatedCaller caller = new SimulatedCaller(vertx, Carrier.ASTERISK, "PCMU");
+        callers.add(caller);
+        caller.connect("ws://localhost:8081/api/v1/telephony/ws/ari?workflow_id=" + media.get("workflow_id")
+                + "&organization_id=" + media.get("organization_id") + "&workflow_run_id="
+                + media.get("workflow_run_id") + "&token=" + media.get("token"));
+        return caller;
+    }
+
+    private long dial(String number) {
+        return as(key).body(Map.of("workflow_id", workflow, "phone_number", number))
+                .post("/api/v1/telephony/initiate-call").then().statusCode(200).extract().jsonPath()
+                .getLong("workflow_run_id");
+    }
+
+    @Test
+    void aDialledCallIsBridgedToItsMediaTalksIsInterruptedAndEndsEveryLegWhenTheAgentHangsUp() throws Exception {
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "Tell me about returns.",
+                "No that is all thanks."));
+        FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says("Your order ships today. Is there anything else?"),
+                new Reply(VoiceCallEndToEndTest.RETURNS + " " + VoiceCallEndToEndTest.REFUNDS, null, 60, null),
+                Reply.calls("done"), Reply.says("Thank you, goodbye.")));
+        long runId = dial("2002");
+        FakeAsterisk.Request originate = pbx.await("POST", "/ari/channels");
+        assertThat(originate.query()).containsEntry("endpoint", "PJSIP/2002").containsEntry("app", USER)
+                .containsEntry("callerId", "1001").containsEntry("appArgs", "workflow_run_id=" + runId
+                        + ",workflow_id=" + workflow + ",organization_id=" + organization(runId));
+        String channel = originate.query().get("channelId");
+        assertThat(channel).startsWith("va-" + runId + "-");
+        as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200);
+
+        pbx.answer(channel);
+        Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+        assertThat(media).as("an externalMedia channel for the answered call").isNotNull()
+                .containsEntry("workflow_run_id", String.valueOf(runId))
+                .containsEntry("workflow_id", String.valueOf(workflow));
+        SimulatedCaller caller = connectMedia(media);
+        FakeAsterisk.Request added = pbx.await("POST", "/ari/bridges/va-bridge-" + runId + "/addChannel");
+        assertThat(added.query().get("channel")).isEqualTo(channel + "," + media.get("channel_id"));
+
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_900)
+                .says("No that is all thanks.").pauses(1_000);
+        caller.closed.get(40, TimeUnit.SECONDS);
+        pbx.hangUp(media.get("channel_id")); // chan_websocket's channel ends with its socket
+
+        JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
+        assertThat(caller.hungUpByAgent).as("the agent hung up with chan_websocket's HANGUP").isTrue();
+        assertThat(caller.clears).as("the barge-in flushed Asterisk's queue").hasSize(1);
+        assertThat(caller.violations).isEmpty();
+        assertThat(pbx.violations).isEmpty();
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n")
+                .endsWith("assistant: Thank you, goodbye.\n");
+        for (int i = 0; i < 50 && (pbx.exists(channel) || pbx.bridge("va-bridge-" + runId) != null); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(pbx.exists(channel)).as("the dialled leg was hung up").isFalse();
+        assertThat(pbx.bridge("va-bridge-" + runId)).as("the bridge destroyed").isNull();
+    }
+
+    private long organization(long runId) {
+        return new Sql(dataSource).queryLong("SELECT organization_id FROM workflow_runs WHERE id = ?", runId);
+    }
+
+    @Test
+    void aBusyCallEndsItsRunAsBusyFromItsHangUpCause() throws Exception {
+        long runId = dial("2003");
+        String channel = pbx.await("POST", "/ari/channels").query().get("channelId");
+        pbx.unanswered(channel, 17);
+        JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("busy");
+        assertThat(pbx.mediaChannels).as("no media for a call never answered").isEmpty();
+    }
+
+    @Test
+    void aCallInIsAnsweredAndTalksAndAnUnknownExtensionIsRefusedAsUnallocated() throws Exception {
+        String unknown = pbx.callIn("9999", "5550100");
+        FakeAsterisk.Request refused = pbx.await("DELETE", "/ari/channels/" + unknown);
+        assertThat(refused.query()).containsEntry("reason", "unallocated");
+
+        String incoming = pbx.callIn("1001", "5550123");
+        pbx.await("POST", "/ari/channels/" + incoming + "/answer");
+        Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+        assertThat(media).isNotNull().containsEntry("workflow_id", String.valueOf(workflow));
+        long runId = Long.parseLong(media.get("workflow_run_id"));
+        SimulatedCaller caller = connectMedia(media);
+        pbx.await("POST", "/ari/bridges/va-bridge-" + runId + "/addChannel");
+        caller.pauses(3_000);
+        for (int i = 0; i < 100 && !caller.scriptPlayed(); i++) {
+            Thread.sleep(100);
+        }
+        pbx.hangUp(incoming); // the caller hangs up
+        FakeAsterisk.Request mediaGone = pbx.await("DELETE", "/ari/channels/" + media.get("channel_id"));
+        assertThat(mediaGone).as("the media channel ended with the call").isNotNull();
+        caller.close(); // Asterisk closes the media socket with its channel
+
+        JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+        assertThat(run.getString("initial_context.direction")).isEqualTo("inbound");
+        assertThat(run.getString("initial_context.caller_number")).isEqualTo("5550123");
+        assertThat(caller.agentFramesBetween(0, Long.MAX_VALUE)).as("the greeting played").isGreaterThan(20);
+    }
+
+    @Test
+    void anEventNamingARunOfAnotherOrganizationGetsNoMedia() throws Exception {
+        String otherKey = VoiceAgents.organization("asterisk-other");
+        long otherWorkflow = VoiceAgents.workflow(otherKey, "Other", VoiceCallEndToEndTest.definition());
+        long otherRun = as(otherKey).body(Map.of("mode", "ari", "name", "Theirs")).post("/api/v1/workflow/"
+                + otherWorkflow + "/runs").then().statusCode(200).extract().jsonPath().getLong("id");
+        long otherOrganization = organization(otherRun);
+        String forged = "va-" + otherRun + "-0123456789ab";
+        pbx.send(new JsonObject().put("type", "StasisStart").put("args", new JsonArray().add("workflow_run_id="
+                + otherRun).add("workflow_id=" + otherWorkflow).add("organization_id=" + otherOrganization))
+                .put("channel", new JsonObject().put("id", forged).put("state", "Up")));
+        assertThat(pbx.await("DELETE", "/ari/channels/" + forged)).as("hung up").isNotNull();
+        assertThat(pbx.mediaChannels).as("no media address handed out for another organization's run").isEmpty();
+        assertThat(pbx.requests).noneMatch(r -> r.path().equals("/ari/channels/externalMedia"));
+    }
+}
