@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -200,5 +201,100 @@ class AsteriskVoiceCallEndToEndTest {
         assertThat(pbx.await("DELETE", "/ari/channels/" + forged)).as("hung up").isNotNull();
         assertThat(pbx.mediaChannels).as("no media address handed out for another organization's run").isEmpty();
         assertThat(pbx.requests).noneMatch(r -> r.path().equals("/ari/channels/externalMedia"));
+    }
+
+    /** A call of a workflow whose agent transfers to sales, answered and bridged: its run, channel and media. */
+    private Object[] transferringCall() throws Exception {
+        Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                "destination", "+15550001111", "messageType", "custom", "customMessage", "Connecting you now.",
+                "timeout", 25));
+        String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition", tool))
+                .post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+        workflow = VoiceAgents.workflow(key, "Transfers", VoiceCallEndToEndTest.definitionWithTools(List.of(sales)));
+        FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");
+        FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
+        long runId = dial("2004");
+        String channel = pbx.await("POST", "/ari/channels").query().get("channelId");
+        pbx.answer(channel);
+        Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+        SimulatedCaller caller = connectMedia(media);
+        pbx.await("POST", "/ari/bridges/va-bridge-" + runId + "/addChannel");
+        caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
+        caller.closed.get(30, TimeUnit.SECONDS); // the media ends once the destination rings
+        pbx.hangUp(media.get("channel_id"));
+        FakeAsterisk.Request ring = null;
+        for (FakeAsterisk.Request r : pbx.requests) {
+            if (r.method().equals("POST") && r.path().equals("/ari/channels")
+                    && r.query().getOrDefault("channelId", "").startsWith("va-xfer-")) {
+                ring = r;
+            }
+        }
+        assertThat(ring).as("the destination rung into the application").isNotNull();
+        assertThat(ring.query()).containsEntry("endpoint", "PJSIP/+15550001111").containsEntry("timeout", "25")
+                .containsEntry("appArgs", "transfer," + runId).containsEntry("app", USER);
+        return new Object[] {runId, channel, ring.query().get("channelId")};
+    }
+
+    @Test
+    void aTransferBridgesTheDestinationWithTheCallerInPlaceOfTheMedia() throws Exception {
+        Object[] call = transferringCall();
+        long runId = (long) call[0];
+        String channel = (String) call[1];
+        String destination = (String) call[2];
+        JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+        assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
+        assertThat(FakeVoiceProviders.TTS_TEXTS).contains("Connecting you now.");
+        Thread.sleep(600);
+        assertThat(pbx.exists(channel)).as("the caller waits while the destination rings").isTrue();
+
+        pbx.answer(destination);
+        for (int i = 0; i < 50 && !List.of(channel, destination).equals(pbx.bridge("va-bridge-" + runId)); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(pbx.bridge("va-bridge-" + runId)).as("caller and destination bridged")
+                .containsExactly(channel, destination);
+        pbx.hangUp(channel); // the caller hangs up on the person: the destination's leg ends too
+        for (int i = 0; i < 50 && pbx.exists(destination); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(pbx.exists(destination)).isFalse();
+        assertThat(pbx.violations).isEmpty();
+    }
+
+    @Test
+    void aTransferNobodyAnswersHangsTheCallerUp() throws Exception {
+        Object[] call = transferringCall();
+        String channel = (String) call[1];
+        pbx.unanswered((String) call[2], 19);
+        for (int i = 0; i < 50 && pbx.exists(channel); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(pbx.exists(channel)).as("no one to talk to: the caller is hung up").isFalse();
+    }
+
+    @Test
+    void aDialThroughAnEndpointThatRefusesTheUserOrIsNotAllowedFailsWithWhy() {
+        as(key).body(Map.of("config", Map.of("provider", "ari", "ari_endpoint", pbx.endpoint(), "app_name", USER,
+                        "app_password", "wrong", "ws_client_name", WS_CLIENT)))
+                .put("/api/v1/organizations/telephony-configs/" + configuration).then().statusCode(200);
+        as(key).body(Map.of("workflow_id", workflow, "phone_number", "2002")).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("Asterisk answered HTTP 401"));
+        as(key).body(Map.of("config", Map.of("provider", "ari", "ari_endpoint", "http://10.20.30.40:8088", "app_name",
+                        USER, "app_password", PASSWORD, "ws_client_name", WS_CLIENT)))
+                .put("/api/v1/organizations/telephony-configs/" + configuration).then().statusCode(200);
+        as(key).body(Map.of("workflow_id", workflow, "phone_number", "2002")).post("/api/v1/telephony/initiate-call")
+                .then().statusCode(400).body("detail", org.hamcrest.Matchers.containsString("not an allowed address"));
+    }
+
+    @Test
+    void theEventsStreamIsOpenedAgainWhenAsteriskClosesIt() throws Exception {
+        CompletableFuture<Void> again = pbx.nextListener();
+        pbx.dropEvents();
+        again.get(10, TimeUnit.SECONDS);
+        long runId = dial("2005");
+        String channel = pbx.await("POST", "/ari/channels").query().get("channelId");
+        pbx.answer(channel);
+        assertThat(pbx.mediaChannels.poll(10, TimeUnit.SECONDS)).as("the new stream drives the calls")
+                .containsEntry("workflow_run_id", String.valueOf(runId));
     }
 }

@@ -64,6 +64,7 @@ public final class FakeAsterisk implements AutoCloseable {
     public final LinkedBlockingQueue<Map<String, String>> mediaChannels = new LinkedBlockingQueue<>();
     public final List<String> violations = new CopyOnWriteArrayList<>();
     public final CompletableFuture<Void> listening = new CompletableFuture<>();
+    private volatile CompletableFuture<Void> nextListener = new CompletableFuture<>();
 
     private final String user;
     private final String password;
@@ -105,6 +106,7 @@ public final class FakeAsterisk implements AutoCloseable {
                 sockets.add(socket);
                 socket.closeHandler(v -> sockets.remove(socket));
                 listening.complete(null);
+                nextListener.complete(null);
             });
             return;
         }
@@ -329,6 +331,17 @@ public final class FakeAsterisk implements AutoCloseable {
         if (c != null) {
             destroy(c, 16);
         }
+    }
+
+    /** Completes when the next events socket connects. */
+    public CompletableFuture<Void> nextListener() {
+        nextListener = new CompletableFuture<>();
+        return nextListener;
+    }
+
+    /** Asterisk closes its events sockets (restarted, say). */
+    public void dropEvents() {
+        sockets.forEach(ServerWebSocket::close);
     }
 
     /** Sends any event as the application's (a forged StasisStart, say). */
