@@ -1,8 +1,12 @@
 package dev.voiceagent.deploy;
 
+import dev.voiceagent.adapters.outbound.ari.AriAccounts;
 import dev.voiceagent.adapters.postgres.shared.CredentialCipher;
+import dev.voiceagent.adapters.telephony.CarrierAccountChecks;
+import dev.voiceagent.application.telephony.CarrierAccounts;
 import dev.voiceagent.application.telephony.KnownWorkflows;
 import dev.voiceagent.application.workflow.WorkflowRepository;
+import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -30,6 +34,17 @@ public class TelephonyProducers {
             return keyring.get(InstanceKeyring.TELEPHONY_CREDENTIALS);
         });
         return new CredentialCipher(Base64.getDecoder().decode(key.strip()));
+    }
+
+    /**
+     * Credentials checked with the carrier when saved: Asterisk's at the tenant's endpoint through the address guard
+     * (the outbound adapter), every other carrier's at its own API (the telephony adapter).
+     */
+    @Produces
+    @Singleton
+    CarrierAccounts carrierAccounts(CarrierAccountChecks carriers, AriAccounts asterisk) {
+        return configuration -> configuration instanceof ProviderConfiguration.Ari ari ? asterisk.verify(ari)
+                : carriers.verify(configuration);
     }
 
     @Produces @Singleton

@@ -7,12 +7,15 @@ import static org.hamcrest.Matchers.equalTo;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.FakeAsterisk;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.vertx.core.Vertx;
+import jakarta.inject.Inject;
 import io.restassured.specification.RequestSpecification;
 import java.util.Base64;
 import java.util.Map;
@@ -36,6 +39,9 @@ class CarrierCredentialsEndToEndTest {
             return Map.of("voiceagent.telephony.verify-credentials", "true");
         }
     }
+
+    @Inject
+    Vertx vertx;
 
     private static final String BASE = "/api/v1/organizations/telephony-configs";
     private String key;
@@ -117,5 +123,24 @@ class CarrierCredentialsEndToEndTest {
                 "signature_secret", "x"))).post(BASE).then().statusCode(400).body("detail", containsString("PKCS#8"));
         assertThat(FakeProviderServer.REQUESTS).as("a key Vonage could not be signed with is refused unasked").isEmpty();
         assertThat(stored()).isEqualTo(4);
+    }
+
+    @Test
+    void anAsteriskUserIsAskedAtItsEndpointThroughTheAddressGuard() throws Exception {
+        try (FakeAsterisk pbx = new FakeAsterisk(vertx, "agents", "right", "voiceagent")) {
+            as().body(Map.of("name", "PBX wrong", "config", Map.of("provider", "ari", "ari_endpoint", pbx.endpoint(),
+                    "app_name", "agents", "app_password", "wrong"))).post(BASE).then().statusCode(400)
+                    .body("detail", equalTo("Asterisk refused these credentials (HTTP 401): check app_name and"
+                            + " app_password (an ari.conf user)"));
+            as().body(Map.of("name", "PBX private", "config", Map.of("provider", "ari", "ari_endpoint",
+                    "http://10.20.30.40:8088", "app_name", "agents", "app_password", "right"))).post(BASE).then()
+                    .statusCode(400).body("detail", containsString("ari_endpoint: Asterisk's ARI endpoint is not an"
+                            + " allowed address"));
+            assertThat(stored()).isZero();
+            as().body(Map.of("name", "PBX", "config", Map.of("provider", "ari", "ari_endpoint", pbx.endpoint(),
+                    "app_name", "agents", "app_password", "right"))).post(BASE).then().statusCode(200);
+            assertThat(pbx.requests).extracting(r -> r.method() + " " + r.path()).containsExactly(
+                    "GET /ari/asterisk/info");
+        }
     }
 }

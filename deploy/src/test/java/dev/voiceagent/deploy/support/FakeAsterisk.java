@@ -187,6 +187,8 @@ public final class FakeAsterisk implements AutoCloseable {
                     request.response().setStatusCode(204).end();
                 }
             }
+            case "GET asterisk" -> json(request, 200, new JsonObject().put("system", new JsonObject()
+                    .put("version", "22.8.0").put("entity_id", "00:11:22:33:44:55")));
             default -> refuse(request, 404, "Resource not found");
         }
     }

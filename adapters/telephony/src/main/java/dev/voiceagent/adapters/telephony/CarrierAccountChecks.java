@@ -8,6 +8,7 @@ import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import jakarta.ws.rs.WebApplicationException;
 import java.net.URI;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * voiceagent.telephony.verify-credentials=false}, the tests' profile).
  */
 @ApplicationScoped
+@Typed(CarrierAccountChecks.class) // the port is composed with Asterisk's check by the application (TelephonyProducers)
 public class CarrierAccountChecks implements CarrierAccounts {
 
     private final boolean enabled;
@@ -82,7 +84,7 @@ public class CarrierAccountChecks implements CarrierAccounts {
             });
             case ProviderConfiguration.Cloudonix c -> ask("Cloudonix", "bearer_token and domain_id",
                     cloudonix.cloudonix(c.domainId(), "Bearer " + c.bearerToken()));
-            default -> Uni.createFrom().voidItem(); // the simulator; Asterisk's endpoint is the tenant's address
+            default -> Uni.createFrom().voidItem(); // the simulator; Asterisk's endpoint is asked through the guard
         };
     }
 

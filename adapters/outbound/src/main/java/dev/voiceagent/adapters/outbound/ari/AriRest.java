@@ -33,6 +33,13 @@ final class AriRest {
         }
     }
 
+    /** The endpoint is an address the installation does not let a tenant aim at. */
+    static final class NotAllowed extends CallGatewayException {
+        NotAllowed(String message, Throwable cause) {
+            super("Asterisk's ARI endpoint is not an allowed address: " + message, cause);
+        }
+    }
+
     private final GuardedHttp http;
     private final Duration limit;
 
@@ -75,8 +82,7 @@ final class AriRest {
         String q = parameters.isEmpty() ? "" : "?" + query(parameters);
         return http.exchange(method, base(ari) + path + q, Map.of("Authorization", authorization(ari), "Accept",
                         "application/json"), null, limit)
-                .onFailure(GuardedHttp.Refused.class).transform(f -> new CallGatewayException(
-                        "Asterisk's ARI endpoint is not an allowed address: " + f.getMessage(), f))
+                .onFailure(GuardedHttp.Refused.class).transform(f -> new NotAllowed(f.getMessage(), f))
                 .onFailure(GuardedHttp.Unreachable.class).transform(f -> new CallGatewayException(
                         "Asterisk could not be reached: " + f.getMessage(), f))
                 .map(exchange -> {
