@@ -4,6 +4,7 @@ import dev.voiceagent.adapters.media.webrtc.WebRtcCaller;
 import dev.voiceagent.adapters.telephony.FormBody;
 import dev.voiceagent.application.voice.runtime.VoiceSessionFactory;
 import dev.voiceagent.deploy.support.BrowserCaller;
+import dev.voiceagent.deploy.support.FakeAsterisk;
 import dev.voiceagent.deploy.support.FakeProviderServer;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.ChatFault;
@@ -119,13 +120,17 @@ public final class VoiceCallBenchmark {
     static String carrier() {
         String carrier = System.getProperty("bench.carrier", "");
         carrier = carrier.isBlank() ? "twilio" : carrier.strip();
-        if (!List.of("twilio", "telnyx", "plivo", "vobiz", "vonage", "cloudonix").contains(carrier)) {
-            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo, vobiz, vonage or cloudonix");
+        if (!List.of("twilio", "telnyx", "plivo", "vobiz", "vonage", "cloudonix", "asterisk").contains(carrier)) {
+            throw new IllegalArgumentException("bench.carrier: twilio, telnyx, plivo, vobiz, vonage, cloudonix or"
+                    + " asterisk");
         }
         return carrier;
     }
 
     private static final String CARRIER_TOKEN = "bench-token";
+
+    /** On Asterisk: the stand-in PBX whose ARI the service holds the events of and dials through. */
+    private static FakeAsterisk pbx;
 
     private static java.security.KeyPair vonageKeys() {
         try {
@@ -168,6 +173,9 @@ public final class VoiceCallBenchmark {
                         + "\"api_secret\":\"bench-secret\",\"application_id\":\"bench-application\",\"private_key\":\""
                         + pem + "\",\"signature_secret\":\"" + CARRIER_TOKEN + "\"}}";
             }
+            case "asterisk" -> "{\"name\":\"Asterisk\",\"config\":{\"provider\":\"ari\",\"ari_endpoint\":\""
+                    + pbx.endpoint() + "\",\"app_name\":\"bench\",\"app_password\":\"" + CARRIER_TOKEN
+                    + "\",\"ws_client_name\":\"voiceagent\"}}";
             case "plivo", "vobiz" -> "{\"name\":\"" + carrier() + "\",\"config\":{\"provider\":\"" + carrier()
                     + "\",\"auth_id\":\"MABENCH\",\"auth_token\":\"" + CARRIER_TOKEN + "\"}}";
             default -> "{\"name\":\"Twilio\",\"config\":{\"provider\":\"twilio\",\"account_sid\":\"AC"
@@ -182,6 +190,18 @@ public final class VoiceCallBenchmark {
      * in the dial itself; Plivo's and Vobiz's in the XML of the answer webhook, posted signed as the carrier does.
      */
     private static String mediaAddress(BenchApp app, long run) throws Exception {
+        if ("asterisk".equals(carrier())) { // answered: its externalMedia channel's websocket client connects
+            FakeAsterisk.Request originate = pbx.requests.reversed().stream().filter(r -> r.method().equals("POST")
+                    && r.path().equals("/ari/channels")).findFirst().orElseThrow();
+            pbx.answer(originate.query().get("channelId"));
+            Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+            if (media == null) {
+                throw new IllegalStateException("no externalMedia channel for run " + run);
+            }
+            return app.base.replace("http://localhost", "ws://127.0.0.1") + "/api/v1/telephony/ws/ari?workflow_id="
+                    + media.get("workflow_id") + "&organization_id=" + media.get("organization_id")
+                    + "&workflow_run_id=" + media.get("workflow_run_id") + "&token=" + media.get("token");
+        }
         FakeProviderServer.Received dial = FakeProviderServer.REQUESTS.getLast();
         String found = switch (carrier()) {
             case "telnyx" -> new JsonObject(dial.body()).getString("stream_url");
@@ -223,6 +243,7 @@ public final class VoiceCallBenchmark {
             case "plivo", "vobiz" -> SimulatedCaller.Carrier.PLIVO;
             case "vonage" -> SimulatedCaller.Carrier.VONAGE;
             case "cloudonix" -> SimulatedCaller.Carrier.CLOUDONIX;
+            case "asterisk" -> SimulatedCaller.Carrier.ASTERISK;
             default -> SimulatedCaller.Carrier.TWILIO;
         };
     }
@@ -300,6 +321,11 @@ public final class VoiceCallBenchmark {
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S"); // the fake Twilio reports no call's end: do not wait for them
         env.put("QUARKUS_LOG_LEVEL", "ERROR");
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        if ("asterisk".equals(carrier()) && !browser()) {
+            pbx = new FakeAsterisk(vertx, "bench", CARRIER_TOKEN, "voiceagent");
+            env.put("VOICEAGENT_OUTBOUND_ALLOWED", "127.0.0.1"); // the PBX is a tenant's address, here a local one
+            env.put("VOICEAGENT_ARI_EVENTS_INTERVAL", "PT1S");
+        }
         List<String> jvm = new ArrayList<>();
         for (String option : System.getProperty("bench.jvm-options", "").strip().split("\\s+")) {
             if (!option.isBlank()) { // as Dockerfile.jvm starts the service (the pom's image.jvm-options)
@@ -336,6 +362,9 @@ public final class VoiceCallBenchmark {
                     carrierConfiguration(), null), "id"));
             app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
                     "{\"address\":\"+14155552671\"}", null);
+            if (pbx != null) {
+                pbx.listening.get(30, TimeUnit.SECONDS); // the replica holds the PBX's events
+            }
             report.add("Voice calls (" + switch (transport()) {
                         case "browser" -> "browser, PCM 16 kHz over the plain WebSocket";
                         case "webrtc" -> "browser over WebRTC, Opus over DTLS-SRTP, the dashboard's signaling";
