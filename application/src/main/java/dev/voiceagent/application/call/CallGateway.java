@@ -26,6 +26,16 @@ public interface CallGateway {
                 + " calls cannot be transferred here yet", null));
     }
 
+    /**
+     * The conversation of a call that came through an external PBX is over (the agent or the caller ended it; not a
+     * transfer): the PBX is given the lead fields the workflow maps and told to hang the call up. Nothing where the
+     * provider has no external PBX.
+     */
+    default Uni<Void> endExternalPbxCall(ProviderConfiguration configuration, String providerCallId,
+            ExternalPbxCall call) {
+        return Uni.createFrom().voidItem();
+    }
+
     /** The provider's view of the call, for reconciling calls whose reports were lost. */
     Uni<Optional<CallStatus>> fetchStatus(ProviderConfiguration configuration, String providerCallId);
 }

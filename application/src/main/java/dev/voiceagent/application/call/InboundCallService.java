@@ -9,6 +9,7 @@ import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
+import dev.voiceagent.domain.telephony.ExternalPbxCalls;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import dev.voiceagent.domain.telephony.TelephonyNumber;
@@ -114,25 +115,38 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
             if (runtime.streamUrl(org, workflow.id(), 0).isEmpty()) {
                 return refuse("no_voice_runtime", configuration.configuration(), org, number);
             }
-            Instant now = clock.instant();
-            WorkflowRun run = inboundRun(workflow, call, number, now);
-            CallRecord record = new CallRecord(CallAttempt.dialing(org, 0, now), run,
-                    call.provider(), configuration.id(), call.callerNumber(), number.normalized());
-            return calls.organizationLimit(org)
-                    .chain(limit -> calls.reserve(org, limit.orElse(defaultLimit), staleAfter, run, record))
-                    .chain(reserved -> {
-                        if (reserved.isEmpty()) {
-                            return refuse("busy", configuration.configuration(), org, number);
-                        }
-                        CallRecord stored = reserved.get();
-                        long runId = stored.run().id();
-                        String url = runtime.streamUrl(org, workflow.id(), runId).orElseThrow();
-                        Uni<Void> attached = call.providerCallId() == null ? Uni.createFrom().voidItem()
-                                : calls.attachProviderCallId(stored.attempt().id(), call.providerCallId());
-                        return attached.replaceWith((Answer) new Stream(runId, url, configuration.configuration(), org,
-                                workflow.id()));
-                    });
+            Uni<Map<String, Object>> details = call.details() == null ? Uni.createFrom().item(Map.of())
+                    : call.details().read(org, ExternalPbxCalls.leadHeaders(workflow.published().configurations()))
+                            .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "inbound call to "
+                                    + number.normalized() + ": the caller's details not read: " + f.getMessage()))
+                            .onFailure().recoverWithItem(Map.of());
+            return details.chain(extra -> take(call, match, workflow, extra));
         });
+    }
+
+    /** The run created and a slot under the organization's limit reserved (or the call refused as busy). */
+    private Uni<Answer> take(InboundCall call, Candidate match, Workflow workflow, Map<String, Object> extra) {
+        TelephonyNumber number = match.number();
+        var configuration = match.configuration().configuration();
+        long org = number.organizationId();
+        Instant now = clock.instant();
+        WorkflowRun run = inboundRun(workflow, call, number, now, extra);
+        CallRecord record = new CallRecord(CallAttempt.dialing(org, 0, now), run,
+                call.provider(), configuration.id(), call.callerNumber(), number.normalized());
+        return calls.organizationLimit(org)
+                .chain(limit -> calls.reserve(org, limit.orElse(defaultLimit), staleAfter, run, record))
+                .chain(reserved -> {
+                    if (reserved.isEmpty()) {
+                        return refuse("busy", configuration.configuration(), org, number);
+                    }
+                    CallRecord stored = reserved.get();
+                    long runId = stored.run().id();
+                    String url = runtime.streamUrl(org, workflow.id(), runId).orElseThrow();
+                    Uni<Void> attached = call.providerCallId() == null ? Uni.createFrom().voidItem()
+                            : calls.attachProviderCallId(stored.attempt().id(), call.providerCallId());
+                    return attached.replaceWith((Answer) new Stream(runId, url, configuration.configuration(), org,
+                            workflow.id()));
+                });
     }
 
     private static Uni<Answer> refuse(String reason, ProviderConfiguration configuration,
@@ -142,7 +156,8 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
         return Uni.createFrom().item(new Reject(reason, configuration));
     }
 
-    private WorkflowRun inboundRun(Workflow workflow, InboundCall call, TelephonyNumber number, Instant now) {
+    private WorkflowRun inboundRun(Workflow workflow, InboundCall call, TelephonyNumber number, Instant now,
+            Map<String, Object> extra) {
         String name = "WR-TEL-IN-%08d".formatted(random.nextInt(100_000_000));
         WorkflowRun started = WorkflowRun.start(workflow.organizationId(), workflow.id(), workflow.published(), name,
                 call.provider().wireName(), now);
@@ -153,6 +168,7 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
         context.put("phone_number", call.callerNumber());
         context.put("provider", call.provider().wireName());
         context.put("direction", "inbound");
+        extra.forEach(context::putIfAbsent);
         return WorkflowRun.initialized(started.organizationId(), started.workflowId(), started.definitionId(), name,
                 started.mode(), "inbound", context, now);
     }

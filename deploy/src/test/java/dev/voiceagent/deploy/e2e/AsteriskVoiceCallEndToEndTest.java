@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import dev.voiceagent.deploy.support.FakeAsterisk;
+import dev.voiceagent.deploy.support.FakeVicidial;
 import dev.voiceagent.deploy.support.FakeVoiceProviders;
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.deploy.support.SimulatedCaller;
@@ -294,7 +295,122 @@ class AsteriskVoiceCallEndToEndTest {
         long runId = dial("2005");
         String channel = pbx.await("POST", "/ari/channels").query().get("channelId");
         pbx.answer(channel);
-        assertThat(pbx.mediaChannels.poll(10, TimeUnit.SECONDS)).as("the new stream drives the calls")
+        assertThat(pbx.mediaChannels.poll(10, TimeUnit.SECONDS)).as("the new stream drives the calls (%s)",
+                        pbx.violations)
                 .containsEntry("workflow_run_id", String.valueOf(runId));
+    }
+
+    private static final Map<String, String> VICIDIAL_HEADERS = Map.of("X-VICIDIAL-callerid", "V1129093015000012345",
+            "X-VICIDIAL-user", "agent7", "X-VICIDIAL-lead_id", "12345", "X-VICIDIAL-campaign_id", "SALES",
+            "X-VICIDIAL-ingroup_id", "SUPPORT", "X-VICIDIAL-first_name", "Ada");
+
+    /** The PBX's calls come through a VICIdial; the workflow reads a lead header and maps a value back. */
+    private void throughVicidial(FakeVicidial vici) throws Exception {
+        CompletableFuture<Void> reopened = pbx.nextListener(); // the events stream follows the edit
+        Map<String, Object> external = Map.of("type", "vicidial", "agent_api", Map.of("url", vici.base()
+                + "/agc/api.php", "username", "vdapi", "password", "vd-secret-1"), "non_agent_api", Map.of("url",
+                vici.base() + "/vicidial/non_agent_api.php", "username", "vdapi", "password", "vd-secret-2"),
+                "timeout_seconds", 5);
+        as(key).body(Map.of("config", Map.of("provider", "ari", "ari_endpoint", pbx.endpoint(), "app_name", USER,
+                "app_password", PASSWORD, "ws_client_name", WS_CLIENT, "external_pbx", external)))
+                .put("/api/v1/organizations/telephony-configs/" + configuration).then().statusCode(200)
+                .body("config.external_pbx.agent_api.password", org.hamcrest.Matchers.not("vd-secret-1"))
+                .body("config.external_pbx.agent_api.password", org.hamcrest.Matchers.endsWith("et-1"));
+        // the dashboard sends the configuration back as shown: the masked passwords keep the stored ones
+        Map<String, Object> shown = as(key).get("/api/v1/organizations/telephony-configs/" + configuration).then()
+                .statusCode(200).extract().jsonPath().getMap("config");
+        as(key).body(Map.of("config", shown)).put("/api/v1/organizations/telephony-configs/" + configuration).then()
+                .statusCode(200);
+        as(key).body(Map.of("workflow_configurations", Map.of("external_pbx_lead_headers", List.of("first_name"),
+                "external_pbx_field_mappings", List.of(Map.of("context_path", "gathered_context.call_disposition",
+                        "destination_field", "ai_outcome"), Map.of("context_path", "not_gathered",
+                        "destination_field", "ignored"))))).put("/api/v1/workflow/" + workflow).then().statusCode(200);
+        as(key).post("/api/v1/workflow/" + workflow + "/publish").then().statusCode(200);
+        reopened.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aCallFromVicidialCarriesItsLeadAndVicidialIsToldTheOutcomeAndToHangUpOnlyWhenTheOrganizationTurnedItOn()
+            throws Exception {
+        try (FakeVicidial vici = new FakeVicidial(vertx, "vdapi", "vd-secret-1", "vd-secret-2")) {
+            throughVicidial(vici);
+            // integrations off (the organization's preference): the headers are not read, VICIdial is not told
+            String first = pbx.callIn("1001", "5550123", VICIDIAL_HEADERS);
+            Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+            long firstRun = Long.parseLong(media.get("workflow_run_id"));
+            SimulatedCaller caller = connectMedia(media);
+            pbx.hangUp(first);
+            caller.close();
+            assertThat(VoiceAgents.completedRun(key, workflow, firstRun).getMap("initial_context"))
+                    .doesNotContainKey("external_pbx_call");
+            assertThat(pbx.requests).noneMatch(r -> r.path().endsWith("/variable"));
+
+            as(key).body(Map.of("external_pbx_integrations_enabled", true)).put("/api/v1/organizations/preferences")
+                    .then().statusCode(200);
+            String incoming = pbx.callIn("1001", "5550123", VICIDIAL_HEADERS);
+            media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+            long runId = Long.parseLong(media.get("workflow_run_id"));
+            caller = connectMedia(media);
+            caller.pauses(2_000);
+            for (int i = 0; i < 50 && !caller.scriptPlayed(); i++) {
+                Thread.sleep(100);
+            }
+            pbx.hangUp(incoming);
+            caller.close();
+            JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+            assertThat(run.getString("initial_context.external_pbx_call.type")).isEqualTo("vicidial");
+            assertThat(run.getString("initial_context.external_pbx_call.agent_user")).isEqualTo("agent7");
+            assertThat(run.getString("initial_context.external_pbx_call.lead.first_name")).as("a lead header the"
+                    + " workflow asked for").isEqualTo("Ada");
+            for (int i = 0; i < 50 && vici.agentCalls.isEmpty(); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(vici.leadUpdates).singleElement().satisfies(update -> assertThat(update)
+                    .containsEntry("function", "update_lead").containsEntry("lead_id", "12345")
+                    .containsEntry("pass", "vd-secret-2").containsEntry("custom_fields", "Y")
+                    .containsEntry("ai_outcome", run.getString("gathered_context.call_disposition"))
+                    .doesNotContainKey("ignored"));
+            assertThat(vici.agentCalls).singleElement().satisfies(call -> assertThat(call)
+                    .containsEntry("function", "ra_call_control").containsEntry("stage", "HANGUP")
+                    .containsEntry("value", "V1129093015000012345").containsEntry("agent_user", "agent7")
+                    .containsEntry("source", "voiceagent"));
+        }
+    }
+
+    @Test
+    void aCallFromVicidialIsTransferredByVicidialToTheInGroupItCameFrom() throws Exception {
+        try (FakeVicidial vici = new FakeVicidial(vertx, "vdapi", "vd-secret-1", "vd-secret-2")) {
+            throughVicidial(vici);
+            as(key).body(Map.of("external_pbx_integrations_enabled", true)).put("/api/v1/organizations/preferences")
+                    .then().statusCode(200);
+            Map<String, Object> tool = Map.of("schema_version", 1, "type", "transfer_call", "config", Map.of(
+                    "destination", "source", "messageType", "custom", "customMessage", "Connecting you now.",
+                    "timeout", 25));
+            String sales = as(key).body(Map.of("name", "Sales desk", "category", "transfer_call", "definition",
+                    tool)).post("/api/v1/tools/").then().statusCode(200).extract().path("tool_uuid");
+            as(key).body(Map.of("workflow_definition", VoiceCallEndToEndTest.definitionWithTools(List.of(sales))))
+                    .put("/api/v1/workflow/" + workflow).then().statusCode(200);
+            as(key).post("/api/v1/workflow/" + workflow + "/publish").then().statusCode(200);
+            FakeVoiceProviders.CALLER_LINES.add("Put me through to sales.");
+            FakeVoiceProviders.REPLIES.add(Reply.calls("sales_desk"));
+            String incoming = pbx.callIn("1001", "5550123", VICIDIAL_HEADERS);
+            Map<String, String> media = pbx.mediaChannels.poll(10, TimeUnit.SECONDS);
+            long runId = Long.parseLong(media.get("workflow_run_id"));
+            SimulatedCaller caller = connectMedia(media);
+            pbx.await("POST", "/ari/bridges/va-bridge-" + runId + "/addChannel");
+            caller.pauses(1_600).says("Put me through to sales.").pauses(4_000);
+            caller.closed.get(30, TimeUnit.SECONDS);
+            JsonPath run = VoiceAgents.completedRun(key, workflow, runId);
+            assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("transfer_call");
+            assertThat(vici.agentCalls).singleElement().satisfies(call -> assertThat(call)
+                    .containsEntry("stage", "INGROUPTRANSFER").containsEntry("ingroup_choices", "SUPPORT")
+                    .containsEntry("value", "V1129093015000012345"));
+            assertThat(vici.leadUpdates).singleElement().satisfies(update -> assertThat(update)
+                    .containsEntry("ai_outcome", "transfer_call"));
+            assertThat(pbx.requests).as("VICIdial transfers the call: nothing rung here")
+                    .noneMatch(r -> r.query().getOrDefault("channelId", "").startsWith("va-xfer-"));
+            pbx.hangUp(media.get("channel_id")); // the media socket closed: its channel ends
+            pbx.await("DELETE", "/ari/channels/" + incoming); // and this service's leg of VICIdial's call with it
+        }
     }
 }

@@ -35,8 +35,6 @@ class ReferenceShapesTest {
 
     /** Pattern of "METHOD path request|response property.path" -> why this service does not have it. */
     private static final Map<String, String> DIFFERENCES = Map.of(
-            "(POST|PUT) /api/v1/organizations/telephony-configs(/\\{config_id\\})? request config\\.external_pbx",
-            "the reference's VICIdial bridge for Asterisk configurations; not offered by this service",
             "GET /api/v1/node-types(/\\{name\\})? response (node_types\\.)?(properties\\.)+renderer_options",
             "the reference UI's hints for its own custom widgets; no field of this registry uses one",
             "PUT /api/v1/workflow/\\{workflow_id\\} request workflow_configurations\\..*",

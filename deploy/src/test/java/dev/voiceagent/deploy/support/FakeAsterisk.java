@@ -41,6 +41,8 @@ public final class FakeAsterisk implements AutoCloseable {
         boolean inStasis;
         final String exten;
         final String callerNumber;
+        /** The SIP headers the call came with (PJSIP_HEADER(read,...) reads them). */
+        final Map<String, String> headers = new LinkedHashMap<>();
 
         Channel(String id, String name, String state, JsonArray args, String exten, String callerNumber) {
             this.id = id;
@@ -73,6 +75,7 @@ public final class FakeAsterisk implements AutoCloseable {
     private final Map<String, List<String>> bridges = new LinkedHashMap<>();
     private final List<ServerWebSocket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicInteger sequence = new AtomicInteger();
+    private static final AtomicInteger UNIQUE = new AtomicInteger();
     private final HttpServer server;
     private volatile String application;
 
@@ -146,6 +149,23 @@ public final class FakeAsterisk implements AutoCloseable {
                 }
             }
             case "GET channels" -> {
+                if (parts.length == 4 && parts[3].equals("variable")) {
+                    Channel c = channels.get(parts[2]);
+                    String variable = query.getOrDefault("variable", "");
+                    java.util.regex.Matcher header = java.util.regex.Pattern.compile("PJSIP_HEADER\\(read,([^)]+)\\)")
+                            .matcher(variable);
+                    if (c == null) {
+                        refuse(request, 404, "Channel not found");
+                    } else if (!header.matches()) {
+                        violations.add("variable " + variable);
+                        refuse(request, 400, "Unknown variable");
+                    } else if (!c.headers.containsKey(header.group(1))) {
+                        refuse(request, 404, "Provided variable was not found");
+                    } else {
+                        json(request, 200, new JsonObject().put("value", c.headers.get(header.group(1))));
+                    }
+                    return;
+                }
                 if (parts.length == 2) {
                     JsonArray all = new JsonArray();
                     channels.values().forEach(c -> all.add(c.json()));
@@ -285,7 +305,16 @@ public final class FakeAsterisk implements AutoCloseable {
     private void event(JsonObject event) {
         event.put("timestamp", Instant.now().toString()).put("application", application)
                 .put("asterisk_id", "00:11:22:33:44:55");
-        sockets.forEach(s -> s.writeTextMessage(event.encode()));
+        if (sockets.isEmpty()) {
+            violations.add("no events socket for " + event.getString("type"));
+        }
+        for (ServerWebSocket socket : sockets) {
+            if (socket.isClosed()) {
+                sockets.remove(socket);
+            } else {
+                socket.writeTextMessage(event.encode());
+            }
+        }
     }
 
     private void enter(Channel c) {
@@ -319,9 +348,15 @@ public final class FakeAsterisk implements AutoCloseable {
 
     /** Someone dials {@code exten}, which the dialplan sends to the application: a ringing channel enters it. */
     public synchronized String callIn(String exten, String from) {
-        String id = "1764410000." + sequence.incrementAndGet();
+        return callIn(exten, from, Map.of());
+    }
+
+    /** A call in whose INVITE carried these SIP headers (VICIdial's X-VICIDIAL-..., say). */
+    public synchronized String callIn(String exten, String from, Map<String, String> headers) {
+        String id = "1764410000." + UNIQUE.incrementAndGet(); // Asterisk's ids are unique across its restarts too
         Channel c = new Channel(id, "PJSIP/" + from + "-" + String.format("%08x", sequence.get()), "Ring",
                 new JsonArray(), exten, from);
+        c.headers.putAll(headers);
         channels.put(id, c);
         enter(c);
         return id;
@@ -343,7 +378,9 @@ public final class FakeAsterisk implements AutoCloseable {
 
     /** Asterisk closes its events sockets (restarted, say). */
     public void dropEvents() {
-        sockets.forEach(ServerWebSocket::close);
+        List<ServerWebSocket> open = List.copyOf(sockets);
+        sockets.clear();
+        open.forEach(ServerWebSocket::close);
     }
 
     /** Sends any event as the application's (a forged StasisStart, say). */

@@ -51,7 +51,11 @@ public enum Provider {
             Field.required("app_password", "Password", true, "The ARI user's password", null),
             Field.optional("ws_client_name", "WebSocket client name", false,
                     "The websocket_client.conf connection through which Asterisk's externalMedia channels reach"
-                            + " this service's media route", "voiceagent"))),
+                            + " this service's media route", "voiceagent"),
+            Field.setting("external_pbx", "External PBX (VICIdial)", "object",
+                    "The VICIdial the calls come through: {type: vicidial, agent_api: {url, username, password,"
+                            + " source}, non_agent_api?: {url, username, password, source}, timeout_seconds: 1-30};"
+                            + " used when the organization turns external PBX integrations on", null))),
     SIMULATOR("Simulator", true, true, false, null, List.of(
             Field.setting("rules", "Outcome rules [{suffix, outcome, duration_seconds}]", "array",
                     "The outcome of calls to numbers ending in each suffix", null),

@@ -126,8 +126,14 @@ public sealed interface ProviderConfiguration {
         }
     }
 
-    record Ari(String ariEndpoint, String appName, String appPassword, String wsClientName)
+    /** @param externalPbx the VICIdial its calls come through, or null */
+    record Ari(String ariEndpoint, String appName, String appPassword, String wsClientName, ExternalPbx externalPbx)
             implements ProviderConfiguration {
+
+        public Ari(String ariEndpoint, String appName, String appPassword, String wsClientName) {
+            this(ariEndpoint, appName, appPassword, wsClientName, null);
+        }
+
         public Ari {
             URI uri;
             try {
@@ -148,7 +154,7 @@ public sealed interface ProviderConfiguration {
         @Override
         public Map<String, Object> fields() {
             return map("ari_endpoint", ariEndpoint, "app_name", appName, "app_password", appPassword,
-                    "ws_client_name", wsClientName);
+                    "ws_client_name", wsClientName, "external_pbx", externalPbx == null ? null : externalPbx.fields());
         }
 
         @Override

@@ -15,7 +15,7 @@ public final class ProviderConfigurations {
     private ProviderConfigurations() {
     }
 
-    /** The provider's secret fields shown with all but their last 4 characters masked. */
+    /** The provider's secret fields shown with all but their last 4 characters masked (an external PBX's too). */
     public static Map<String, Object> masked(Provider provider, Map<String, Object> fields) {
         Map<String, Object> out = new LinkedHashMap<>(fields);
         for (String secret : provider.sensitiveFields()) {
@@ -23,7 +23,27 @@ public final class ProviderConfigurations {
                 out.put(secret, SecretMasking.mask(s));
             }
         }
+        if (out.get("external_pbx") instanceof Map<?, ?> pbx) {
+            Map<String, Object> copy = nested(pbx);
+            for (String path : ExternalPbx.SECRET_PATHS) {
+                String[] parts = path.split("\\.");
+                if (copy.get(parts[0]) instanceof Map<?, ?> api) {
+                    Map<String, Object> apiCopy = nested(api);
+                    if (apiCopy.get(parts[1]) instanceof String s && !s.isEmpty()) {
+                        apiCopy.put(parts[1], SecretMasking.mask(s));
+                    }
+                    copy.put(parts[0], apiCopy);
+                }
+            }
+            out.put("external_pbx", copy);
+        }
         return out;
+    }
+
+    private static Map<String, Object> nested(Map<?, ?> map) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return copy;
     }
 
     /** Incoming fields where a secret sent back exactly as it was shown keeps the stored value. */
@@ -35,6 +55,20 @@ public final class ProviderConfigurations {
                     && SecretMasking.mask(old).equals(s)) {
                 out.put(secret, old);
             }
+        }
+        if (incoming.get("external_pbx") instanceof Map<?, ?> pbx && stored.get("external_pbx") instanceof Map<?, ?> was) {
+            Map<String, Object> copy = nested(pbx);
+            for (String path : ExternalPbx.SECRET_PATHS) {
+                String[] parts = path.split("\\.");
+                if (copy.get(parts[0]) instanceof Map<?, ?> api && was.get(parts[0]) instanceof Map<?, ?> storedApi
+                        && api.get(parts[1]) instanceof String s && storedApi.get(parts[1]) instanceof String old
+                        && SecretMasking.mask(old).equals(s)) {
+                    Map<String, Object> apiCopy = nested(api);
+                    apiCopy.put(parts[1], old);
+                    copy.put(parts[0], apiCopy);
+                }
+            }
+            out.put("external_pbx", copy);
         }
         return out;
     }
@@ -65,7 +99,8 @@ public final class ProviderConfigurations {
             case CLOUDONIX -> new ProviderConfiguration.Cloudonix(text(fields, "bearer_token"), text(fields, "domain_id"),
                     text(fields, "application_name"));
             case ARI -> new ProviderConfiguration.Ari(text(fields, "ari_endpoint"), text(fields, "app_name"),
-                    text(fields, "app_password"), Optional.ofNullable(text(fields, "ws_client_name")).orElse(""));
+                    text(fields, "app_password"), Optional.ofNullable(text(fields, "ws_client_name")).orElse(""),
+                    ExternalPbx.parse(fields.get("external_pbx")));
             case SIMULATOR -> simulator(fields);
         };
     }

@@ -1,5 +1,6 @@
 package dev.voiceagent.application.voice.runtime;
 
+import dev.voiceagent.application.call.ExternalPbxCall;
 import dev.voiceagent.application.call.Transfer;
 import dev.voiceagent.application.conversation.ConversationModels;
 import dev.voiceagent.application.model.ModelEndpoint;
@@ -21,6 +22,7 @@ import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.conversation.FeedbackEvents;
 import dev.voiceagent.domain.conversation.TokenUsage;
 import dev.voiceagent.domain.storage.ObjectKeys;
+import dev.voiceagent.domain.telephony.ExternalPbxCalls;
 import dev.voiceagent.domain.voice.TurnTaking;
 import dev.voiceagent.domain.voice.VoicemailDetection;
 import dev.voiceagent.domain.workflow.WorkflowRun;
@@ -171,6 +173,7 @@ public class CallCompletion {
 
     private final VoiceRunStore runs;
     private final RunCompletions completions;
+    private final WorkflowRepository workflows;
     private final ObjectStore objects;
     private final CarrierCalls carrier;
     private final RecordedPrompts prompts;
@@ -180,6 +183,7 @@ public class CallCompletion {
             CarrierCalls carrier, RecordedPrompts prompts, VoiceSessions sessions) {
         this.runs = runs;
         this.completions = new RunCompletions(workflows);
+        this.workflows = workflows;
         this.objects = objects;
         this.carrier = carrier;
         this.prompts = prompts;
@@ -214,9 +218,11 @@ public class CallCompletion {
                             admitted.runId(), id, f.getMessage());
                     return null;
                 }) : Uni.createFrom().nullItem();
+        Uni<ExternalPbxCall> pbx = externalPbx(admitted, finished(admitted.run(), call.models, ended, null, null));
         Uni<Void> handed = destination instanceof String to && !to.isBlank()
-                ? whisperAudio.chain(audio -> carrier.transfer(admitted.organizationId(), new Transfer(
-                        admitted.runId(), to, timeout, whisper, audio)))
+                ? Uni.combine().all().unis(whisperAudio, pbx).asTuple().chain(both -> carrier.transfer(
+                        admitted.organizationId(), new Transfer(admitted.runId(), to, timeout, whisper,
+                                both.getItem1(), both.getItem2())))
                 : Uni.createFrom().failure(new IllegalStateException(details.get("destination_problem")
                         instanceof String problem ? problem : "the transfer has no destination"));
         return handed.map(ok -> {
@@ -274,7 +280,9 @@ public class CallCompletion {
         Uni.combine().all().unis(recorded, transcribed).asTuple()
                 .map(keys -> finished(admitted.run(), call.models, ended, keys.getItem1(), keys.getItem2()))
                 .chain(finished -> completions.events(false, finished, ended.endedAt())
-                        .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt())))
+                        .chain(events -> runs.finish(finished, ended.events(), events, ended.endedAt()))
+                        .call(() -> Ended.TRANSFER.equals(ended.reason()) ? Uni.createFrom().voidItem()
+                                : endExternalPbxCall(admitted, finished)))
                 .subscribe().with(done -> {
                     LOG.log(Level.DEBUG, "run {0} finished: {1}", admitted.runId(), ended.reason());
                     if (VoicemailDetection.DISPOSITION.equals(ended.reason())
@@ -283,6 +291,31 @@ public class CallCompletion {
                     }
                 }, failure -> LOG.log(Level.WARNING, "run {0} not finished: {1}", admitted.runId(),
                         failure.toString()));
+    }
+
+    /**
+     * The PBX's identity of a call that came through one and the lead fields its workflow maps from what the run
+     * gathered (the published version's external_pbx_field_mappings); null for any other call.
+     */
+    private Uni<ExternalPbxCall> externalPbx(Admitted admitted, WorkflowRun run) {
+        var identity = ExternalPbxCalls.identity(run.initialContext());
+        if (identity.isEmpty()) {
+            return Uni.createFrom().nullItem();
+        }
+        return workflows.find(admitted.organizationId(), admitted.workflowId())
+                .map(workflow -> ExternalPbxCalls.fields(run.gatheredContext(), workflow.map(w -> w.published()
+                        .configurations()).orElse(Map.of())))
+                .onFailure().recoverWithItem(Map.of())
+                .map(fields -> new ExternalPbxCall(identity.get(), fields));
+    }
+
+    /** A call that came through an external PBX ended here: the PBX gets its lead fields and hangs the call up. */
+    private Uni<Void> endExternalPbxCall(Admitted admitted, WorkflowRun finished) {
+        return externalPbx(admitted, finished).chain(pbx -> pbx == null ? Uni.createFrom().voidItem()
+                        : carrier.endExternalPbxCall(admitted.organizationId(), admitted.runId(), pbx))
+                .onFailure().invoke(f -> LOG.log(Level.WARNING, "run {0}: the external PBX not told the call ended:"
+                        + " {1}", admitted.runId(), f.getMessage()))
+                .onFailure().recoverWithNull();
     }
 
     /** The call reached a voicemail: its attempt in the call ledger ends so, where a campaign's retry sees it. */

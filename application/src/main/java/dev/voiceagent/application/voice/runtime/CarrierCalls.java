@@ -4,6 +4,7 @@ import dev.voiceagent.application.call.CallGateway;
 import dev.voiceagent.application.call.CallGatewayException;
 import dev.voiceagent.application.call.CallRecord;
 import dev.voiceagent.application.call.CallReport;
+import dev.voiceagent.application.call.ExternalPbxCall;
 import dev.voiceagent.application.call.CallRepository;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.SignatureCheck;
@@ -60,6 +61,12 @@ public class CarrierCalls {
     public Uni<Void> hangUp(long organizationId, long runId) {
         return call(organizationId, runId, (gateway, found) -> gateway.hangUp(found.configuration,
                 found.providerCallId));
+    }
+
+    /** Tells the external PBX the run's call came through that its conversation is over (fields, then hang-up). */
+    public Uni<Void> endExternalPbxCall(long organizationId, long runId, ExternalPbxCall call) {
+        return call(organizationId, runId, (gateway, found) -> gateway.endExternalPbxCall(found.configuration,
+                found.providerCallId, call));
     }
 
     private static final class Found {

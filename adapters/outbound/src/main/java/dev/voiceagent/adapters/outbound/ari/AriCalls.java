@@ -8,14 +8,19 @@ import dev.voiceagent.application.call.InboundCallUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase.Answer;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.domain.telephony.CallStatus;
+import dev.voiceagent.domain.telephony.ExternalPbx;
+import dev.voiceagent.domain.telephony.ExternalPbxCalls;
 import dev.voiceagent.domain.telephony.Provider;
 import dev.voiceagent.domain.telephony.ProviderConfiguration;
 import dev.voiceagent.domain.telephony.TelephonyConfiguration;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,11 +49,13 @@ final class AriCalls {
     private final InboundCallUseCase inbound;
     private final FindCallRunUseCase runs;
     private final ProcessCallReportUseCase reports;
+    private final OrganizationPreferencesRepository preferences;
     /** Media channels created and not yet in the application: the call channel each is for. */
     private final Map<String, String> pendingBridges = new ConcurrentHashMap<>();
 
     AriCalls(TelephonyConfiguration configuration, AriRest rest, VoiceRuntime runtime, InboundCallUseCase inbound,
-            FindCallRunUseCase runs, ProcessCallReportUseCase reports) {
+            FindCallRunUseCase runs, ProcessCallReportUseCase reports, OrganizationPreferencesRepository preferences) {
+        this.preferences = preferences;
         this.configuration = configuration;
         this.ari = (ProviderConfiguration.Ari) configuration.configuration();
         this.rest = rest;
@@ -130,8 +137,12 @@ final class AriCalls {
         JsonObject dialplan = channel.getJsonObject("dialplan", new JsonObject());
         JsonObject caller = channel.getJsonObject("caller", new JsonObject());
         String called = dialplan.getString("exten", "");
+        InboundCallUseCase.CallerDetails details = ari.externalPbx() == null
+                || !channel.getString("name", "").startsWith("PJSIP/") ? null
+                : (org, leadHeaders) -> preferences.get(org).chain(p -> p.externalPbxIntegrationsEnabled()
+                        ? externalPbxIdentity(id, leadHeaders) : Uni.createFrom().item(Map.of()));
         var call = new InboundCallUseCase.InboundCall(Provider.ARI, called, caller.getString("number", ""), id,
-                candidate -> candidate.equals(ari));
+                this::sameAsterisk, details);
         return inbound.answer(call).chain(answer -> switch (answer) {
             case Answer.Stream stream -> ("Up".equals(channel.getString("state")) ? Uni.createFrom().voidItem()
                     : rest.object(ari, "POST", "/channels/" + id + "/answer", Map.of()).replaceWithVoid())
@@ -142,6 +153,40 @@ final class AriCalls {
                 default -> "rejected";
             });
         }).onFailure().call(failure -> hangUp(id, "rejected"));
+    }
+
+    /** The fields every VICIdial call is known by, read from its X-VICIDIAL- SIP headers. */
+    static final List<String> VICIDIAL_FIELDS = List.of("callerid", "user", "lead_id", "campaign_id", "ingroup_id");
+
+    /**
+     * VICIdial's identity of a call in, from the SIP headers its remote agent call carries ({@code X-VICIDIAL-<field>},
+     * read as channel variables, at most 8 at a time): its caller id, agent user, lead, campaign and in-group, and the
+     * lead fields the workflow asks for; none without a caller id (then VICIdial cannot be told anything of it).
+     */
+    private Uni<Map<String, Object>> externalPbxIdentity(String channelId, List<String> leadHeaders) {
+        List<String> fields = new ArrayList<>(VICIDIAL_FIELDS);
+        leadHeaders.stream().filter(h -> !fields.contains(h)).forEach(fields::add);
+        List<Uni<Map.Entry<String, String>>> reads = fields.stream().map(field -> rest.object(ari, "GET",
+                        "/channels/" + channelId + "/variable", params("variable",
+                                "PJSIP_HEADER(read,X-VICIDIAL-" + field + ")"))
+                .map(v -> Map.entry(field, v.getString("value", "").strip()))
+                .onFailure().recoverWithItem(Map.entry(field, ""))).toList();
+        return Uni.join().all(reads).usingConcurrencyOf(8).andFailFast().map(values -> {
+            Map<String, Object> lead = new LinkedHashMap<>();
+            values.stream().filter(e -> !e.getValue().isEmpty()).forEach(e -> lead.put(e.getKey(), e.getValue()));
+            if (!(lead.get("callerid") instanceof String callerId)) {
+                return Map.<String, Object>of();
+            }
+            Map<String, Object> identity = new LinkedHashMap<>();
+            identity.put("type", ExternalPbx.TYPE);
+            identity.put("callerid", callerId);
+            identity.put("agent_user", lead.getOrDefault("user", ""));
+            identity.put("lead_id", lead.getOrDefault("lead_id", ""));
+            identity.put("campaign_id", lead.getOrDefault("campaign_id", ""));
+            identity.put("ingroup_id", lead.getOrDefault("ingroup_id", ""));
+            identity.put("lead", lead);
+            return Map.of(ExternalPbxCalls.IDENTITY, identity);
+        });
     }
 
     /**
@@ -273,7 +318,16 @@ final class AriCalls {
                 : runs.runOfCall(Provider.ARI, id);
         return ofCall.chain(run -> run.isEmpty() ? Uni.createFrom().voidItem()
                 : reports.process(new CallReport(Provider.ARI, run.get(), id, status, null, "ari:" + id + ":destroyed"),
-                        candidate -> candidate.equals(ari)).replaceWithVoid());
+                        this::sameAsterisk).replaceWithVoid());
+    }
+
+    /**
+     * Whether a configuration is the one whose events brought this: the same Asterisk and ARI user (what the events
+     * socket was opened with), whatever else was edited since (the stream follows an edit at the next tick).
+     */
+    private boolean sameAsterisk(ProviderConfiguration candidate) {
+        return candidate instanceof ProviderConfiguration.Ari other && other.ariEndpoint().equals(ari.ariEndpoint())
+                && other.appName().equals(ari.appName());
     }
 
     /** A destroyed channel's outcome: answered (Up) it completed; otherwise its Q.850 cause says why not. */

@@ -5,6 +5,7 @@ import dev.voiceagent.application.call.FindCallRunUseCase;
 import dev.voiceagent.application.call.InboundCallUseCase;
 import dev.voiceagent.application.call.ProcessCallReportUseCase;
 import dev.voiceagent.application.call.VoiceRuntime;
+import dev.voiceagent.application.organization.OrganizationPreferencesRepository;
 import dev.voiceagent.application.shared.Leases;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.domain.telephony.Provider;
@@ -54,6 +55,7 @@ public class AriEventStreams {
     private final InboundCallUseCase inbound;
     private final FindCallRunUseCase runs;
     private final ProcessCallReportUseCase reports;
+    private final OrganizationPreferencesRepository preferences;
     private final boolean enabled;
     private final Duration interval;
     private final Duration timeout;
@@ -82,7 +84,7 @@ public class AriEventStreams {
 
     public AriEventStreams(Vertx vertx, GuardedHttp http, AriCallGateway gateway, Leases leases,
             TelephonyConfigurationRepository configurations, VoiceRuntime runtime, InboundCallUseCase inbound,
-            FindCallRunUseCase runs, ProcessCallReportUseCase reports,
+            FindCallRunUseCase runs, ProcessCallReportUseCase reports, OrganizationPreferencesRepository preferences,
             @ConfigProperty(name = "voiceagent.ari.events.enabled", defaultValue = "true") boolean enabled,
             @ConfigProperty(name = "voiceagent.ari.events.interval", defaultValue = "PT10S") Duration interval,
             @ConfigProperty(name = "voiceagent.ari.timeout", defaultValue = "PT10S") Duration timeout) {
@@ -95,6 +97,7 @@ public class AriEventStreams {
         this.inbound = inbound;
         this.runs = runs;
         this.reports = reports;
+        this.preferences = preferences;
         this.enabled = enabled;
         this.interval = interval;
         this.timeout = timeout;
@@ -183,7 +186,7 @@ public class AriEventStreams {
         long id = h.configuration.id();
         paused.remove(id);
         h.socket = socket;
-        AriCalls calls = new AriCalls(h.configuration, rest, runtime, inbound, runs, reports);
+        AriCalls calls = new AriCalls(h.configuration, rest, runtime, inbound, runs, reports, preferences);
         socket.textMessageHandler(text -> {
             JsonObject event;
             try {

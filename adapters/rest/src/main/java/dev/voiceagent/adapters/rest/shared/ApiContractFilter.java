@@ -102,10 +102,14 @@ public class ApiContractFilter implements OASFilter {
                             case "boolean" -> Schema.SchemaType.BOOLEAN;
                             case "integer" -> Schema.SchemaType.INTEGER;
                             case "array" -> Schema.SchemaType.ARRAY;
+                            case "object" -> Schema.SchemaType.OBJECT;
                             default -> Schema.SchemaType.STRING;
                         });
                 if (field.sensitive()) {
                     property.format("password");
+                }
+                if ("external_pbx".equals(field.name())) {
+                    property = externalPbx(field);
                 }
                 schema.addProperty(field.name(), property);
                 if (field.required()) {
@@ -123,6 +127,28 @@ public class ApiContractFilter implements OASFilter {
                         .discriminator(OASFactory.createDiscriminator().propertyName("provider").mapping(mapping)));
             }
         }
+    }
+
+    /** An Asterisk configuration's VICIdial: its agent API, its optional non-agent API, its requests' limit. */
+    private static Schema externalPbx(Provider.Field field) {
+        java.util.function.Function<String, Schema> api = title -> OASFactory.createSchema().title(title)
+                .addType(Schema.SchemaType.OBJECT)
+                .addProperty("url", OASFactory.createSchema().addType(Schema.SchemaType.STRING).title("Url"))
+                .addProperty("username", OASFactory.createSchema().addType(Schema.SchemaType.STRING).title("Username"))
+                .addProperty("password", OASFactory.createSchema().addType(Schema.SchemaType.STRING).title("Password")
+                        .format("password"))
+                .addProperty("source", OASFactory.createSchema().addType(Schema.SchemaType.STRING).title("Source")
+                        .defaultValue("voiceagent"));
+        return OASFactory.createSchema().title(field.label()).description(field.description())
+                .addType(Schema.SchemaType.OBJECT)
+                .addProperty("type", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
+                        .enumeration(List.of("vicidial")))
+                .addProperty("agent_api", api.apply("VicidialAgentAPIConfiguration").addRequired("url")
+                        .addRequired("username").addRequired("password"))
+                .addProperty("non_agent_api", api.apply("VicidialNonAgentAPIConfiguration"))
+                .addProperty("timeout_seconds", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)
+                        .minimum(java.math.BigDecimal.ONE).maximum(java.math.BigDecimal.valueOf(30)).defaultValue(8))
+                .addRequired("agent_api");
     }
 
     private static void addHeader(Operation operation, String name, String title) {
