@@ -139,6 +139,8 @@ class AsteriskVoiceCallEndToEndTest {
         String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
         assertThat(transcript).startsWith("assistant: Hello, this is Acme. How can I help you?\nuser: Where is my order?\n")
                 .endsWith("assistant: Thank you, goodbye.\n");
+        assertThat(Api.download(run.getString("recording_public_url")).length).as("a stereo recording of the call")
+                .isGreaterThan(44 + 2 * 2 * 8000 * 5);
         for (int i = 0; i < 50 && (pbx.exists(channel) || pbx.bridge("va-bridge-" + runId) != null); i++) {
             Thread.sleep(100);
         }
