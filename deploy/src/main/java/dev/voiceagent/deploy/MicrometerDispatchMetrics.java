@@ -3,14 +3,17 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.application.dispatch.DispatchMetrics;
 import dev.voiceagent.domain.telephony.CallStatus;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The engine's figures as Micrometer meters, scraped at /q/metrics (Prometheus). */
 @ApplicationScoped
+@Startup
 public class MicrometerDispatchMetrics implements DispatchMetrics {
 
     private final MeterRegistry registry;
@@ -31,7 +34,9 @@ public class MicrometerDispatchMetrics implements DispatchMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.trips = Counter.builder("voiceagent.breaker.trips").description("Circuit-breaker trips").register(registry);
         this.rows = Counter.builder("voiceagent.import.rows").description("Contact rows imported").register(registry);
-        registry.gauge("voiceagent.calls.active", active);
+        // held strongly (registry.gauge keeps a weak reference), registered at start rather than at the first dial
+        Gauge.builder("voiceagent.calls.active", active, AtomicLong::get).description("Calls the dispatcher has live")
+                .strongReference(true).register(registry);
     }
 
     @Override

@@ -88,12 +88,19 @@ public class FreeTts {
         return format.encoding() == AudioFormat.Encoding.MULAW ? G711.encode(whole) : Pcm16.bytes(whole);
     }
 
+    /**
+     * One synthesis at a time in the whole process, not only per instance: FreeTTS keeps state in statics of its own
+     * classes (its lexicon and unit databases), so two instances (a test's caller and the simulator's voice) must not
+     * speak at once; the lock is FreeTTS's own class, shared by whoever shares those statics.
+     */
     private Pcm synthesize(Speaker speaker, String text) {
-        Voice voice = voices.computeIfAbsent(speaker, FreeTts::load);
         Collector collector = new Collector();
-        voice.setAudioPlayer(collector);
-        if (!voice.speak(text)) {
-            throw new IllegalStateException("FreeTTS could not say: " + text);
+        synchronized (Voice.class) {
+            Voice voice = voices.computeIfAbsent(speaker, FreeTts::load);
+            voice.setAudioPlayer(collector);
+            if (!voice.speak(text)) {
+                throw new IllegalStateException("FreeTTS could not say: " + text);
+            }
         }
         javax.sound.sampled.AudioFormat format = collector.getAudioFormat();
         byte[] bytes = collector.bytes.toByteArray();
