@@ -34,6 +34,9 @@ public class MicrometerDispatchMetrics implements DispatchMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.trips = Counter.builder("voiceagent.breaker.trips").description("Circuit-breaker trips").register(registry);
         this.rows = Counter.builder("voiceagent.import.rows").description("Contact rows imported").register(registry);
+        for (CallStatus status : CallStatus.values()) { // every outcome's series present from the start, at 0
+            registry.counter("voiceagent.calls.outcomes", "status", status.wireName());
+        }
         // held strongly (registry.gauge keeps a weak reference), registered at start rather than at the first dial
         Gauge.builder("voiceagent.calls.active", active, AtomicLong::get).description("Calls the dispatcher has live")
                 .strongReference(true).register(registry);

@@ -100,8 +100,19 @@ class AsteriskVoiceCallEndToEndTest {
                 .getLong("workflow_run_id");
     }
 
+    /** The sum of the scraped samples of {@code name} whose labels include {@code label} (the Prometheus text). */
+    private static double metric(String name, String label) {
+        String text = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return text.lines().filter(l -> l.startsWith(name + "{") && l.contains(label))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void aDialledCallIsBridgedToItsMediaTalksIsInterruptedAndEndsEveryLegWhenTheAgentHangsUp() throws Exception {
+        Map<String, Double> stagesBefore = new java.util.HashMap<>();
+        for (String stage : List.of("stt_final", "end_of_turn", "llm_first_token", "tts_first_byte")) {
+            stagesBefore.put(stage, metric("voiceagent_voice_stage_seconds_count", "stage=\"" + stage + "\""));
+        }
         FakeVoiceProviders.CALLER_LINES.addAll(List.of("Where is my order?", "Tell me about returns.",
                 "No that is all thanks."));
         FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says("Your order ships today. Is there anything else?"),
@@ -125,8 +136,13 @@ class AsteriskVoiceCallEndToEndTest {
         FakeAsterisk.Request added = pbx.await("POST", "/ari/bridges/va-bridge-" + runId + "/addChannel");
         assertThat(added.query().get("channel")).isEqualTo(channel + "," + media.get("channel_id"));
 
-        caller.pauses(1_600).says("Where is my order?").pauses(2_600).says("Tell me about returns.").pauses(2_900)
-                .says("No that is all thanks.").pauses(1_000);
+        caller.pauses(1_600).says("Where is my order?").pauses(2_600);
+        for (int i = 0; i < 50 && metric("voiceagent_voice_calls_live", "mode=\"ari\"") < 1; i++) {
+            Thread.sleep(100);
+        }
+        assertThat(metric("voiceagent_voice_calls_live", "mode=\"ari\"")).as("live on this replica, as an ARI call")
+                .isEqualTo(1);
+        caller.says("Tell me about returns.").pauses(2_900).says("No that is all thanks.").pauses(1_000);
         caller.closed.get(40, TimeUnit.SECONDS);
         pbx.hangUp(media.get("channel_id")); // chan_websocket's channel ends with its socket
 
@@ -146,6 +162,10 @@ class AsteriskVoiceCallEndToEndTest {
         }
         assertThat(pbx.exists(channel)).as("the dialled leg was hung up").isFalse();
         assertThat(pbx.bridge("va-bridge-" + runId)).as("the bridge destroyed").isNull();
+        // every answer's stages measured (three answers: the goodbye follows the end call's tool)
+        stagesBefore.forEach((stage, before) -> assertThat(metric("voiceagent_voice_stage_seconds_count",
+                "stage=\"" + stage + "\"") - before).as(stage).isGreaterThanOrEqualTo(2));
+        assertThat(metric("voiceagent_voice_calls_live", "mode=\"ari\"")).as("the call is over").isZero();
     }
 
     private long organization(long runId) {

@@ -124,7 +124,7 @@ public class CallCompletion {
                 return;
             }
             long runId = admitted.runId();
-            sessions.add(runId, handle);
+            sessions.add(runId, admitted.run().mode(), handle);
             heartbeat = loop.every(HEARTBEAT, () -> beat(runId, handle.carrierAmd()));
             beat(runId, handle.carrierAmd());
         }

@@ -14,10 +14,15 @@ public class VoiceSessions {
     }
 
     private final Map<Long, Handle> live = new ConcurrentHashMap<>();
+    private final Map<Long, String> modes = new ConcurrentHashMap<>();
 
-    /** A call talks here; {@code handle.handOver} lets it go to another replica where its carrier allows. */
-    void add(long runId, Handle handle) {
+    /**
+     * A call talks here, through {@code mode} (its run's: the carrier, or the browser's transport);
+     * {@code handle.handOver} lets it go to another replica where its carrier allows.
+     */
+    void add(long runId, String mode, Handle handle) {
         live.put(runId, handle);
+        modes.put(runId, mode == null ? "" : mode);
     }
 
     /** The carrier's answering-machine verdict for a call talking here; false when it talks elsewhere (or not). */
@@ -32,11 +37,17 @@ public class VoiceSessions {
 
     void remove(long runId) {
         live.remove(runId);
+        modes.remove(runId);
     }
 
     /** How many calls talk on this replica now. */
     public int count() {
         return live.size();
+    }
+
+    /** How many calls talk on this replica now through {@code mode} (a carrier, webrtc, ...). */
+    public long count(String mode) {
+        return modes.values().stream().filter(mode::equals).count();
     }
 
     /**

@@ -39,12 +39,26 @@ final class TurnLatency {
 
     /**
      * The pipeline's answer started playing at {@code now}, {@code callerStopped} being when voice activity heard the
-     * caller stop: the voice-to-voice latency with its stages, and each stage's time to first byte.
+     * caller stop and {@code finalTranscriptAt} when the turn's last final transcript came (null: none): the
+     * voice-to-voice latency with its stages, and each stage's time to first byte, to the run and to the metrics.
      */
-    void report(Instant callerStopped, Instant now, String model, CallLog log, VoiceMetrics metrics) {
+    void report(Instant callerStopped, Instant finalTranscriptAt, Instant now, String model, CallLog log,
+            VoiceMetrics metrics) {
         Duration total = Duration.between(callerStopped, now);
         metrics.answered(total);
         Instant textOrAsked = firstTextAt == null ? askedAt : firstTextAt;
+        if (finalTranscriptAt != null && !finalTranscriptAt.isBefore(callerStopped)) {
+            metrics.stage(VoiceMetrics.Stage.STT_FINAL, Duration.between(callerStopped, finalTranscriptAt));
+        }
+        if (askedAt != null && !askedAt.isBefore(callerStopped)) {
+            metrics.stage(VoiceMetrics.Stage.END_OF_TURN, Duration.between(callerStopped, askedAt));
+        }
+        if (askedAt != null && firstTextAt != null) {
+            metrics.stage(VoiceMetrics.Stage.LLM_FIRST_TOKEN, Duration.between(askedAt, firstTextAt));
+        }
+        if (firstAudioAt != null && textOrAsked != null) {
+            metrics.stage(VoiceMetrics.Stage.TTS_FIRST_BYTE, Duration.between(textOrAsked, firstAudioAt));
+        }
         log.add(FeedbackEvent.LatencyMeasured.pipeline(total,
                 firstTextAt == null || askedAt == null ? null : Duration.between(askedAt, firstTextAt),
                 firstAudioAt == null || askedAt == null ? null : Duration.between(textOrAsked, firstAudioAt)));

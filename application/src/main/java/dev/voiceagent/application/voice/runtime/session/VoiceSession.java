@@ -59,6 +59,8 @@ public final class VoiceSession extends CallSession {
     private Answer answer;
     private int answerSeq;
     private Instant failedAt;
+    /** When the last final transcript came (the stt_final stage of the answer it leads to). */
+    private Instant finalTranscriptAt;
 
     /** A session that may continue a call another replica let go ({@code moves.resumed()}), or be moved itself. */
     public VoiceSession(Parts parts, ConversationState start, Consumer<Ended> onEnd, Moves moves) {
@@ -455,6 +457,9 @@ public final class VoiceSession extends CallSession {
     private void heard(VoiceEvent event) {
         if (event instanceof VoiceEvent.Transcript t && t.text() != null && !t.text().isBlank()) {
             log.add(new FeedbackEvent.UserTranscription(t.text(), t.isFinal()));
+            if (t.isFinal()) {
+                finalTranscriptAt = t.at();
+            }
         }
         decide(event);
     }
@@ -464,7 +469,7 @@ public final class VoiceSession extends CallSession {
         Answer a = answer;
         Instant callerStopped = caller.speechStoppedAt();
         if (a.turn != null && callerStopped != null && a.userText != null) {
-            speech.latency.report(callerStopped, now, generation.modelName(), log, metrics);
+            speech.latency.report(callerStopped, finalTranscriptAt, now, generation.modelName(), log, metrics);
         }
         log.add(new FeedbackEvent.BotStartedSpeaking()); // the reference's order: figures, speaking, then the text
         log.heard();

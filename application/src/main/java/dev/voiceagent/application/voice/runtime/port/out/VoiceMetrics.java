@@ -36,6 +36,22 @@ public interface VoiceMetrics {
     default void resumed() {
     }
 
+    /** The stages of an answer, each measured on every answer (their names are a closed set: bounded labels). */
+    enum Stage {
+        /** From voice activity hearing the caller stop to the recognizer's final transcript of the turn. */
+        STT_FINAL,
+        /** From voice activity hearing the caller stop to the turn decided over and the model asked. */
+        END_OF_TURN,
+        /** From the model asked to its first words. */
+        LLM_FIRST_TOKEN,
+        /** From the model's first words to the voice's first audio. */
+        TTS_FIRST_BYTE
+    }
+
+    /** One stage of an answer took this long. */
+    default void stage(Stage stage, Duration took) {
+    }
+
     /** A provider failed mid-call: stage is stt, tts or llm. */
     void providerFailed(String stage);
 
