@@ -123,9 +123,9 @@ public class CallProducers {
     InboundCallService inboundCalls(PhoneNumberRepository numbers,
             TelephonyConfigurationRepository configurations, PhoneNumberNormalizer normalizer,
             WorkflowRepository workflows, CallRepository calls, VoiceRuntime runtime,
-            Clock clock, VoiceAgentConfig config) {
+            Clock clock, VoiceAgentConfig config, CreditGate credits) {
         return new InboundCallService(numbers, configurations, normalizer, workflows,
                 calls, runtime, clock, ThreadLocalRandom.current(), config.calls().defaultOrgLimit(),
-                config.calls().staleAfter());
+                config.calls().staleAfter(), credits);
     }
 }

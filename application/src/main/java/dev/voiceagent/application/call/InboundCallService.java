@@ -7,6 +7,7 @@ import dev.voiceagent.application.telephony.PhoneNumberNormalizer;
 import dev.voiceagent.application.telephony.PhoneNumberRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationRepository;
 import dev.voiceagent.application.telephony.TelephonyConfigurationView;
+import dev.voiceagent.application.usage.CreditGate;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.ExternalPbxCalls;
@@ -47,10 +48,12 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
     private final RandomGenerator random;
     private final int defaultLimit;
     private final Duration staleAfter;
+    private final CreditGate credits;
 
     public InboundCallService(PhoneNumberRepository numbers, TelephonyConfigurationRepository configurations,
             PhoneNumberNormalizer normalizer, WorkflowRepository workflows, CallRepository calls, VoiceRuntime runtime,
-            Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter) {
+            Clock clock, RandomGenerator random, int defaultLimit, Duration staleAfter, CreditGate credits) {
+        this.credits = credits;
         this.numbers = numbers;
         this.configurations = configurations;
         this.normalizer = normalizer;
@@ -115,13 +118,21 @@ public class InboundCallService implements InboundCallUseCase, FindCallRunUseCas
             if (runtime.streamUrl(org, workflow.id(), 0).isEmpty()) {
                 return refuse("no_voice_runtime", configuration.configuration(), org, number);
             }
-            Uni<Map<String, Object>> details = call.details() == null ? Uni.createFrom().item(Map.of())
-                    : call.details().read(org, ExternalPbxCalls.leadHeaders(workflow.published().configurations()))
-                            .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "inbound call to "
-                                    + number.normalized() + ": the caller's details not read: " + f.getMessage()))
-                            .onFailure().recoverWithItem(Map.of());
-            return details.chain(extra -> take(call, match, workflow, extra));
+            return credits.exhausted(org).chain(exhausted -> exhausted
+                    ? refuse("no_credits", configuration.configuration(), org, number)
+                    : withDetails(call, match, workflow));
         });
+    }
+
+    private Uni<Answer> withDetails(InboundCall call, Candidate match, Workflow workflow) {
+        TelephonyNumber number = match.number();
+        long org = number.organizationId();
+        Uni<Map<String, Object>> details = call.details() == null ? Uni.createFrom().item(Map.of())
+                : call.details().read(org, ExternalPbxCalls.leadHeaders(workflow.published().configurations()))
+                        .onFailure().invoke(f -> LOG.log(System.Logger.Level.WARNING, "inbound call to "
+                                + number.normalized() + ": the caller's details not read: " + f.getMessage()))
+                        .onFailure().recoverWithItem(Map.of());
+        return details.chain(extra -> take(call, match, workflow, extra));
     }
 
     /** The run created and a slot under the organization's limit reserved (or the call refused as busy). */

@@ -42,7 +42,10 @@ public interface InboundCallUseCase {
                 long workflowId) implements Answer {
         }
 
-        /** reason: unknown_number, no_inbound_workflow, workflow_unavailable, no_voice_runtime, busy. */
+        /**
+         * reason: unknown_number, no_inbound_workflow, workflow_unavailable, no_voice_runtime, no_credits (the
+         * organization's balance is exhausted where credits are enforced), busy.
+         */
         record Reject(String reason, ProviderConfiguration configuration) implements Answer {
         }
     }

@@ -251,6 +251,15 @@ class StripeBillingEndToEndTest {
                 .post("/api/v1/telephony/initiate-call").then().statusCode(402);
         as(key).body(Map.of("workflow_id", 999_999_999, "phone_number", "+14155550100"))
                 .post("/api/v1/telephony/initiate-call").then().statusCode(404); // not found comes first
+        // a call in is refused too (the carrier told to reject it: nothing billed, nothing spoken)
+        long laptop = as(key).body(Map.of("name", "Laptop", "config", Map.of("provider", "simulator")))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200).extract().jsonPath()
+                .getLong("id");
+        String address = "+1555" + (1_000_000 + (long) (Math.random() * 8_999_999));
+        as(key).body(Map.of("address", address, "inbound_workflow_id", workflow))
+                .post("/api/v1/organizations/telephony-configs/" + laptop + "/phone-numbers").then().statusCode(200);
+        as(key).body(Map.of("to", address, "from", "+15550100999")).post("/api/v1/telephony/simulator/inbound-call")
+                .then().statusCode(200).body("action", equalTo("reject")).body("reason", equalTo("no_credits"));
         // a browser's call as well: 402 before the plain route's upgrade; on the dashboard's signaling, said as the
         // reference says it (its credits dialog)
         long browserRun = as(key).body(Map.of("mode", "smallwebrtc", "name", "Test audio"))
