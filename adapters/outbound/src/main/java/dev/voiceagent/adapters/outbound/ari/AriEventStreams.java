@@ -15,6 +15,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,7 +38,8 @@ import org.jboss.logging.Logger;
  * ({ari_endpoint}/ari/events?app={app_name}&subscribeAll=true, the ARI user's credentials as HTTP Basic, through the
  * address guard), whose events drive the configuration's calls ({@link AriCalls}). A stream that closes, a lease lost
  * with its database session, a configuration changed or gone: the stream is closed, the lease given up, and the next
- * tick (on this or another replica) opens it again; a configuration that cannot be reached is retried with a growing
+ * tick (on this or another replica) opens it again; a stream is pinged every tick and one that stops answering (a
+ * network that went silent) is dropped the same way; a configuration that cannot be reached is retried with a growing
  * pause (up to five minutes), and said so once per failure streak.
  */
 @ApplicationScoped
@@ -66,6 +68,8 @@ public class AriEventStreams {
         final Leases.Lease lease;
         volatile WebSocket socket;
         volatile boolean closed;
+        /** When Asterisk last answered a ping (or the socket opened): a silent network is told from a quiet PBX. */
+        volatile long lastPongMillis;
 
         Held(TelephonyConfiguration configuration, Leases.Lease lease) {
             this.configuration = configuration;
@@ -140,7 +144,13 @@ public class AriEventStreams {
                             work.add(drop(entry.getKey(), "its stream closed"));
                         } else if (now == null || !now.configuration().equals(h.configuration.configuration())) {
                             work.add(drop(entry.getKey(), now == null ? "it is gone or inactive" : "it changed"));
+                        } else if (h.socket != null
+                                && System.currentTimeMillis() - h.lastPongMillis > 3 * keepAlive().toMillis()) {
+                            work.add(drop(entry.getKey(), "Asterisk stopped answering pings"));
                         } else {
+                            if (h.socket != null) {
+                                h.socket.writePing(Buffer.buffer("voiceagent"));
+                            }
                             work.add(h.lease.held().chain(still -> still ? Uni.createFrom().voidItem()
                                     : drop(entry.getKey(), "its lease was lost")));
                         }
@@ -182,9 +192,16 @@ public class AriEventStreams {
         return http.webSocket(url, Map.of("Authorization", AriRest.authorization(ari)), timeout, true);
     }
 
+    /** How often a held stream is pinged (each tick, at least every 10 s' worth): three unanswered and it is dropped. */
+    private Duration keepAlive() {
+        return interval.compareTo(Duration.ofSeconds(10)) > 0 ? interval : Duration.ofSeconds(10);
+    }
+
     private void opened(Held h, WebSocket socket) {
         long id = h.configuration.id();
         paused.remove(id);
+        h.lastPongMillis = System.currentTimeMillis();
+        socket.pongHandler(pong -> h.lastPongMillis = System.currentTimeMillis());
         h.socket = socket;
         AriCalls calls = new AriCalls(h.configuration, rest, runtime, inbound, runs, reports, preferences);
         socket.textMessageHandler(text -> {
