@@ -58,7 +58,9 @@ public final class NativeReflectionCheck {
             Map.entry("dev.voiceagent.adapters.simulator.SpokenLines$Heard",
                     "a simulated callee's line and whether a frame ends it"),
             Map.entry("dev.voiceagent.adapters.rest.embed.EmbedCors$Preflight",
-                    "a widget path's CORS preflight: its methods and whose domains decide it"));
+                    "a widget path's CORS preflight: its methods and whose domains decide it"),
+            Map.entry("dev.voiceagent.adapters.postgres.lease.PostgresLeases$Held",
+                    "a held lease: its database connection and key"));
 
     /**
      * Packages whose records are never (de)serialized, with the reason. The check proves the reason: a class of
@@ -67,7 +69,10 @@ public final class NativeReflectionCheck {
     private static final Map<String, String> NOT_JSON_PACKAGES = Map.of(
             "dev.voiceagent.adapters.media",
             "the media adapter reads and writes carriers' and browsers' messages field by field with Vert.x's"
-                    + " JsonObject; its records are call events and frames, never bound");
+                    + " JsonObject; its records are call events and frames, never bound",
+            "dev.voiceagent.adapters.outbound.ari",
+            "Asterisk's events and answers are read field by field with Vert.x's JsonObject, VICIdial's as text; its"
+                    + " records are retry pauses and VICIdial's outcomes, never bound");
 
     /** What binds a record to JSON by reflection: Jackson's data binding and Vert.x's methods that call it. */
     private static final Set<String> BINDING_METHODS = Set.of("mapTo", "mapFrom", "decodeValue");
