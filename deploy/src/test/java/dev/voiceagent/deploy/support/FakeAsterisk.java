@@ -66,7 +66,9 @@ public final class FakeAsterisk implements AutoCloseable {
     public final LinkedBlockingQueue<Map<String, String>> mediaChannels = new LinkedBlockingQueue<>();
     public final List<String> violations = new CopyOnWriteArrayList<>();
     public final CompletableFuture<Void> listening = new CompletableFuture<>();
-    private volatile CompletableFuture<Void> nextListener = new CompletableFuture<>();
+    /** Events sockets connected so far, and who waits for one after a given count. */
+    private final AtomicInteger connections = new AtomicInteger();
+    private final List<Map.Entry<Integer, CompletableFuture<Void>>> waiters = new CopyOnWriteArrayList<>();
 
     private final String user;
     private final String password;
@@ -108,8 +110,15 @@ public final class FakeAsterisk implements AutoCloseable {
             request.toWebSocket().onSuccess(socket -> {
                 sockets.add(socket);
                 socket.closeHandler(v -> sockets.remove(socket));
+                int connected = connections.incrementAndGet(); // counted before anyone hears of it
                 listening.complete(null);
-                nextListener.complete(null);
+                waiters.removeIf(w -> {
+                    if (connected > w.getKey()) {
+                        w.getValue().complete(null);
+                        return true;
+                    }
+                    return false;
+                });
             });
             return;
         }
@@ -370,10 +379,11 @@ public final class FakeAsterisk implements AutoCloseable {
         }
     }
 
-    /** Completes when the next events socket connects. */
+    /** Completes when an events socket connects after this call (not one that connected before it). */
     public CompletableFuture<Void> nextListener() {
-        nextListener = new CompletableFuture<>();
-        return nextListener;
+        CompletableFuture<Void> next = new CompletableFuture<>();
+        waiters.add(Map.entry(connections.get(), next));
+        return next;
     }
 
     /** Asterisk closes its events sockets (restarted, say). */
