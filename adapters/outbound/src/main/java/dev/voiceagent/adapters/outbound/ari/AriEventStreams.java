@@ -26,7 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -118,12 +117,6 @@ public class AriEventStreams {
             vertx.cancelTimer(timer);
         }
         held.keySet().forEach(id -> drop(id, "shutting down").await().atMost(timeout));
-    }
-
-    /** The configurations whose events this replica holds (and whose socket is open). */
-    public Set<Long> streaming() {
-        return held.entrySet().stream().filter(e -> e.getValue().socket != null && !e.getValue().closed)
-                .map(Map.Entry::getKey).collect(Collectors.toUnmodifiableSet());
     }
 
     /** One pass: every active configuration held by someone, every held one still wanted and still ours. */
