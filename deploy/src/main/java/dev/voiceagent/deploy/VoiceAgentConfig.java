@@ -150,6 +150,11 @@ public interface VoiceAgentConfig {
         @WithName("abandon-after")
         @WithDefault("PT5M")
         Duration abandonAfter();
+
+        /** A QA review asks a transiently failing model again after this, then after twice as long. */
+        @WithName("qa-retry-pause")
+        @WithDefault("PT2S")
+        Duration qaRetryPause();
     }
 
     interface PublicLinks {

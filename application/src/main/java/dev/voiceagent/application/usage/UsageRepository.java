@@ -54,7 +54,7 @@ public interface UsageRepository {
 
     /**
      * In one transaction: claims up to {@code limit} finished runs not yet metered (oldest first; runs another
-     * replica is metering are skipped), prices them with {@code pricing}, records a usage record per run, lists
+     * replica is metering are skipped, and so are runs whose QA review is pending: its tokens are the run's usage), prices them with {@code pricing}, records a usage record per run, lists
      * the numbers {@code pricing} named as do-not-call, debits
      * each charge from the organization's credits, adds the charge to the run's cost_info (values already there,
      * such as an imported run's dograh_token_usage, are kept) and marks it metered. How many.

@@ -70,13 +70,15 @@ public class NodeWebhookDelivery {
 
     /**
      * What the node's templates may name: the run's results, the links to its recording and transcript
-     * ({@code recording_url}, {@code transcript_url}, ... as of this attempt, {@link RunLinks}) and its initial
-     * context.
+     * ({@code recording_url}, {@code transcript_url}, ... as of this attempt, {@link RunLinks}), its initial
+     * context and its annotations (its QA nodes' reviews, which a webhook node waits for: {@code annotations.tags},
+     * {@code annotations.qa_<node>...}).
      */
     static Map<String, Object> context(WorkflowRun run, RunLinks links) {
         Map<String, Object> context = new LinkedHashMap<>(run.results());
         context.putAll(links.of(run));
         context.put("initial_context", run.initialContext());
+        context.put("annotations", run.annotations() == null ? Map.of() : run.annotations());
         return context;
     }
 

@@ -12,10 +12,17 @@ import java.util.Map;
  */
 public interface WebhookOutbox {
 
+    /** The event type of a workflow's webhook node's delivery. */
+    String WEBHOOK_NODE = "workflow.webhook";
+
+    /** The event type of a workflow's QA node's review of a completed run (no request: the review runs here). */
+    String QA_REVIEW = "workflow.qa";
+
     /**
      * A claimed delivery: where to, what, and the secrets to sign with (the current first), with the run of a
      * run.completed (its links are added at delivery, {@link RunLinks}); or, for a workflow's webhook node
-     * ({@code nodeId} set, no url), the run and the node whose request is planned at delivery.
+     * ({@code nodeId} set, no url), the run and the node whose request is planned at delivery; for a QA node
+     * ({@link #QA_REVIEW}), the run it reviews.
      */
     record Due(long deliveryId, long organizationId, String url, String messageId, String eventType, String body,
             int attempt, List<String> secrets, Long workflowRunId, String nodeId) {

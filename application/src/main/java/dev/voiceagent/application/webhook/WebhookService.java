@@ -5,11 +5,13 @@ import dev.voiceagent.application.shared.Principal;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Delivery;
 import dev.voiceagent.application.webhook.WebhookEndpointRepository.Endpoint;
+import dev.voiceagent.application.qa.QaReviews;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
 import dev.voiceagent.domain.webhook.WebhookEvent.RunCompleted;
 import dev.voiceagent.domain.webhook.WebhookEvents;
 import dev.voiceagent.domain.webhook.WebhookRetry;
+import dev.voiceagent.domain.workflow.WorkflowRun;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.net.URI;
@@ -19,15 +21,18 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
  * Endpoints and their delivery. Secrets are "whsec_" + 24 random bytes in base64 (the Standard Webhooks form),
  * shown once; a rotation keeps the previous one signing for {@link #ROTATION_OVERLAP}. The tick claims due
  * deliveries under a lease on any replica and settles each attempt: delivered on a 2xx, retried on the schedule
- * for network errors, 408, 429 and 5xx, dead otherwise or when the schedule is spent.
+ * for network errors, 408, 429 and 5xx, dead otherwise or when the schedule is spent. The same outbox carries a
+ * workflow's webhook nodes and its QA nodes' reviews of a completed run.
  */
 public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseCase,
         WebhookUseCases.ListWebhookEndpointsUseCase, WebhookUseCases.GetWebhookEndpointUseCase,
@@ -38,6 +43,7 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
     public static final Duration ROTATION_OVERLAP = Duration.ofHours(24);
     static final Duration LEASE = Duration.ofMinutes(2);
     static final int BATCH = 20;
+    static final int REVIEW_ATTEMPTS = 3;
     private static final String NOT_FOUND = "Webhook endpoint not found";
     private static final System.Logger LOG = System.getLogger(WebhookService.class.getName());
 
@@ -49,13 +55,15 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
     private final RandomGenerator jitter;
     private final String replica;
     private final NodeWebhookDelivery nodes;
+    private final QaReviews reviews;
     private final WorkflowRunRepository runs;
     private final RunLinks links;
 
     public WebhookService(WebhookEndpointRepository endpoints, WebhookOutbox outbox, WebhookSender sender,
-            NodeWebhookDelivery nodes, WorkflowRunRepository runs, RunLinks links, Clock clock, SecureRandom secrets,
-            RandomGenerator jitter, String replica) {
+            NodeWebhookDelivery nodes, QaReviews reviews, WorkflowRunRepository runs, RunLinks links, Clock clock,
+            SecureRandom secrets, RandomGenerator jitter, String replica) {
         this.nodes = nodes;
+        this.reviews = reviews;
         this.runs = runs;
         this.links = links;
         this.endpoints = endpoints;
@@ -144,8 +152,9 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
 
     private Uni<Boolean> deliver(WebhookOutbox.Due due) {
         Instant started = clock.instant();
-        Uni<WebhookSender.Result> sent = due.nodeId() != null ? nodes.send(due) : body(due).chain(body -> sender.send(
-                due.url(), due.messageId(), started.getEpochSecond(), body, due.secrets()));
+        Uni<WebhookSender.Result> sent = WebhookOutbox.QA_REVIEW.equals(due.eventType()) ? review(due)
+                : due.nodeId() != null ? nodes.send(due) : body(due).chain(body -> sender.send(due.url(),
+                        due.messageId(), started.getEpochSecond(), body, due.secrets()));
         return sent.chain(result -> {
                     Instant now = clock.instant();
                     WebhookOutbox.AttemptRecord attempt = new WebhookOutbox.AttemptRecord(due.attempt(),
@@ -158,13 +167,44 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
                 });
     }
 
-    /** What an endpoint is sent: the event as raised, and a run.completed with its run's links as of now. */
+    /**
+     * A QA node's review of the run (see {@link QaReviews}): settled as delivered (200) once stored, final when the run
+     * or its node is gone; a review that could not be stored (the database failed) is tried again on the schedule, at
+     * most {@value #REVIEW_ATTEMPTS} times, since the run's completion waits for it.
+     */
+    private Uni<WebhookSender.Result> review(WebhookOutbox.Due due) {
+        long started = System.nanoTime();
+        return reviews.review(due.organizationId(), due.workflowRunId(), due.nodeId())
+                .map(outcome -> outcome.stored() ? WebhookSender.Result.answered(200, millis(started),
+                        outcome.summary(), null) : WebhookSender.Result.unanswered(true, outcome.summary(),
+                        millis(started)))
+                .onFailure().recoverWithItem(f -> WebhookSender.Result.unanswered(due.attempt() >= REVIEW_ATTEMPTS,
+                        "The QA review was not stored: " + f.getMessage(), millis(started)));
+    }
+
+    private static long millis(long started) {
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    /**
+     * What an endpoint is sent: the event as raised, and a run.completed with its run's links as of now and, when QA
+     * nodes reviewed the run, its annotations (the reviews and their tags).
+     */
     private Uni<String> body(WebhookOutbox.Due due) {
         if (!RunCompleted.TYPE.equals(due.eventType()) || due.workflowRunId() == null) {
             return Uni.createFrom().item(due.body());
         }
         return runs.findById(due.workflowRunId()).chain(found -> outbox.bodyWith(due.deliveryId(), found
-                .filter(run -> run.organizationId() == due.organizationId()).map(links::of).orElse(RunLinks.NONE)));
+                .filter(run -> run.organizationId() == due.organizationId()).map(WebhookService.this::completion)
+                .orElse(RunLinks.NONE)));
+    }
+
+    private Map<String, Object> completion(WorkflowRun run) {
+        Map<String, Object> data = new LinkedHashMap<>(links.of(run));
+        if (run.annotations() != null && run.annotations().keySet().stream().anyMatch(k -> k.startsWith("qa_"))) {
+            data.put("annotations", run.annotations());
+        }
+        return data;
     }
 
     private String newSecret() {

@@ -1,6 +1,7 @@
 package dev.voiceagent.application.workflow;
 
 import jakarta.inject.Singleton;
+import dev.voiceagent.domain.qa.QaNode;
 import dev.voiceagent.domain.tool.NodeWebhook;
 import dev.voiceagent.domain.webhook.WebhookEvent;
 import dev.voiceagent.domain.webhook.WebhookEvent.RunCompleted;
@@ -10,9 +11,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The run.completed event of a run that has just completed, with the webhook nodes of its definition that the
- * completion triggers ({@link NodeWebhook#triggered}). Every path that completes a run (a call's final report, a
- * failed dial, a text chat's end) asks here, and hands the result to the port method that commits the completion.
+ * The run.completed event of a run that has just completed, with the webhook nodes ({@link NodeWebhook#triggered})
+ * and QA reviews ({@link QaNode#triggered}) of its definition that the completion triggers. Every path that
+ * completes a run (a call's final report, a failed dial, a text chat's end) asks here, and hands the result to the
+ * port method that commits the completion.
  */
 @Singleton
 public class RunCompletions {
@@ -30,6 +32,7 @@ public class RunCompletions {
         }
         return workflows.findVersion(after.organizationId(), after.workflowId(), after.definitionId())
                 .map(version -> List.of(new RunCompleted(at, after,
-                        version.map(v -> NodeWebhook.triggered(v.definition())).orElse(List.of()))));
+                        version.map(v -> NodeWebhook.triggered(v.definition())).orElse(List.of()),
+                        version.map(v -> QaNode.triggered(v.definition())).orElse(List.of()))));
     }
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** Out-port: the runs of a workflow, always within one organization. */
 public interface WorkflowRunRepository {
@@ -32,6 +33,13 @@ public interface WorkflowRunRepository {
      */
     Uni<Integer> closeOrphaned(Instant heartbeatBefore, String disposition, String error, int limit,
             Function<WorkflowRun, List<WebhookEvent>> events);
+
+    /**
+     * Changes a run's annotations and usage_info under its row's lock, so that concurrent changes (two QA reviews of
+     * one run) each start from the other's: {@code change} gets the run as stored and returns it changed; only those
+     * two are written. The run as written; empty when the organization has no such run.
+     */
+    Uni<Optional<WorkflowRun>> amend(long organizationId, long runId, UnaryOperator<WorkflowRun> change);
 
     /** A run by id alone: only for what a signed link names (the link is the authorization). */
     Uni<Optional<WorkflowRun>> findById(long runId);

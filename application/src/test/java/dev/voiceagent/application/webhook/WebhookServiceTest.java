@@ -66,7 +66,7 @@ class WebhookServiceTest {
             signedWith.addAll(secrets);
             return Uni.createFrom().item(answers.get(url));
         };
-        return new WebhookService(null, outbox, sender, null, null, null, Clock.fixed(NOW, ZoneOffset.UTC),
+        return new WebhookService(null, outbox, sender, null, null, null, null, Clock.fixed(NOW, ZoneOffset.UTC),
                 new SecureRandom(), () -> 0L, "replica-a");
     }
 

@@ -76,7 +76,8 @@ public final class ChatRuns {
         return run.withState("completed", true).withUsage(usage).withGathered(gathered);
     }
 
-    static Map<String, Object> usageWith(Map<String, Object> existing, String modelKey, TokenUsage usage) {
+    /** {@code existing} usage_info with {@code usage} added to llm[modelKey]'s prompt, completion and total tokens. */
+    public static Map<String, Object> usageWith(Map<String, Object> existing, String modelKey, TokenUsage usage) {
         Map<String, Object> out = new LinkedHashMap<>(existing == null ? Map.of() : existing);
         if (usage == null || usage.equals(TokenUsage.ZERO)) {
             return out;

@@ -1,6 +1,7 @@
 package dev.voiceagent.domain.model;
 
 import dev.voiceagent.domain.model.ModelField.Type;
+import dev.voiceagent.domain.shared.JsonText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -82,7 +83,7 @@ public final class ModelCatalog {
             if (in == null) {
                 throw new IllegalStateException("the model catalog " + RESOURCE + " is not on the class path");
             }
-            return map(CatalogJson.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)), RESOURCE);
+            return map(JsonText.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)), RESOURCE);
         } catch (IOException e) {
             throw new UncheckedIOException("the model catalog " + RESOURCE + " could not be read", e);
         }

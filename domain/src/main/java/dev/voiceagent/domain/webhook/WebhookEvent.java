@@ -148,15 +148,24 @@ public sealed interface WebhookEvent {
      * run.completed: a run has just completed (its disposition, duration and gathered context; the public links to its
      * recording and transcript are added at each delivery, see {@code RunLinks}). It also triggers the
      * workflow's own webhook nodes, {@code webhookNodeIds} (see {@code NodeWebhook.triggered}), delivered
-     * separately from the organization's endpoints. Persistence writes it only if the run was not already complete,
-     * so a completion is announced once whichever path completes the run first.
+     * separately from the organization's endpoints, and its QA nodes' reviews, {@code qaNodeIds} (see
+     * {@code QaNode.triggered}): while a review is pending, the run's run.completed and webhook nodes wait for it, so
+     * that they carry its annotations. Persistence writes it only if the run was not already complete, so a
+     * completion is announced once whichever path completes the run first.
      */
-    record RunCompleted(Instant at, WorkflowRun run, List<String> webhookNodeIds) implements WebhookEvent {
+    record RunCompleted(Instant at, WorkflowRun run, List<String> webhookNodeIds, List<String> qaNodeIds)
+            implements WebhookEvent {
 
         public static final String TYPE = "run.completed";
 
         public RunCompleted {
             webhookNodeIds = List.copyOf(webhookNodeIds);
+            qaNodeIds = List.copyOf(qaNodeIds);
+        }
+
+        /** A completion that triggers no QA review. */
+        public RunCompleted(Instant at, WorkflowRun run, List<String> webhookNodeIds) {
+            this(at, run, webhookNodeIds, List.of());
         }
 
         @Override

@@ -37,6 +37,56 @@ public final class NodeTypes {
     public static final String WEBHOOK = "webhook";
     public static final String QA = "qa";
 
+    /** The reference's reviewer prompt: the QA node's default (what a node without a prompt of its own uses). */
+    public static final String QA_SYSTEM_PROMPT = """
+            You are a QA analyst evaluating a specific segment of a voice AI conversation.
+
+            ## Node Purpose
+            {{node_summary}}
+
+            ## Previous Conversation Context (For start of conversation, previous conversation summary can be empty.)
+            {{previous_conversation_summary}}
+
+            ## Tags to evaluate
+
+            Examine the conversation carefully and identify which of the following tags apply:
+
+            - UNCLEAR_CONVERSATION - The conversation is not coherent or clear, messages don't connect logically
+            - ASSISTANT_IN_LOOP - The assistant asks the same question multiple times or gets stuck repeating itself
+            - ASSISTANT_REPLY_IMPROPER - The assistant did not reply properly to the user's question/query or seems \
+            confused by what the user said
+            - USER_FRUSTRATED - The user seems angry, frustrated, or is complaining about something in the call
+            - USER_NOT_UNDERSTANDING - The user explicitly says they don't understand or repeatedly asks for clarification
+            - HEARING_ISSUES - Either party can't hear the other ("hello?", "are you there?", "can you hear me?")
+            - DEAD_AIR - Unusually long silences in the conversation (use the timestamps to judge)
+            - USER_REQUESTING_FEATURE - The user asks for something the assistant can't fulfill
+            - ASSISTANT_LACKS_EMPATHY - The assistant ignores the user's personal situation or emotional state and \
+            continues pitching or pushing the agenda.
+            - USER_DETECTS_AI - The user suspects or identifies that they are talking to an AI/robot/bot rather than a \
+            real human.
+
+            ## Call metrics (pre-computed)
+
+            Use these alongside the transcript for your analysis:
+            {{metrics}}
+
+            ## Output format
+
+            Return ONLY a valid JSON object (no markdown):
+            {
+                "tags": [
+                    {
+                        "tag": "TAG_NAME",
+                        "reason": "Short reason with evidence from the transcript"
+                    }
+                ],
+                "overall_sentiment": "positive|neutral|negative",
+                "call_quality_score": <1-10>,
+                "summary": "1-2 sentence summary of this segment"
+            }
+
+            If no tags apply, return an empty tags list. Always provide sentiment, score, and summary.""";
+
     /** letters, digits, _ and -, at most 36 characters (a UUID fits). */
     public static final String TRIGGER_PATH_PATTERN = "^[A-Za-z0-9_-]{1,36}$";
 
@@ -198,8 +248,9 @@ public final class NodeTypes {
                                 .shownWhen("qa_use_workflow_llm", false),
                         of("qa_endpoint", URL, "Endpoint", "OpenAI-compatible endpoint.")
                                 .shownWhen("qa_use_workflow_llm", false).placeholder("https://api.openai.com/v1"),
-                        of("qa_system_prompt", MENTION_TEXTAREA, "System prompt", "How to score the call.")
-                                .placeholder("Score the call from 1 to 5 for politeness and say why."),
+                        of("qa_system_prompt", MENTION_TEXTAREA, "System prompt", "How to score the call. Supports"
+                                + " placeholders: {{node_summary}}, {{previous_conversation_summary}}, {{transcript}},"
+                                + " {{metrics}}.").withDefault(QA_SYSTEM_PROMPT),
                         of("qa_min_call_duration", NUMBER, "Minimum duration (s)", "Shorter calls are skipped.")
                                 .range(0, 3600).withDefault(15),
                         of("qa_voicemail_calls", BOOLEAN, "Analyse voicemail", "Also analyse voicemail calls.")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voiceagent.domain.model.ModelField.Type;
+import dev.voiceagent.domain.shared.JsonText;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ class ModelCatalogResourceTest {
 
     @Test
     void jsonIsReadAsPlainUnmodifiableValuesWithEveryNumberADouble() {
-        Object value = CatalogJson.parse("""
+        Object value = JsonText.parse("""
                 {"text": "caf\\u00e9 \\"quoted\\"\\n", "numbers": [1, -0.5, 2e3], "flags": [true, false, null],
                  "nested": {"empty": {}, "none": []}}""");
         assertThat(value).isEqualTo(Map.of("text", "café \"quoted\"\n", "numbers", List.of(1.0, -0.5, 2000.0),
@@ -32,17 +33,17 @@ class ModelCatalogResourceTest {
 
     @Test
     void malformedJsonSaysWhere() {
-        assertThatThrownBy(() -> CatalogJson.parse("{\"a\": 1,\n \"b\": [1,]}"))
+        assertThatThrownBy(() -> JsonText.parse("{\"a\": 1,\n \"b\": [1,]}"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2, column 10");
-        assertThatThrownBy(() -> CatalogJson.parse("{\"a\": 1, \"a\": 2}")).hasMessageContaining("\"a\" given twice");
-        assertThatThrownBy(() -> CatalogJson.parse("[1] 2")).hasMessageContaining("text after the value");
-        assertThatThrownBy(() -> CatalogJson.parse("\"open")).hasMessageContaining("does not end");
-        assertThatThrownBy(() -> CatalogJson.parse("tru")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> JsonText.parse("{\"a\": 1, \"a\": 2}")).hasMessageContaining("\"a\" given twice");
+        assertThatThrownBy(() -> JsonText.parse("[1] 2")).hasMessageContaining("text after the value");
+        assertThatThrownBy(() -> JsonText.parse("\"open")).hasMessageContaining("does not end");
+        assertThatThrownBy(() -> JsonText.parse("tru")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aProvidersKeysBecomeItsFields() {
-        ModelProvider provider = ModelCatalog.provider(CatalogJson.parse("""
+        ModelProvider provider = ModelCatalog.provider(JsonText.parse("""
                 {"service": "tts", "id": "acme", "schema": "AcmeTTSConfiguration", "fields": [
                   {"name": "api_key", "type": "key", "required": true},
                   {"name": "speed", "type": "number", "nullable": true, "default": 1.0, "exclusiveMinimum": 0.0,
@@ -59,17 +60,17 @@ class ModelCatalogResourceTest {
 
     @Test
     void aMisspeltOrMistypedKeyIsRefusedWithItsPlace() {
-        assertThatThrownBy(() -> ModelCatalog.provider(CatalogJson.parse("""
+        assertThatThrownBy(() -> ModelCatalog.provider(JsonText.parse("""
                 {"service": "llm", "id": "acme", "schema": "S", "fields": [
                   {"name": "model", "type": "text", "exmples": ["a"]}]}""")))
                 .hasMessageContaining("provider llm acme field model: unknown key \"exmples\"");
-        assertThatThrownBy(() -> ModelCatalog.provider(CatalogJson.parse("""
+        assertThatThrownBy(() -> ModelCatalog.provider(JsonText.parse("""
                 {"service": "llm", "id": "acme", "schema": "S", "fields": [{"name": "n", "type": "txt"}]}""")))
                 .hasMessageContaining("unknown type txt");
-        assertThatThrownBy(() -> ModelCatalog.provider(CatalogJson.parse("""
+        assertThatThrownBy(() -> ModelCatalog.provider(JsonText.parse("""
                 {"service": "llm", "id": "acme", "schema": "S", "fields": [{"name": "n", "type": "text",
                  "default": ["a"]}]}"""))).hasMessageContaining("a default is a text, a number or a boolean");
-        assertThatThrownBy(() -> ModelCatalog.provider(CatalogJson.parse("""
+        assertThatThrownBy(() -> ModelCatalog.provider(JsonText.parse("""
                 {"service": "voice", "id": "acme", "schema": "S", "fields": []}""")))
                 .hasMessageContaining("unknown service");
     }

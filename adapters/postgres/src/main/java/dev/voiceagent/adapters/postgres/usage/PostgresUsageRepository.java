@@ -8,6 +8,7 @@ import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
 import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.workflow.RunRows;
 import dev.voiceagent.application.usage.UsageRepository;
+import dev.voiceagent.application.webhook.WebhookOutbox;
 import dev.voiceagent.domain.usage.Price;
 import dev.voiceagent.domain.usage.UsageDay;
 import dev.voiceagent.domain.workflow.WorkflowRun;
@@ -56,7 +57,10 @@ public class PostgresUsageRepository implements UsageRepository {
                         THEN c.from_number ELSE c.to_number END AS callee, o.dnc_disposition_codes
                         FROM workflow_runs r JOIN organizations o ON o.id = r.organization_id
                         LEFT JOIN calls c ON c.workflow_run_id = r.id
-                        WHERE r.is_completed AND NOT r.metered ORDER BY r.id LIMIT $1 FOR UPDATE OF r SKIP LOCKED""")
+                        WHERE r.is_completed AND NOT r.metered
+                          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries q WHERE q.workflow_run_id = r.id
+                                             AND q.event_type = '%s' AND q.state = 'pending')
+                        ORDER BY r.id LIMIT $1 FOR UPDATE OF r SKIP LOCKED""".formatted(WebhookOutbox.QA_REVIEW))
                 .execute(Tuple.of(limit))
                 .chain(rows -> {
                     List<UnmeteredRun> runs = new ArrayList<>();

@@ -51,8 +51,10 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
         List<Tuple> nodes = new ArrayList<>();
         for (WebhookEvent event : events) {
             if (event instanceof WebhookEvent.RunCompleted completed) {
+                completed.qaNodeIds().forEach(node -> nodes.add(Tuple.of(organizationId, completed.run().id(), node,
+                        WebhookOutbox.QA_REVIEW)));
                 completed.webhookNodeIds().forEach(node -> nodes.add(Tuple.of(organizationId, completed.run().id(),
-                        node)));
+                        node, WebhookOutbox.WEBHOOK_NODE)));
             }
         }
         Uni<Void> subscribed = tx.preparedQuery(ENQUEUE).executeBatch(events.stream()
@@ -69,10 +71,13 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
               FROM webhook_endpoints e
              WHERE e.organization_id = $1 AND e.enabled AND (cardinality(e.event_types) = 0 OR $2 = ANY(e.event_types))""";
 
-    /** A workflow's webhook node, delivered by the node's own request (see NodeWebhookDelivery). */
+    /**
+     * A workflow's node run after its run completed: a webhook node, delivered by the node's own request (see
+     * NodeWebhookDelivery), or a QA node's review of the call.
+     */
     private static final String ENQUEUE_NODE = """
             INSERT INTO webhook_deliveries (organization_id, message_id, event_type, payload, workflow_run_id, node_id)
-            VALUES ($1, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'workflow.webhook', '{}'::jsonb, $2, $3)""";
+            VALUES ($1, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $4, '{}'::jsonb, $2, $3)""";
 
     /** The event {"type", "timestamp", "data"}. */
     private static Tuple enqueueTuple(long organizationId, WebhookEvent event) {
@@ -102,10 +107,11 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
     private static final int NODE_ID = index(CLAIMED, "c.node_id");
 
     /**
-     * Due deliveries, under a lease. A run's completion (run.completed, a webhook node) is held while a call's media
-     * session still holds its run (its heartbeat fresh): the carrier's final report may complete the run before the
-     * session has stored the recording and transcript that the delivery names, and the session lets go of the run
-     * when it has.
+     * Due deliveries, under a lease. A run's completion (run.completed, a webhook node, a QA review) is held while a
+     * call's media session still holds its run (its heartbeat fresh): the carrier's final report may complete the run
+     * before the session has stored the recording and transcript that the delivery names, and the session lets go of
+     * the run when it has. The run's run.completed and webhook nodes are also held while a QA review of the run is
+     * pending, so that they carry its annotations.
      */
     @Override
     public Uni<List<Due>> claim(String owner, Instant now, Duration lease, int limit) {
@@ -120,12 +126,17 @@ public class PostgresWebhookOutbox implements WebhookOutbox {
                                                                   AND r.organization_id = w.organization_id
                                                                   AND r.media_owner IS NOT NULL
                                                                   AND r.media_heartbeat_at > $5)
+                                               AND (w.event_type = '%2$s' OR w.workflow_run_id IS NULL
+                                                    OR NOT EXISTS (SELECT 1 FROM webhook_deliveries q
+                                                                    WHERE q.workflow_run_id = w.workflow_run_id
+                                                                      AND q.event_type = '%2$s'
+                                                                      AND q.state = 'pending'))
                                              ORDER BY w.next_attempt_at LIMIT $4 FOR UPDATE OF w SKIP LOCKED)
                             RETURNING d.id, d.organization_id, d.endpoint_id, d.message_id, d.event_type,
                                       d.payload::text AS body, d.attempts, d.workflow_run_id, d.node_id)
-                        SELECT %s
+                        SELECT %1$s
                           FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id"""
-                        .formatted(CLAIMED))
+                        .formatted(CLAIMED, WebhookOutbox.QA_REVIEW))
                 .execute(Tuple.of(owner, utc(now), utc(now.plus(lease)), limit, utc(now.minus(VoiceRunStore.STALE))))
                 .map(rows -> {
                     List<Due> due = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.postgres.workflow;
 
 import dev.voiceagent.adapters.postgres.shared.Columns;
 import dev.voiceagent.adapters.postgres.shared.DatabaseAccess;
+import dev.voiceagent.adapters.postgres.shared.JsonValues;
 import dev.voiceagent.adapters.postgres.shared.Rows;
 import static dev.voiceagent.adapters.postgres.shared.Timestamps.utc;
 
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** Runs on the reactive PG client; filters become parameterised SQL, never string values. */
 @DatabaseAccess
@@ -117,6 +119,23 @@ public class PostgresWorkflowRunRepository implements WorkflowRunRepository {
     public Uni<Optional<WorkflowRun>> findById(long runId) {
         return pool.preparedQuery("SELECT " + COLUMNS + " FROM workflow_runs WHERE id = $1").execute(Tuple.of(runId))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(run(rows.iterator().next())));
+    }
+
+    @Override
+    public Uni<Optional<WorkflowRun>> amend(long organizationId, long runId, UnaryOperator<WorkflowRun> change) {
+        return pool.withTransaction(tx -> tx.preparedQuery("SELECT " + COLUMNS
+                        + " FROM workflow_runs WHERE id = $1 AND organization_id = $2 FOR UPDATE")
+                .execute(Tuple.of(runId, organizationId)).chain(rows -> {
+                    if (rows.size() == 0) {
+                        return Uni.createFrom().item(Optional.<WorkflowRun>empty());
+                    }
+                    WorkflowRun changed = change.apply(run(rows.iterator().next()));
+                    return tx.preparedQuery("UPDATE workflow_runs SET annotations = $3::jsonb, usage_info = $4::jsonb"
+                                    + " WHERE id = $1 AND organization_id = $2")
+                            .execute(Tuple.of(runId, organizationId, JsonValues.toJson(changed.annotations()),
+                                    JsonValues.toJson(changed.usageInfo())))
+                            .replaceWith(Optional.of(changed));
+                }));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.voiceagent.domain.model;
+package dev.voiceagent.domain.shared;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,21 +8,21 @@ import java.util.Map;
 
 /**
  * Reads JSON text into plain, unmodifiable Java values: objects as maps in their order, arrays as lists, strings,
- * booleans, null, and every number as a Double (the model catalog's numbers, defaults and bounds, are all Doubles).
- * Enough JSON for the catalog's resource, read with the JDK alone as the domain must be; malformed text is an
+ * booleans, null, and every number as a Double. Read with the JDK alone, as the domain must be: the model catalog's
+ * resource, and what a language model answers as JSON (a call's QA review). Malformed text is an
  * IllegalArgumentException saying where.
  */
-final class CatalogJson {
+public final class JsonText {
 
     private final String text;
     private int at;
 
-    private CatalogJson(String text) {
+    private JsonText(String text) {
         this.text = text;
     }
 
-    static Object parse(String text) {
-        CatalogJson json = new CatalogJson(text);
+    public static Object parse(String text) {
+        JsonText json = new JsonText(text);
         Object value = json.value();
         json.skipSpace();
         if (json.at < text.length()) {
