@@ -5,6 +5,7 @@ import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.conversation.TextChatRepository;
 import dev.voiceagent.application.conversation.TextChatService;
+import dev.voiceagent.application.trace.RunTracing;
 import dev.voiceagent.application.embed.EmbedRepository;
 import dev.voiceagent.application.embed.EmbedService;
 import dev.voiceagent.application.embed.RateLimiter;
@@ -51,10 +52,10 @@ public class ConversationProducers {
     @Singleton
     TextChatService textChat(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects,
-            ConversationTools tools, Clock clock, CreditGate credits) {
+            ConversationTools tools, Clock clock, CreditGate credits, RunTracing tracing) {
         // bean types: the text chat use cases (create, get, send, end, rewind, close idle)
         return new TextChatService(chats, workflows, runs, models, languageModel, objects, tools, clock,
-                ThreadLocalRandom.current(), credits);
+                ThreadLocalRandom.current(), credits, tracing);
     }
 
     @Produces

@@ -10,6 +10,9 @@ import dev.voiceagent.application.conversation.TextChatUseCases.SendTextChatMess
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.usage.CreditGate;
+import dev.voiceagent.application.trace.ModelSpans;
+import dev.voiceagent.application.trace.RunTracing;
+import dev.voiceagent.application.trace.TraceSpan;
 import dev.voiceagent.application.workflow.WorkflowRepository;
 import dev.voiceagent.application.workflow.WorkflowRunRepository;
 import dev.voiceagent.domain.conversation.AgentEngine;
@@ -63,6 +66,7 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     private final LanguageModel languageModel;
     private final Clock clock;
     private final RandomGenerator random;
+    private final RunTracing tracing;
     private final ObjectStore objects;
     private final ConversationTools tools;
     private final CreditGate credits;
@@ -73,6 +77,14 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
     public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
             ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
             Clock clock, RandomGenerator random, CreditGate credits) {
+        this(chats, workflows, runs, models, languageModel, objects, tools, clock, random, credits, null);
+    }
+
+    /** @param tracing where each answered turn is traced (null: nowhere) */
+    public TextChatService(TextChatRepository chats, WorkflowRepository workflows, WorkflowRunRepository runs,
+            ConversationModels models, LanguageModel languageModel, ObjectStore objects, ConversationTools tools,
+            Clock clock, RandomGenerator random, CreditGate credits, RunTracing tracing) {
+        this.tracing = tracing;
         this.credits = credits;
         this.objects = objects;
         this.tools = tools;
@@ -125,7 +137,8 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                     TextChatSession session = TextChatSession.empty().withTurn(turn, at);
                     WorkflowRun updated = ChatRuns.withFeedback(ChatRuns.afterTurn(run, result.state(),
                             result.usage(), ConversationModels.key(endpoint), at), session.activeTurns());
-                    return chats.create(updated, session, checkpoint(result.state(), turn.id()), at);
+                    return chats.create(updated, session, checkpoint(result.state(), turn.id()), at)
+                            .call(created -> traced(created.run(), 0, null, now, result, endpoint, at));
                 });
         });
     }
@@ -166,12 +179,38 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
                 return answer(record, text.strip(), maxUserTurns)
                         .onFailure().call(failure -> chats.release(runId, claim.token()))
                         .chain(answered -> commit(record, claim.token(), answered.session(), answered.checkpoint(),
-                                answered.run(), expectedRevision));
+                                answered.run(), expectedRevision)
+                                .call(committed -> traced(committed.run(), committed.revision(), text.strip(),
+                                        answered.asked(), answered.result(), answered.endpoint(), answered.at())));
             });
         });
     }
 
-    private record Answered(TextChatSession session, Map<String, Object> checkpoint, WorkflowRun run) {
+    private record Answered(TextChatSession session, Map<String, Object> checkpoint, WorkflowRun run,
+            Instant asked, TurnResult result, ModelEndpoint endpoint, Instant at) {
+    }
+
+    /**
+     * The turn in the run's trace (one trace per chat, a top span per turn: {@code chat turn}, the caller's text and
+     * the model's {@code llm} span); a trace that cannot be opened never fails the turn.
+     */
+    private Uni<Void> traced(WorkflowRun run, int turn, String userText, Instant asked, TurnResult result,
+            ModelEndpoint endpoint, Instant at) {
+        if (tracing == null || run.id() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return tracing.open(run, "chat " + run.name(), asked, Map.of("voiceagent.llm.model",
+                        ConversationModels.key(endpoint)))
+                .invoke(trace -> {
+                    if (trace.recording()) {
+                        TraceSpan.Builder span = new TraceSpan.Builder("chat turn", asked)
+                                .attribute("voiceagent.turn", turn).attribute("voiceagent.user.text", userText)
+                                .child(ModelSpans.of(result, endpoint.model(), asked, null, at));
+                        trace.span(span.end(at));
+                        trace.end(at, Map.of());
+                    }
+                })
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     private Uni<Answered> answer(TextChatRecord record, String text, int maxUserTurns) {
@@ -204,7 +243,7 @@ public class TextChatService implements CreateTextChatUseCase, GetTextChatUseCas
         TextChatSession session = record.session().withTurn(turn, at);
         WorkflowRun run = ChatRuns.afterTurn(record.run(), result.state(), result.usage(),
                 ConversationModels.key(endpoint), at);
-        return new Answered(session, checkpoint(result.state(), turn.id()), run);
+        return new Answered(session, checkpoint(result.state(), turn.id()), run, asked, result, endpoint, at);
     }
 
     @Override

@@ -315,6 +315,7 @@ public final class VoiceCallBenchmark {
             FakeVoiceProviders.hearing = new HeardLines(LINES);
         }
         List<String> report = new ArrayList<>();
+        String traceTo = tracing(env);
         Path store = Files.createTempDirectory("bench-voice-objects");
         objects = store;
         env.put("VOICEAGENT_STORAGE_LOCAL_ROOT", store.toString());
@@ -348,6 +349,11 @@ public final class VoiceCallBenchmark {
                 ps.setLong(1, org);
                 ps.executeUpdate();
             }
+            if (traceTo != null) { // the organization's Langfuse project: the same receiver, or nobody
+                app.post("/api/v1/organizations/tracing-credentials", ("{\"host\": \"%s\", \"public_key\":"
+                        + " \"pk-lf-bench\", \"secret_key\": \"sk-lf-bench\", \"project_id\": \"bench\"}")
+                        .formatted(traceTo), null);
+            }
             app.put("/api/v1/organizations/model-configurations/v2", realtime() ? """
                     {"version": 2, "mode": "byok", "byok": {"mode": "realtime", "realtime": {
                       "realtime": {"provider": "openai_realtime", "api_key": "sk-bench", "model": "gpt-realtime-2"},
@@ -379,6 +385,10 @@ public final class VoiceCallBenchmark {
             report.add("the replica ready " + readyMs + " ms after its process started (its warm-up "
                     + (warmUp.find() ? warmUp.group(1) + " ms" : "off") + (jvm.isEmpty() ? "" : ", " + jvm) + ");"
                     + " cold: the first calls it gets once ready; warm: the same calls again");
+            if (traceTo != null) {
+                report.add("tracing " + System.getProperty("bench.tracing") + ": every call traced to the collector"
+                        + " (Quarkus's SDK) and the organization's Langfuse project, both at " + traceTo);
+            }
             boolean cold = true;
             for (int calls : levels) {
                 for (int round = 0; round < rounds(); round++) {
@@ -386,6 +396,13 @@ public final class VoiceCallBenchmark {
                     cold = false;
                     System.out.println(report.getLast());
                 }
+            }
+            if (traceTo != null) {
+                Thread.sleep(2_000); // the last turns' batches
+                report.add("traces: " + traceReceiver.spans.get() + " spans received by the stand-in; the Langfuse"
+                        + " queue's outcomes " + app.get("/q/metrics").lines().filter(l -> l.startsWith(
+                                "voiceagent_trace_spans_total{")).map(l -> l.replaceAll(".*outcome=\"(\\w+)\".* ", "$1="))
+                        .toList());
             }
         } finally {
             vertx.close();
@@ -397,6 +414,59 @@ public final class VoiceCallBenchmark {
         Path out = Path.of(jar.getParent().getParent().toString(), "bench-voice-calls.txt");
         Files.writeString(out, text + System.lineSeparator());
         System.out.println("Written to " + out);
+    }
+
+    /** A stand-in OTLP receiver (a collector's, a Langfuse project's): counts the spans it gets, answers 200. */
+    private static final class TraceReceiver {
+
+        final java.util.concurrent.atomic.AtomicLong spans = new java.util.concurrent.atomic.AtomicLong();
+        final com.sun.net.httpserver.HttpServer server;
+
+        TraceReceiver() throws java.io.IOException {
+            server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+            server.createContext("/", exchange -> {
+                byte[] body = exchange.getRequestBody().readAllBytes();
+                spans.addAndGet(io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.parseFrom(body)
+                        .getResourceSpansList().stream().flatMap(r -> r.getScopeSpansList().stream())
+                        .mapToLong(ss -> ss.getSpansCount()).sum());
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        String base() {
+            return "http://127.0.0.1:" + server.getAddress().getPort();
+        }
+    }
+
+    private static TraceReceiver traceReceiver;
+
+    /**
+     * {@code -Dbench.tracing=on}: the replica traces every call to its collector and to the organization's Langfuse
+     * project, both a stand-in receiver here; {@code =unreachable}: both at an address nobody answers (the calls must
+     * not notice, the queues stay bounded). Where the organization's project is; null when tracing is off.
+     */
+    private static String tracing(Map<String, String> env) throws java.io.IOException {
+        String mode = System.getProperty("bench.tracing", "").strip();
+        if (mode.isEmpty() || mode.equals("off")) {
+            return null;
+        }
+        String to;
+        if (mode.equals("on")) {
+            traceReceiver = new TraceReceiver();
+            to = traceReceiver.base();
+        } else if (mode.equals("unreachable")) {
+            traceReceiver = new TraceReceiver(); // counts nothing: nobody sends to it
+            to = "http://127.0.0.1:9";
+        } else {
+            throw new IllegalArgumentException("bench.tracing is on, unreachable or off");
+        }
+        env.put("QUARKUS_OTEL_SDK_DISABLED", "false");
+        env.put("QUARKUS_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", to + "/v1/traces");
+        env.put("VOICEAGENT_OUTBOUND_ALLOWED", "127.0.0.1"); // the project is a tenant's address, here a local one
+        return to;
     }
 
     private static String variable(String property) {

@@ -72,7 +72,10 @@ public final class NativeReflectionCheck {
                     + " JsonObject; its records are call events and frames, never bound",
             "dev.voiceagent.adapters.outbound.ari",
             "Asterisk's events and answers are read field by field with Vert.x's JsonObject, VICIdial's as text; its"
-                    + " records are retry pauses and VICIdial's outcomes, never bound");
+                    + " records are retry pauses and VICIdial's outcomes, never bound",
+            "dev.voiceagent.adapters.outbound.tracing",
+            "traces go out in OTLP's protobuf encoding (OpenTelemetry's own marshalers); its records are an open"
+                    + " trace and a Langfuse project held in memory, never bound");
 
     /** What binds a record to JSON by reflection: Jackson's data binding and Vert.x's methods that call it. */
     private static final Set<String> BINDING_METHODS = Set.of("mapTo", "mapFrom", "decodeValue");

@@ -1,12 +1,13 @@
 package dev.voiceagent.domain.conversation;
 
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.shared.JsonText;
 import dev.voiceagent.domain.workflow.JsonTree;
 import dev.voiceagent.domain.workflow.NodeTypes;
 import dev.voiceagent.domain.workflow.TemplateVariables;
-import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import dev.voiceagent.domain.workflow.WorkflowDefinition.Edge;
 import dev.voiceagent.domain.workflow.WorkflowDefinition.Node;
+import dev.voiceagent.domain.workflow.WorkflowDefinition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

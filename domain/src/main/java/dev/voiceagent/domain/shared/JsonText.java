@@ -2,14 +2,17 @@ package dev.voiceagent.domain.shared;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads JSON text into plain, unmodifiable Java values: objects as maps in their order, arrays as lists, strings,
- * booleans, null, and every number as a Double. Read with the JDK alone, as the domain must be: the model catalog's
- * resource, and what a language model answers as JSON (a call's QA review). Malformed text is an
+ * JSON text, written and read with the JDK alone, as the domain must be. {@link #write} gives the JSON text of a
+ * JSON-shaped value (maps, lists, strings, numbers, booleans, null: a tool result for the model). {@link #parse}
+ * reads JSON text into plain, unmodifiable Java values: objects as maps in their order, arrays as lists, strings,
+ * booleans, null, and every number as a Double (the model catalog's resource, what a language model answers as JSON
+ * in a call's QA review). Malformed text is an
  * IllegalArgumentException saying where.
  */
 public final class JsonText {
@@ -211,5 +214,67 @@ public final class JsonText {
             }
         }
         return new IllegalArgumentException("JSON: " + what + " at line " + line + ", column " + (at - lineStart + 1));
+    }
+
+    public static String write(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out);
+        return out.toString();
+    }
+
+    private static void write(Object value, StringBuilder out) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof String s) {
+            quote(s, out);
+        } else if (value instanceof Number || value instanceof Boolean) {
+            out.append(value);
+        } else if (value instanceof Map<?, ?> map) {
+            out.append('{');
+            Iterator<? extends Map.Entry<?, ?>> it = map.entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<?, ?> e = it.next();
+                quote(String.valueOf(e.getKey()), out);
+                out.append(':');
+                write(e.getValue(), out);
+                if (it.hasNext()) {
+                    out.append(',');
+                }
+            }
+            out.append('}');
+        } else if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                write(list.get(i), out);
+            }
+            out.append(']');
+        } else {
+            quote(String.valueOf(value), out);
+        }
+    }
+
+    private static void quote(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
     }
 }

@@ -1,7 +1,7 @@
 package dev.voiceagent.domain.tool;
 
-import dev.voiceagent.domain.conversation.JsonText;
 import dev.voiceagent.domain.shared.DomainRuleViolation;
+import dev.voiceagent.domain.shared.JsonText;
 import dev.voiceagent.domain.workflow.JsonTree;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,8 @@ import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.conversation.LanguageModel;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
+import dev.voiceagent.application.trace.RunTrace;
+import dev.voiceagent.application.trace.RunTracing;
 import dev.voiceagent.application.voice.runtime.CallCompletion.CallModels;
 import dev.voiceagent.application.voice.runtime.CallCompletion.LiveCall;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
@@ -41,6 +43,7 @@ import dev.voiceagent.domain.workflow.WorkflowVersion;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,14 +80,18 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
      * the sound under the agent's voice (null: none).
      */
     private record Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox,
-            AmbientLoop ambience) {
+            AmbientLoop ambience, RunTrace trace) {
 
         Loaded(WorkflowVersion version, CallModels models, ConversationTools.Toolbox toolbox) {
-            this(version, models, toolbox, null);
+            this(version, models, toolbox, null, RunTrace.NONE);
         }
 
         Loaded with(AmbientLoop sound) {
-            return new Loaded(version, models, toolbox, sound);
+            return new Loaded(version, models, toolbox, sound, trace);
+        }
+
+        Loaded with(RunTrace opened) {
+            return new Loaded(version, models, toolbox, ambience, opened);
         }
     }
 
@@ -101,11 +108,14 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     private final RecordedPrompts prompts;
     private final CallCompletion calls;
     private final AmbientSounds ambientSounds;
+    private final RunTracing tracing;
 
     public VoiceSessionFactory(WorkflowRepository workflows, ConversationModels models, ConversationTools tools,
             LanguageModel languageModel, SpeechToText speechToText, TextToSpeech textToSpeech,
             VoiceActivityDetector detector, SpeechToSpeech speechToSpeech, CallRecorder recorder,
-            VoiceMetrics metrics, RecordedPrompts prompts, CallCompletion calls, AmbientSounds ambientSounds) {
+            VoiceMetrics metrics, RecordedPrompts prompts, CallCompletion calls, AmbientSounds ambientSounds,
+            RunTracing tracing) {
+        this.tracing = tracing;
         this.workflows = workflows;
         this.models = models;
         this.tools = tools;
@@ -126,6 +136,8 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         return load(admitted)
                 .chain(loaded -> ambientSounds.load(CallSettings.of(loaded.version().configurations(),
                         admitted.organizationId()).ambientNoise(), media.format()).map(loaded::with))
+                .chain(loaded -> tracing.open(admitted.run(), "call " + admitted.run().name(), loop.now(),
+                        traced(loaded)).map(loaded::with))
                 .onItem().transformToUni(loaded -> Uni.createFrom().<MediaInput>emitter(emitter -> loop.execute(() -> {
                     try {
                         emitter.complete(begin(admitted, loaded, media, loop));
@@ -140,6 +152,21 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     @Override
     public Uni<Void> endUnstarted(Admitted admitted, String reason) {
         return calls.endUnstarted(admitted, reason);
+    }
+
+    /** What a call's trace says of it: the models it talks on (never their keys). */
+    private static Map<String, Object> traced(Loaded loaded) {
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        CallModels models = loaded.models();
+        attributes.put(models.realtime() ? "voiceagent.realtime.model" : "voiceagent.llm.model",
+                ConversationModels.key(models.llm()));
+        if (!models.stts().isEmpty()) {
+            attributes.put("voiceagent.stt.model", ConversationModels.key(models.stts().getFirst()));
+        }
+        if (!models.ttss().isEmpty()) {
+            attributes.put("voiceagent.tts.model", ConversationModels.key(models.ttss().getFirst()));
+        }
+        return attributes;
     }
 
     /** The run's pinned version of its workflow, the organization's models for it, and the agent's tools. */
@@ -174,7 +201,7 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         AgentEngine engine = new AgentEngine(loaded.version().definition(), run.initialContext() == null ? Map.of()
                 : run.initialContext(), loaded.toolbox().nodeTools(), 0, AgentEngine.DEFAULT_MAX_MODEL_CALLS);
         CallRecorder.Recording recording = recorder.open(admitted.organizationId(), admitted.runId(), media.format());
-        CallLine line = new CallLine(loop, media, recording, metrics, loaded.ambience());
+        CallLine line = new CallLine(loop, media, recording, metrics, loaded.ambience(), loaded.trace());
         LiveCall call = calls.call(admitted, loaded.models(), media, loop, recording);
         if (loaded.models().realtime()) {
             ModelEndpoint model = loaded.models().llm();

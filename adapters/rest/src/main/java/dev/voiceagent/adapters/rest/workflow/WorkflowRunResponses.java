@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.rest.workflow;
 
 import dev.voiceagent.application.workflow.RunArtifactUseCases.PublicArtifactLinksUseCase;
 import dev.voiceagent.domain.workflow.RunArtifact;
+import dev.voiceagent.domain.workflow.RunTraceId;
 import dev.voiceagent.domain.workflow.WorkflowRun;
 import java.time.Instant;
 import java.util.List;
@@ -52,7 +53,9 @@ public final class WorkflowRunResponses {
             @Schema(nullable = true) Map<String, Object> gatheredContext,
             @Schema(required = true, enumeration = {"inbound", "outbound"}) String callType,
             @Schema(nullable = true) Map<String, Object> logs,
-            @Schema(nullable = true) Map<String, Object> annotations) {
+            @Schema(nullable = true) Map<String, Object> annotations,
+            @Schema(required = true, description = "The run's trace id (W3C, 32 hex digits): its call or chat in the"
+                    + " operator's collector and the organization's Langfuse project") String traceId) {
 
         public static WorkflowRunResponse of(WorkflowRun r) {
             return of(r, Map.of(), null);
@@ -67,7 +70,8 @@ public final class WorkflowRunResponses {
                     RunArtifact.BOT_RECORDING.locationIn(r), link.apply(RunArtifact.TRANSCRIPT),
                     link.apply(RunArtifact.RECORDING), link.apply(RunArtifact.USER_RECORDING),
                     link.apply(RunArtifact.BOT_RECORDING), null, r.costSummary(), r.usageInfo(), r.definitionId(),
-                    r.initialContext(), r.gatheredContext(), r.callType(), r.logs(), r.annotations());
+                    r.initialContext(), r.gatheredContext(), r.callType(), r.logs(), r.annotations(),
+                    RunTraceId.of(r));
         }
     }
 

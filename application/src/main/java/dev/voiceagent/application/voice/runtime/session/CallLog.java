@@ -6,6 +6,7 @@ import dev.voiceagent.domain.conversation.AgentEngine;
 import dev.voiceagent.domain.conversation.FeedbackEvent;
 import dev.voiceagent.domain.conversation.FeedbackEvents;
 import dev.voiceagent.domain.conversation.TurnEvent;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ final class CallLog {
 
     private final CallLoop loop;
     private final MediaChannel media;
+    private final CallTrace trace;
     private final List<Map<String, Object>> events = new ArrayList<>();
     private int turn;
     private int dropped;
@@ -31,15 +33,23 @@ final class CallLog {
     private FeedbackEvent held;
     private Map<String, Object> endDetails = Map.of();
 
-    CallLog(CallLoop loop, MediaChannel media) {
+    CallLog(CallLoop loop, MediaChannel media, CallTrace trace) {
         this.loop = loop;
         this.media = media;
+        this.trace = trace;
+    }
+
+    /** The call's trace, which sees every event logged here. */
+    CallTrace trace() {
+        return trace;
     }
 
     /** Something happened on the call: shown live, and kept unless it is only shown. */
     void add(FeedbackEvent event) {
-        Map<String, Object> logged = FeedbackEvents.event(event, loop.now(), turn);
+        Instant now = loop.now();
+        Map<String, Object> logged = FeedbackEvents.event(event, now, turn);
         media.feedback(logged);
+        trace.event(event, now);
         if (!event.kept()) {
             return;
         }
@@ -72,15 +82,17 @@ final class CallLog {
 
     /** A finished agent turn: its engine events (transitions, functions, extraction, the end) and what it said. */
     void turn(AgentEngine.TurnResult result) {
-        turn(result, true);
+        turn(result, true, null);
     }
 
     /**
      * A finished agent turn, as above; when its speech has not started yet, what it said is told once it has
      * ({@link #heard}): the reference's dashboard reads the bot's text after its time-to-first-byte figures and the
      * bot starting to speak, and takes the bot to have stopped speaking only when its text is the last message.
+     * {@code model} answered (null: none named).
      */
-    void turn(AgentEngine.TurnResult result, boolean speaking) {
+    void turn(AgentEngine.TurnResult result, boolean speaking, String model) {
+        trace.result(result, loop.now(), model);
         turn++;
         for (TurnEvent e : result.events()) {
             add(new FeedbackEvent.Engine(e));
@@ -109,6 +121,7 @@ final class CallLog {
      */
     void ended(String reason) {
         heard();
+        trace.ended(loop.now(), reason);
         if (!endLogged) {
             FeedbackEvent ended = new FeedbackEvent.CallEnded(reason);
             Map<String, Object> logged = FeedbackEvents.event(ended, loop.now(), turn);

@@ -46,7 +46,7 @@ public abstract class CallSession implements MediaInput {
         this.media = line.media();
         this.metrics = line.metrics();
         this.onEnd = onEnd;
-        this.log = new CallLog(loop, media);
+        this.log = new CallLog(loop, media, new CallTrace(line.trace(), loop.now()));
         this.recording = new CallRecording(line.recording(), media.format().bytes(Playback.FRAME_MS),
                 Playback.silence(media.format()));
         this.playback = new Playback(loop, media, recording, echo, line.ambience());

@@ -8,7 +8,8 @@ import java.time.Instant;
 /**
  * An answer's latency, measured where it is spent: when the model was last asked, its first words, the voice's first
  * audio; reported when the answer's first audio goes to the caller, that long after the caller stopped speaking (the
- * voice-to-voice latency, the figure a caller feels), with each stage's time to first byte. On the call's loop only.
+ * voice-to-voice latency, the figure a caller feels), with each stage's time to first byte, and to the call's trace.
+ * On the call's loop only.
  */
 final class TurnLatency {
 
@@ -46,6 +47,7 @@ final class TurnLatency {
             VoiceMetrics metrics) {
         Duration total = Duration.between(callerStopped, now);
         metrics.answered(total);
+        log.trace().answered(callerStopped, finalTranscriptAt, askedAt, firstTextAt, firstAudioAt, now, model);
         Instant textOrAsked = firstTextAt == null ? askedAt : firstTextAt;
         if (finalTranscriptAt != null && !finalTranscriptAt.isBefore(callerStopped)) {
             metrics.stage(VoiceMetrics.Stage.STT_FINAL, Duration.between(callerStopped, finalTranscriptAt));
@@ -76,6 +78,7 @@ final class TurnLatency {
     static void reportSpeechToSpeech(Instant callerStopped, Instant now, CallLog log, VoiceMetrics metrics) {
         Duration total = Duration.between(callerStopped, now);
         metrics.answered(total);
+        log.trace().answered(callerStopped, null, null, null, null, now, null);
         log.add(FeedbackEvent.LatencyMeasured.speechToSpeech(total));
     }
 }

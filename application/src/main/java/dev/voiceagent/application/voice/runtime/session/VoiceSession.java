@@ -323,7 +323,7 @@ public final class VoiceSession extends CallSession {
                 conversation = summaries.placed(result.state());
                 tokens = tokens.plus(result.usage());
                 generation.used(result.usage());
-                log.turn(result, a.speech.speaking());
+                log.turn(result, a.speech.speaking(), generation.modelName());
                 a.endCall = result.state().ended() ? result.state().endReason() : null;
                 if (a.endCall == null) {
                     moves.checkpoints().accept(checkpoint(0));
