@@ -26,12 +26,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code QUARKUS_OTEL_SDK_DISABLED=false}, sent where {@code QUARKUS_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT} says), and to
  * each organization's Langfuse project; with the run's own trace id in both. The collector's spans wait in Quarkus's
  * batch processor (bounded by {@code quarkus.otel.bsp.max.queue.size}); the Langfuse projects' in their own queues,
- * what became of them counted ({@code voiceagent_trace_spans_total{destination="langfuse", outcome}}).
+ * what became of them counted ({@code voiceagent_trace_spans_total{destination="langfuse", outcome}}; a turn the
+ * span-making thread had no room for is {@code destination="handover", outcome="dropped"}).
  */
 @ApplicationScoped
 public class TracingProducers {
 
     private LangfuseProjects projects;
+    private OtelRunTraces traces;
 
     /** Quarkus's SDK takes its trace ids from here: a run's top span gets the run's id. */
     @Produces
@@ -46,6 +48,7 @@ public class TracingProducers {
         for (String outcome : new String[] {"exported", "dropped", "failed"}) {
             registry.counter("voiceagent.trace.spans", "destination", "langfuse", "outcome", outcome);
         }
+        registry.counter("voiceagent.trace.spans", "destination", "handover", "outcome", "dropped");
         return new TraceExport() {
             @Override
             public void exported(String destination, int spans) {
@@ -76,7 +79,8 @@ public class TracingProducers {
             @ConfigProperty(name = "voiceagent.tracing.timeout", defaultValue = "PT10S") Duration timeout) {
         projects = new LangfuseProjects(http, Resource.getDefault().merge(Resource.create(Attributes.builder()
                 .put("service.name", service).build())), queue, timeout, counts);
-        return new OtelRunTraces(sdkDisabled ? null : openTelemetry.getTracer("voiceagent.calls"), projects);
+        traces = new OtelRunTraces(sdkDisabled ? null : openTelemetry.getTracer("voiceagent.calls"), projects, counts);
+        return traces;
     }
 
     @Produces
@@ -86,6 +90,9 @@ public class TracingProducers {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        if (traces != null) {
+            traces.close();
+        }
         if (projects != null) {
             projects.close();
         }

@@ -408,6 +408,9 @@ public final class VoiceCallBenchmark {
             vertx.close();
             voices.stop();
             twilio.stop();
+            if (traceReceiver != null) {
+                traceReceiver.server.stop(0);
+            }
         }
         String text = String.join(System.lineSeparator(), report);
         System.out.println(text);
@@ -424,7 +427,11 @@ public final class VoiceCallBenchmark {
 
         TraceReceiver() throws java.io.IOException {
             server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-            server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+            server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+                Thread t = new Thread(r, "trace-receiver");
+                t.setDaemon(true); // the harness exits when its report is written
+                return t;
+            }));
             server.createContext("/", exchange -> {
                 byte[] body = exchange.getRequestBody().readAllBytes();
                 spans.addAndGet(io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.parseFrom(body)

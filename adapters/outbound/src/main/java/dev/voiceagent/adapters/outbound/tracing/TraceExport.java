@@ -17,7 +17,7 @@ public interface TraceExport {
         }
     };
 
-    /** {@code destination}: collector or langfuse (a bounded set). */
+    /** {@code destination}: langfuse, or handover (turns not made into spans at all): a bounded set. */
     void exported(String destination, int spans);
 
     void dropped(String destination, int spans);
