@@ -136,7 +136,7 @@ class ModelConfigurationEndToEndTest {
                 .body("detail[0].type", equalTo("voice_runtime_unsupported")).extract().jsonPath();
         assertThat(refused.getString("detail[0].msg")).contains("cannot use google for text-to-speech",
                 "elevenlabs", "cartesia", "deepgram", "openai");
-        as(key).body(pipeline(llm, tts, Map.of("provider", "assemblyai", "api_key", "aa-1"))).put(V2).then()
+        as(key).body(pipeline(llm, tts, Map.of("provider", "gladia", "api_key", "gl-1"))).put(V2).then()
                 .statusCode(422).body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt",
                         "provider"))).body("detail[0].msg", org.hamcrest.Matchers.containsString("speech-to-text"));
         as(key).body(Map.of("tts", Map.of("provider", "rime", "api_key", "r-1"))).put("/api/v1/user/configurations/user")
@@ -148,6 +148,8 @@ class ModelConfigurationEndToEndTest {
         as(key).body(pipeline(llm, tts, stt)).put(V2).then().statusCode(200);
         as(key).body(pipeline(llm, tts, Map.of("provider", "openai", "api_key", "sk-stt"))).put(V2).then()
                 .statusCode(200);
+        as(key).body(pipeline(llm, tts, Map.of("provider", "assemblyai", "api_key", "aa-1"))).put(V2).then()
+                .statusCode(200); // AssemblyAI's streaming listens on calls
         as(key).body(pipeline(llm, Map.of("provider", "speaches", "base_url", "http://tts.internal:8000/v1"),
                 Map.of("provider", "speaches", "base_url", "http://stt.internal:8000/v1"))).put(V2).then()
                 .statusCode(200);

@@ -8,17 +8,19 @@ import java.util.Optional;
 /**
  * The speech providers the voice runtime speaks to, per service: a pipeline whose voice is another is refused when the
  * configuration is saved (422 at its provider), not when a call starts, so no call is placed that could not talk.
- * (Speech-to-text also transcribes recordings: every provider that can do that here can also listen on a call.) A
- * configuration stored before this check still ends its calls at once with the reason on the run.
+ * (Speech-to-text also transcribes recordings: every provider that can do that here can also listen on a call, not
+ * the other way round: AssemblyAI only listens.) A configuration stored before this check still ends its calls at once
+ * with the reason on the run.
  * (The composition root's speech adapters open exactly these: VoiceRuntimeProvidersTest checks both ways.)
  */
 public final class VoiceRuntimeProviders {
 
     /**
-     * Speech-to-text providers a call can listen with: Deepgram live, and OpenAI realtime transcription (OpenAI, a
-     * self-hosted OpenAI-compatible server, the installation's managed models).
+     * Speech-to-text providers a call can listen with: Deepgram live, AssemblyAI streaming, and OpenAI realtime
+     * transcription (OpenAI, a self-hosted OpenAI-compatible server, the installation's managed models).
      */
-    public static final List<String> STT = List.of("deepgram", "openai", "speaches", "dograh", "simulator");
+    public static final List<String> STT = List.of("deepgram", "assemblyai", "openai", "speaches", "dograh",
+            "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "dograh", "simulator");

@@ -45,6 +45,8 @@ class WorkflowModelOverridesTest {
         assertThatThrownBy(() -> VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides",
                 Map.of("stt", Map.of("provider", "gladia")))))
                 .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("speech-to-text");
+        VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides", Map.of("stt", Map.of("provider",
+                "assemblyai")))); // AssemblyAI's streaming listens on calls
         VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides", Map.of("realtime", Map.of("provider",
                 "openai_realtime"), "is_realtime", true)));
         assertThatThrownBy(() -> VoiceRuntimeProviders.checkOverrides(Map.of("model_overrides",

@@ -29,6 +29,7 @@ public class ProviderApis {
     final String deepgram;
     final String cartesia;
     final String cartesiaVersion;
+    final String assemblyai;
 
     public ProviderApis(
             @ConfigProperty(name = "voiceagent.models.openai-base-url", defaultValue = "https://api.openai.com/v1") String openai,
@@ -38,7 +39,9 @@ public class ProviderApis {
             @ConfigProperty(name = "voiceagent.models.elevenlabs-base-url", defaultValue = "https://api.elevenlabs.io") String elevenlabs,
             @ConfigProperty(name = "voiceagent.models.deepgram-base-url", defaultValue = "https://api.deepgram.com") String deepgram,
             @ConfigProperty(name = "voiceagent.models.cartesia-base-url", defaultValue = "https://api.cartesia.ai") String cartesia,
-            @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion) {
+            @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion,
+            @ConfigProperty(name = "voiceagent.models.assemblyai-base-url",
+                    defaultValue = "https://streaming.assemblyai.com") String assemblyai) {
         this.openai = trim(openai);
         this.google = trim(google);
         this.azureApiVersion = azureApiVersion;
@@ -46,6 +49,7 @@ public class ProviderApis {
         this.deepgram = trim(deepgram);
         this.cartesia = trim(cartesia);
         this.cartesiaVersion = cartesiaVersion;
+        this.assemblyai = trim(assemblyai);
     }
 
     /** The installation's Deepgram address (REST and WebSocket alike: https -> wss). */
@@ -65,6 +69,14 @@ public class ProviderApis {
 
     public String cartesiaVersion() {
         return cartesiaVersion;
+    }
+
+    /**
+     * The installation's AssemblyAI streaming address (its WebSocket and its token endpoint alike: https -> wss; the
+     * EU's is https://streaming.eu.assemblyai.com).
+     */
+    public String assemblyai() {
+        return assemblyai;
     }
 
     /** The installation's ElevenLabs address. */
@@ -100,6 +112,7 @@ public class ProviderApis {
             case "elevenlabs" -> "ElevenLabs";
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
+            case "assemblyai" -> "AssemblyAI";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

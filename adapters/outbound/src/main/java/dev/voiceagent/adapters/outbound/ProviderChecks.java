@@ -13,8 +13,10 @@ import java.util.Set;
 /**
  * Checks a configured key with the provider itself: an OpenAI-compatible GET {base_url}/models (OpenAI,
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
- * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices. Other providers
- * are not asked (as in the reference). A refusal or an unreachable provider is its message.
+ * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
+ * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
+ * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -51,6 +53,9 @@ public class ProviderChecks implements ModelProviderCheck {
                     provider, apis.deepgram);
             case "cartesia" -> ask(apis.cartesia + "/voices?limit=1", Map.of("Authorization", "Bearer " + key,
                     "Cartesia-Version", apis.cartesiaVersion), false, provider, apis.cartesia);
+            // a token never redeemed: it lapses unused within the minute
+            case "assemblyai" -> ask(apis.assemblyai + "/v3/token?expires_in_seconds=60", Map.of("Authorization", key),
+                    false, provider, apis.assemblyai);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * it) is opened again at once, and again within the budget if the new one fails or drops as well. What the provider
  * must hear first on every socket, and what it must hear again (the audio it had not settled, the sentences whose
  * audio had not come), is the subclass's ({@link #opened}); a stream whose budget is spent is over
- * ({@link #failed}), once. A refusal not worth another try (a bad key, an address the guard refuses) ends it at
- * once. Waits are Vert.x timers; every method holds the stream's own lock.
+ * ({@link #failed}), once. A refusal not worth another try (a bad key, an address the guard refuses, a close the
+ * provider means as one: {@link #refusal}) ends it at once. Waits are Vert.x timers; every method holds the stream's
+ * own lock.
  */
 abstract class ProviderSocket {
 
@@ -60,6 +61,15 @@ abstract class ProviderSocket {
 
     /** The provider could not be reached again within the budget, or refused for good: nothing more comes. */
     protected abstract void failed(String message);
+
+    /**
+     * Whether a socket the provider closed with {@code code} was refused for good (a provider that checks the key or
+     * the parameters only after the upgrade says so with its close code): the stream fails at once with the
+     * provider's reason, as a refused upgrade does, instead of opening the socket again. None by default.
+     */
+    protected boolean refusal(Short code) {
+        return false;
+    }
 
     /** The socket messages go to now, or null while none is open. */
     protected final synchronized WebSocket socket() {
@@ -140,6 +150,10 @@ abstract class ProviderSocket {
             return;
         }
         String message = provider + " closed the stream (" + ws.closeStatusCode() + " " + ws.closeReason() + ")";
+        if (refusal(ws.closeStatusCode())) {
+            giveUp(message);
+            return;
+        }
         LOG.log(System.Logger.Level.INFO, "{0}; opening it again", message);
         boolean now = dropped();
         if (firstFailure >= 0 && since(firstFailure).compareTo(budget.budget()) <= 0) {

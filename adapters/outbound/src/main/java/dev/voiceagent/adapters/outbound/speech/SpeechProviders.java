@@ -22,7 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live and OpenAI realtime transcription; ElevenLabs' multi-context and Cartesia's WebSockets,
+ * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
+ * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
@@ -63,9 +64,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if (endpoint.managed() || "openai".equals(endpoint.provider()) || "speaches".equals(endpoint.provider())) {
             return openAiTranscription(endpoint, format, listener);
         }
+        if ("assemblyai".equals(endpoint.provider())) {
+            return assemblyAi(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram and OpenAI realtime transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
+                    + " transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -77,6 +82,23 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("Authorization", "Token " + key(endpoint, "Deepgram"));
         return new DeepgramListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener, flux);
+    }
+
+    /**
+     * AssemblyAI's streaming v3 ({@code /v3/ws}, the key as it is in {@code Authorization}) at the installation's
+     * address (VOICEAGENT_MODELS_ASSEMBLYAI_BASE_URL, https -> wss): the call's audio as it is, the configured model
+     * (the catalog's default {@code u3-rt-pro}: AssemblyAI has none of its own). The configuration's language is not
+     * sent: v3 chooses languages by model (Universal-3 Pro and universal-streaming-multilingual hear several).
+     */
+    private SpeechToText.Stream assemblyAi(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String model = setting(endpoint, "model", endpoint.model(), "u3-rt-pro");
+        String url = websocket(own != null ? own : apis.assemblyai()) + AssemblyAiListen.query(model, format,
+                keyterms(endpoint));
+        Map<String, String> headers = Map.of("Authorization", key(endpoint, "AssemblyAI"));
+        return new AssemblyAiListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
+                listener, model);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */

@@ -3,7 +3,11 @@ package dev.voiceagent.adapters.outbound.speech;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.domain.audio.AudioFormat;
+import io.vertx.core.json.JsonArray;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** A workflow's dictionary, as each speech-to-text provider is told the words to expect. */
@@ -20,6 +24,22 @@ class SpeechKeytermsTest {
                 .contains("&keyterm=Acme+Pay&keyterm=Zyrtec");
         assertThat(DeepgramListen.query("nova-3-general", "en", AudioFormat.MULAW_8K))
                 .doesNotContain("keyterm", "keywords");
+    }
+
+    @Test
+    void assemblyAiGetsThemAsAJsonKeytermsPromptWithinItsLimits() {
+        String query = AssemblyAiListen.query("u3-rt-pro", AudioFormat.MULAW_8K, List.of("Acme Pay", "Zyrtec"));
+        assertThat(query).endsWith("&keyterms_prompt=" + "%5B%22Acme+Pay%22%2C%22Zyrtec%22%5D");
+        assertThat(AssemblyAiListen.query("u3-rt-pro", AudioFormat.MULAW_8K, List.of()))
+                .doesNotContain("keyterms_prompt");
+        // more than AssemblyAI takes would refuse the whole session: the first 100 terms of at most 50 characters
+        List<String> many = IntStream.range(0, 120).mapToObj(i -> i == 0 ? "x".repeat(51) : "term " + i).toList();
+        String asked = AssemblyAiListen.query("u3-rt-pro", AudioFormat.MULAW_8K, many);
+        JsonArray terms = new JsonArray(URLDecoder.decode(asked.substring(asked.indexOf("keyterms_prompt=") + 16),
+                StandardCharsets.UTF_8));
+        assertThat(terms).hasSize(100);
+        assertThat(terms.getString(0)).isEqualTo("term 1");
+        assertThat(terms.getString(99)).isEqualTo("term 100");
     }
 
     @Test

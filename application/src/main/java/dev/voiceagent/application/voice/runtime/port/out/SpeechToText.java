@@ -4,7 +4,7 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.domain.audio.AudioFormat;
 
 /**
- * Out-port: streaming speech recognition (Deepgram Nova and Flux, OpenAI's realtime transcription, the simulator's). One stream per call, opened when the media
+ * Out-port: streaming speech recognition (Deepgram Nova and Flux, AssemblyAI's streaming, OpenAI's realtime transcription, the simulator's). One stream per call, opened when the media
  * connects; audio sent before the provider answered is held and sent once it has. The listener may be called on any
  * thread (the session moves it to the call's loop).
  */
@@ -26,7 +26,7 @@ public interface SpeechToText {
         /** Caller audio in the format the stream was opened with. */
         void audio(byte[] frame);
 
-        /** The caller stopped speaking: settle what was heard now (Deepgram's Finalize). */
+        /** The caller stopped speaking: settle what was heard now (Deepgram's Finalize, AssemblyAI's ForceEndpoint). */
         void finalizeNow();
 
         /** Seconds of audio sent so far (usage). */
