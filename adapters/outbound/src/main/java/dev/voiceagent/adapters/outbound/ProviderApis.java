@@ -7,6 +7,8 @@ import jakarta.inject.Singleton;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -22,6 +24,15 @@ public class ProviderApis {
             "groq", "https://api.groq.com/openai/v1",
             "xai", "https://api.x.ai/v1");
 
+    /**
+     * The public addresses of the speech providers reached through {@link #address(String)}, by catalog id (REST and
+     * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
+     */
+    public static final Map<String, String> PUBLIC = Map.ofEntries(
+            Map.entry("assemblyai", "https://streaming.assemblyai.com"));
+
+    private final Map<String, String> addresses = new ConcurrentHashMap<>();
+
     final String openai;
     final String google;
     final String azureApiVersion;
@@ -29,7 +40,6 @@ public class ProviderApis {
     final String deepgram;
     final String cartesia;
     final String cartesiaVersion;
-    final String assemblyai;
 
     public ProviderApis(
             @ConfigProperty(name = "voiceagent.models.openai-base-url", defaultValue = "https://api.openai.com/v1") String openai,
@@ -39,9 +49,7 @@ public class ProviderApis {
             @ConfigProperty(name = "voiceagent.models.elevenlabs-base-url", defaultValue = "https://api.elevenlabs.io") String elevenlabs,
             @ConfigProperty(name = "voiceagent.models.deepgram-base-url", defaultValue = "https://api.deepgram.com") String deepgram,
             @ConfigProperty(name = "voiceagent.models.cartesia-base-url", defaultValue = "https://api.cartesia.ai") String cartesia,
-            @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion,
-            @ConfigProperty(name = "voiceagent.models.assemblyai-base-url",
-                    defaultValue = "https://streaming.assemblyai.com") String assemblyai) {
+            @ConfigProperty(name = "voiceagent.models.cartesia-version", defaultValue = "2025-04-16") String cartesiaVersion) {
         this.openai = trim(openai);
         this.google = trim(google);
         this.azureApiVersion = azureApiVersion;
@@ -49,7 +57,6 @@ public class ProviderApis {
         this.deepgram = trim(deepgram);
         this.cartesia = trim(cartesia);
         this.cartesiaVersion = cartesiaVersion;
-        this.assemblyai = trim(assemblyai);
     }
 
     /** The installation's Deepgram address (REST and WebSocket alike: https -> wss). */
@@ -76,7 +83,35 @@ public class ProviderApis {
      * EU's is https://streaming.eu.assemblyai.com).
      */
     public String assemblyai() {
-        return assemblyai;
+        return address("assemblyai");
+    }
+
+    /**
+     * The installation's address for a speech provider of {@link #PUBLIC}: {@code voiceagent.models.<id>-base-url}
+     * (VOICEAGENT_MODELS_<ID>_BASE_URL, an underscore in the id a dash), else
+     * {@code voiceagent.models.default-base-url} when set (tests set it to nowhere, so none reaches the internet),
+     * else the provider's public address. Read once per provider.
+     */
+    public String address(String provider) {
+        return addresses.computeIfAbsent(provider, p -> {
+            var config = ConfigProvider.getConfig();
+            String name = "voiceagent.models." + p.replace('_', '-') + "-base-url";
+            return trim(config.getOptionalValue(name, String.class)
+                    .or(() -> config.getOptionalValue("voiceagent.models.default-base-url", String.class))
+                    .orElseGet(() -> {
+                        String known = PUBLIC.get(p);
+                        if (known == null) {
+                            throw new IllegalArgumentException("No public address is known for " + p);
+                        }
+                        return known;
+                    }));
+        });
+    }
+
+    /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */
+    public ProviderApis pointing(String provider, String url) {
+        addresses.put(provider, trim(url));
+        return this;
     }
 
     /** The installation's ElevenLabs address. */

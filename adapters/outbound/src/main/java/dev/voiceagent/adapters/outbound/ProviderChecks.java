@@ -54,8 +54,8 @@ public class ProviderChecks implements ModelProviderCheck {
             case "cartesia" -> ask(apis.cartesia + "/voices?limit=1", Map.of("Authorization", "Bearer " + key,
                     "Cartesia-Version", apis.cartesiaVersion), false, provider, apis.cartesia);
             // a token never redeemed: it lapses unused within the minute
-            case "assemblyai" -> ask(apis.assemblyai + "/v3/token?expires_in_seconds=60", Map.of("Authorization", key),
-                    false, provider, apis.assemblyai);
+            case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
+                    Map.of("Authorization", key), false, provider, apis.assemblyai());
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

@@ -59,7 +59,7 @@ class ChatCompletionsFaultsTest {
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofSeconds(2));
-        ProviderApis apis = new ProviderApis(base + "/v1", base + "/google", "2024-10-21", base, base, base, "v", base);
+        ProviderApis apis = new ProviderApis(base + "/v1", base + "/google", "2024-10-21", base, base, base, "v");
         chat = new ChatCompletions(http, apis, Duration.ofSeconds(2), Duration.ofMillis(400), 3, Duration.ofMillis(300),
                 Duration.ofSeconds(2));
     }

@@ -79,7 +79,7 @@ class ChatCompletionsTest {
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
-        ProviderApis apis = new ProviderApis(base + "/v1", base + "/google", "2024-10-21", base, base, base, "v", base);
+        ProviderApis apis = new ProviderApis(base + "/v1", base + "/google", "2024-10-21", base, base, base, "v");
         chat = new ChatCompletions(http, apis, Duration.ofMillis(800), Duration.ofMillis(500), 3, Duration.ofMillis(20),
                 Duration.ofSeconds(2));
     }

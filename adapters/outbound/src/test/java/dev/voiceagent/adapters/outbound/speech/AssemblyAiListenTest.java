@@ -111,7 +111,7 @@ class AssemblyAiListenTest {
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         base = "http://127.0.0.1:" + server.actualPort();
         http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
-        apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v", base);
+        apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v").pointing("assemblyai", base);
         speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(800), 3, Duration.ofMillis(200),
                 Duration.ofSeconds(2));
     }

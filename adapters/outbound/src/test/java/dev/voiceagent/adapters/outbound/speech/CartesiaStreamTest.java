@@ -64,8 +64,7 @@ class CartesiaStreamTest {
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         String base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
-        speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "2025-04-16",
-                base), vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
+        speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "2025-04-16"), vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(1));
     }
 

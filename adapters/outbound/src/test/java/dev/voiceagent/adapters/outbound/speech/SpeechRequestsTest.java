@@ -69,7 +69,7 @@ class SpeechRequestsTest {
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
-        speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v", base),
+        speech = new SpeechProviders(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v"),
                 vertx, Duration.ofMillis(800), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(1));
     }

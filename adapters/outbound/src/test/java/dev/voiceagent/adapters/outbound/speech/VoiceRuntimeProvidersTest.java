@@ -42,7 +42,8 @@ class VoiceRuntimeProvidersTest {
     static void start() {
         vertx = Vertx.vertx();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(300));
-        ProviderApis apis = new ProviderApis(NOWHERE + "/v1", NOWHERE, "v", NOWHERE, NOWHERE, NOWHERE, "v", NOWHERE);
+        ProviderApis apis = new ProviderApis(NOWHERE + "/v1", NOWHERE, "v", NOWHERE, NOWHERE, NOWHERE, "v");
+        ProviderApis.PUBLIC.keySet().forEach(provider -> apis.pointing(provider, NOWHERE));
         speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(1));
         realtime = new RealtimeModels(http, apis, Duration.ofMillis(300));
