@@ -324,7 +324,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         }
         base = "http://127.0.0.1:" + server.actualPort();
         return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
-                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base);
+                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base,
+                "voiceagent.models.grok-realtime-base-url", base + "/grok/v1");
     }
 
     @Override
@@ -409,12 +410,24 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             String key = credential(request.getHeader("Authorization"));
             request.toWebSocket().onSuccess(ws -> {
                 if (query == null || !query.contains("intent=transcription")) {
-                    FakeRealtimeModel.serve(vertx, ws, query); // speech-to-speech
+                    FakeRealtimeModel.serve(vertx, ws, query, FakeRealtimeModel.Dialect.OPENAI); // speech-to-speech
                     return;
                 }
                 STT_QUERIES.add("realtime?" + query);
                 openAiTranscription(ws, key);
             });
+            return;
+        }
+        if (path.equals("/openai/v1/realtime") || path.equals("/grok/v1/realtime")) { // Azure OpenAI's, Grok's
+            boolean azure = path.startsWith("/openai");
+            String auth = azure ? request.getHeader("api-key") : request.getHeader("Authorization");
+            if (auth == null || !azure && !auth.startsWith("Bearer ")) {
+                request.response().setStatusCode(401).end("{\"error\":{\"message\":\"Incorrect API key\"}}");
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> FakeRealtimeModel.serve(vertx, ws, query,
+                    azure ? FakeRealtimeModel.Dialect.AZURE : FakeRealtimeModel.Dialect.GROK));
             return;
         }
         if (path.equals("/tts/websocket")) {

@@ -25,10 +25,10 @@ public final class VoiceRuntimeProviders {
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "dograh", "simulator");
     /**
-     * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API. (Grok's, Ultravox's
-     * and Gemini Live's protocols are not spoken yet.)
+     * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API and those that speak
+     * its protocol, Azure OpenAI's and xAI's Grok.
      */
-    public static final List<String> REALTIME = List.of("openai_realtime");
+    public static final List<String> REALTIME = List.of("openai_realtime", "azure_realtime", "grok_realtime");
 
     private VoiceRuntimeProviders() {
     }

@@ -29,7 +29,8 @@ public class ProviderApis {
      * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
-            Map.entry("assemblyai", "https://streaming.assemblyai.com"));
+            Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("grok_realtime", "https://api.x.ai/v1"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -149,6 +150,7 @@ public class ProviderApis {
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
             case "grok_realtime" -> "Grok";
+            case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";
             case "dograh" -> "The installation's managed models";

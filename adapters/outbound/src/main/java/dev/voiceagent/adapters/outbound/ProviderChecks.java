@@ -6,6 +6,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +17,7 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list. Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -56,8 +58,28 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            case "grok_realtime" -> ask(apis.address("grok_realtime") + "/models", Map.of("Authorization",
+                    "Bearer " + key), false, provider, apis.address("grok_realtime"));
+            case "azure_realtime" -> azure(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
+    }
+
+    /**
+     * Azure OpenAI: the resource's model list with the key as api-key (the GA v1 API's {@code /openai/v1/models}, or
+     * {@code /openai/models} at a preview api-version), through the address guard: the resource is the tenant's.
+     */
+    private Uni<Optional<String>> azure(ModelEndpoint endpoint, String key) {
+        Object resource = endpoint.settings().get("endpoint");
+        if (!(resource instanceof String given) || given.isBlank()) {
+            return Uni.createFrom().item(Optional.of("Azure OpenAI needs the endpoint of its resource"));
+        }
+        String base = ProviderApis.trim(given.strip());
+        Object version = endpoint.settings().get("api_version");
+        String url = version == null || "v1".equals(version) ? base + "/openai/v1/models"
+                : base + "/openai/models?api-version=" + URLEncoder.encode(String.valueOf(version),
+                        StandardCharsets.UTF_8);
+        return ask(url, Map.of("api-key", key), true, endpoint.provider(), base);
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */
