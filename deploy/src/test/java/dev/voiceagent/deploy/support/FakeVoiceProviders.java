@@ -323,9 +323,12 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             throw new IllegalStateException(e);
         }
         base = "http://127.0.0.1:" + server.actualPort();
-        return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
-                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base,
-                "voiceagent.models.grok-realtime-base-url", base + "/grok/v1");
+        return Map.ofEntries(Map.entry("voiceagent.models.openai-base-url", base + "/v1"),
+                Map.entry("voiceagent.models.elevenlabs-base-url", base),
+                Map.entry("voiceagent.models.deepgram-base-url", base),
+                Map.entry("voiceagent.models.cartesia-base-url", base),
+                Map.entry("voiceagent.models.assemblyai-base-url", base),
+                Map.entry("voiceagent.models.grok-realtime-base-url", base + "/grok/v1"));
     }
 
     @Override
@@ -415,6 +418,20 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 STT_QUERIES.add("realtime?" + query);
                 openAiTranscription(ws, key);
+            });
+            return;
+        }
+        if (path.equals("/v3/ws")) { // AssemblyAI's streaming v3: the key as it is in Authorization
+            String auth = request.getHeader("Authorization");
+            if (auth == null || auth.isBlank() || auth.startsWith("Bearer ") || auth.startsWith("Token ")) {
+                request.response().setStatusCode(401).end();
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                STT_QUERIES.add("v3?" + query);
+                STT_OPENED_AT.add(System.currentTimeMillis());
+                assemblyAi(ws, auth, query);
             });
             return;
         }
@@ -663,6 +680,121 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             results.put("from_finalize", true);
         }
         return results.encode();
+    }
+
+    // ---- AssemblyAI ----
+
+    /**
+     * AssemblyAI's streaming v3 ({@code /v3/ws?speech_model=...&encoding=pcm_mulaw|pcm_s16le&sample_rate=...}): Begin
+     * on open; audio only as binary messages of 50 to 1000 ms (anything else is a violation, as AssemblyAI closes the
+     * session with 3007); with the call's {@link CallerTimeline} (a benchmark's) a partial Turn (end_of_turn false)
+     * every {@link #INTERIM_FRAMES} frames of a segment; {@code ForceEndpoint} answered after {@link #sttDelayMs} by the
+     * formatted end of turn (turn_order, end_of_turn, turn_is_formatted, words with their end in ms) with the segments
+     * ended by then, or without a timeline the next scripted caller line (or the lines heard, with {@link #hearing});
+     * {@code Terminate} answered with Termination and a close. Universal-3 Pro's formatted turns only (format_turns is
+     * not asked for it).
+     */
+    private void assemblyAi(ServerWebSocket ws, String key, String query) {
+        int frameBytes = frameBytes(query == null ? null : query.replace("pcm_s16le", "linear16"));
+        if (query == null || !query.contains("speech_model=") || !(query.contains("encoding=pcm_mulaw")
+                || query.contains("encoding=pcm_s16le"))) {
+            VIOLATIONS.add("assemblyai: a session without its model or encoding: " + query);
+        }
+        CallerTimeline timeline = TIMELINES.get(key);
+        Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
+        HeardLines lines = hearing;
+        HeardLines.Ear ear = lines == null ? null : lines.ear();
+        long[] received = {0};
+        int[] turn = {0};
+        Set<Integer> finalised = new HashSet<>();
+        Map<Integer, Integer> partials = new HashMap<>();
+        ws.writeTextMessage(new JsonObject().put("type", "Begin").put("id", UUID.randomUUID().toString())
+                .put("expires_at", System.currentTimeMillis() / 1_000 + 3_600).encode());
+        ws.binaryMessageHandler(message -> {
+            long ms = message.length() * 20L / frameBytes;
+            if (ms < 50 || ms > 1_000) {
+                VIOLATIONS.add("assemblyai: an audio message of " + ms + " ms (50 to 1000 ms are taken)");
+            }
+            STT_AUDIO_FRAMES.addAndGet((int) (ms / 20));
+            STT_BYTES.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(message.length());
+            if (ear != null) {
+                ear.audio(message.getBytes());
+            }
+            received[0] += message.length();
+            if (timeline == null) {
+                return;
+            }
+            long at = received[0] / frameBytes;
+            List<CallerTimeline.Segment> segments = timeline.segments();
+            for (int i = 0; i < segments.size(); i++) {
+                CallerTimeline.Segment seg = segments.get(i);
+                if (finalised.contains(i) || at < seg.startFrame() || at >= seg.endFrame()) {
+                    continue;
+                }
+                int due = (int) ((at - seg.startFrame()) / INTERIM_FRAMES);
+                if (due > partials.getOrDefault(i, 0)) {
+                    partials.put(i, due);
+                    String[] words = seg.text().split(" ");
+                    int so = (int) Math.max(1, Math.min(words.length, Math.round(words.length
+                            * (double) (at - seg.startFrame()) / (seg.endFrame() - seg.startFrame()))));
+                    String partial = String.join(" ", Arrays.copyOf(words, so));
+                    ws.writeTextMessage(new JsonObject().put("type", "Turn").put("turn_order", turn[0])
+                            .put("end_of_turn", false).put("turn_is_formatted", false).put("transcript", partial)
+                            .put("words", new JsonArray()).encode());
+                    sttEvent(key, "partial '" + partial + "'");
+                }
+            }
+        });
+        ws.textMessageHandler(text -> {
+            String type = new JsonObject(text).getString("type", "");
+            STT_CONTROL.add(type);
+            switch (type) {
+                case "ForceEndpoint" -> {
+                    long at = received[0] / frameBytes;
+                    String line;
+                    long endMs = at * 20;
+                    if (timeline != null) {
+                        List<String> said = new ArrayList<>();
+                        List<CallerTimeline.Segment> segments = timeline.segments();
+                        for (int i = 0; i < segments.size(); i++) {
+                            if (!finalised.contains(i) && segments.get(i).endFrame() <= at) {
+                                finalised.add(i);
+                                said.add(segments.get(i).text());
+                                endMs = segments.get(i).endFrame() * 20;
+                            }
+                        }
+                        line = String.join(" ", said);
+                    } else {
+                        String next = ear != null ? ear.transcript()
+                                : callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
+                        line = next == null ? "" : next;
+                    }
+                    int order = turn[0]++;
+                    long end = endMs;
+                    sttEvent(key, "ForceEndpoint at frame " + at);
+                    vertx.setTimer(sttDelayMs, t -> {
+                        if (ws.isClosed()) {
+                            return;
+                        }
+                        JsonArray words = new JsonArray();
+                        if (!line.isEmpty()) {
+                            words.add(new JsonObject().put("text", line).put("start", Math.max(0, end - 500))
+                                    .put("end", end).put("confidence", 0.97).put("word_is_final", true));
+                        }
+                        ws.writeTextMessage(new JsonObject().put("type", "Turn").put("turn_order", order)
+                                .put("end_of_turn", true).put("turn_is_formatted", true).put("transcript", line)
+                                .put("end_of_turn_confidence", 1.0).put("words", words).encode());
+                        sttEvent(key, "final '" + line + "'");
+                    });
+                }
+                case "Terminate" -> {
+                    ws.writeTextMessage(new JsonObject().put("type", "Termination")
+                            .put("audio_duration_seconds", received[0] / frameBytes / 50).encode());
+                    vertx.setTimer(20, t -> ws.close());
+                }
+                default -> VIOLATIONS.add("assemblyai: unknown message " + type);
+            }
+        });
     }
 
     // ---- Deepgram Flux ----
