@@ -87,7 +87,7 @@ public final class VoiceCallBenchmark {
                "condition": "The caller is done"}}]}}""";
 
     /**
-     * The voice spoken with: -Dbench.tts=elevenlabs (the default) or cartesia, each against its fake; or realtime
+     * The voice spoken with: -Dbench.tts=elevenlabs (the default), cartesia or rime, each against its fake; or realtime
      * (OpenAI's), grok_realtime or azure_realtime: the calls run on that speech-to-speech model (support/
      * FakeRealtimeModel in its dialect) instead of the pipeline.
      */
@@ -95,9 +95,10 @@ public final class VoiceCallBenchmark {
         return switch (System.getProperty("bench.tts", "elevenlabs")) {
             case "elevenlabs" -> "{\"provider\": \"elevenlabs\", \"api_key\": \"el-bench\", \"voice\": \"v1\"}";
             case "cartesia" -> "{\"provider\": \"cartesia\", \"api_key\": \"ca-bench\", \"voice\": \"v1\"}";
+            case "rime" -> "{\"provider\": \"rime\", \"api_key\": \"rime-bench\", \"voice\": \"celeste\"}";
             case "realtime", "grok_realtime", "azure_realtime" -> null;
-            default -> throw new IllegalArgumentException("bench.tts: elevenlabs, cartesia, realtime, grok_realtime"
-                    + " or azure_realtime");
+            default -> throw new IllegalArgumentException("bench.tts: elevenlabs, cartesia, rime, realtime,"
+                    + " grok_realtime or azure_realtime");
         };
     }
 

@@ -328,6 +328,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 Map.entry("voiceagent.models.deepgram-base-url", base),
                 Map.entry("voiceagent.models.cartesia-base-url", base),
                 Map.entry("voiceagent.models.assemblyai-base-url", base),
+                Map.entry("voiceagent.models.rime-base-url", base),
                 Map.entry("voiceagent.models.grok-realtime-base-url", base + "/grok/v1"));
     }
 
@@ -418,6 +419,19 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 STT_QUERIES.add("realtime?" + query);
                 openAiTranscription(ws, key);
+            });
+            return;
+        }
+        if (path.equals("/ws3")) { // Rime's JSON WebSocket
+            String auth = request.getHeader("Authorization");
+            if (auth == null || !auth.startsWith("Bearer ")) {
+                request.response().setStatusCode(401).end("{\"message\":\"Unauthorized\"}");
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                TTS_QUERIES.add("rime?" + query);
+                rime(ws, credential(auth), query);
             });
             return;
         }
@@ -1095,6 +1109,89 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 if (!ws.isClosed()) {
                     ws.writeTextMessage(new JsonObject().put("type", "done").put("context_id", id).encode());
+                }
+            });
+        });
+    }
+
+    // ---- Rime ----
+
+    /**
+     * Rime's JSON WebSocket ({@code /ws3?speaker=...&modelId=...&audioFormat=mulaw|pcm&samplingRate=...&segment=never}):
+     * with segment=never nothing is spoken until a {@code flush}; the text since the last flush is the context's
+     * sentence: after {@link #ttsDelayMs} its audio (60 ms a word, in the query's format) as {@code chunk} messages of
+     * 100 ms, its words as one {@code timestamps} message (seconds from the sentence's start), then {@code done}. Rime
+     * keeps one context at a time: text for another before the last one's done is a violation, unless a {@code clear}
+     * dropped it (its remaining chunks are not sent).
+     */
+    private void rime(ServerWebSocket ws, String key, String query) {
+        boolean mulaw = query != null && query.contains("audioFormat=mulaw") && query.contains("samplingRate=8000");
+        boolean pcm = query != null && query.contains("audioFormat=pcm") && query.contains("samplingRate=16000");
+        if (!mulaw && !pcm || !query.contains("segment=never") || !query.contains("speaker=")
+                || !query.contains("modelId=")) {
+            VIOLATIONS.add("rime: a session the call should not ask for: " + query);
+        }
+        int bytesPerMs = mulaw ? 8 : 32;
+        StringBuilder text = new StringBuilder();
+        String[] context = {null};
+        boolean[] busy = {false};
+        Set<String> cleared = ConcurrentHashMap.newKeySet();
+        ws.binaryMessageHandler(b -> VIOLATIONS.add("rime: a binary frame"));
+        ws.textMessageHandler(message -> {
+            JsonObject m = new JsonObject(message);
+            String operation = m.getString("operation");
+            if ("clear".equals(operation)) {
+                if (context[0] != null) {
+                    cleared.add(context[0]);
+                }
+                busy[0] = false;
+                text.setLength(0);
+                return;
+            }
+            if (!"flush".equals(operation)) {
+                String id = m.getString("contextId");
+                if (id == null || m.getString("text") == null) {
+                    VIOLATIONS.add("rime: a message without text or contextId: " + shorten(message));
+                    return;
+                }
+                if (busy[0] && !id.equals(context[0])) {
+                    VIOLATIONS.add("rime: text for " + id + " while " + context[0] + " is being spoken");
+                }
+                context[0] = id;
+                text.append(m.getString("text"));
+                return;
+            }
+            String id = context[0];
+            String said = text.toString().strip();
+            text.setLength(0);
+            busy[0] = true;
+            TTS_TEXTS.add(said);
+            String[] words = said.split("\\s+");
+            byte[] audio = new byte[60 * Math.max(1, words.length) * bytesPerMs];
+            for (int i = 0; i < audio.length; i++) {
+                audio[i] = mulaw ? (byte) (i % 2 == 0 ? 0x1F : 0x9F) : (byte) (i % 4 < 2 ? 0x00 : 0x10);
+            }
+            JsonArray starts = new JsonArray();
+            JsonArray ends = new JsonArray();
+            for (int w = 0; w < words.length; w++) {
+                starts.add(w * 0.06);
+                ends.add(w * 0.06 + 0.05);
+            }
+            vertx.setTimer(ttsDelayMs, t -> {
+                for (int at = 0; at < audio.length && !ws.isClosed() && !cleared.contains(id); at += 100 * bytesPerMs) {
+                    byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 100 * bytesPerMs));
+                    ws.writeTextMessage(new JsonObject().put("type", "chunk").put("contextId", id)
+                            .put("data", Base64.getEncoder().encodeToString(chunk)).encode());
+                    if (at == 0) {
+                        ws.writeTextMessage(new JsonObject().put("type", "timestamps").put("contextId", id)
+                                .put("word_timestamps", new JsonObject().put("words", new JsonArray(List.of(
+                                        (Object[]) words))).put("start", starts).put("end", ends)).encode());
+                    }
+                }
+                if (!ws.isClosed() && !cleared.contains(id)) {
+                    spoken(key, id, said);
+                    busy[0] = false;
+                    ws.writeTextMessage(new JsonObject().put("type", "done").put("contextId", id).encode());
                 }
             });
         });
