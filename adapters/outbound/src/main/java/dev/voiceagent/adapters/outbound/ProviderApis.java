@@ -29,7 +29,8 @@ public class ProviderApis {
      * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
-            Map.entry("assemblyai", "https://streaming.assemblyai.com"));
+            Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("xai", "https://api.x.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -148,6 +149,7 @@ public class ProviderApis {
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
+            case "xai" -> "xAI";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

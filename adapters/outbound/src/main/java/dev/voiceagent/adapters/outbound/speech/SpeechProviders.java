@@ -136,6 +136,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "elevenlabs" -> elevenLabs(endpoint, format, listener);
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
+            case "xai" -> xai(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
                     + " OpenAI-compatible voices can)");
@@ -214,6 +215,28 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Deepgram", text -> new SpeechRequests.Request(url, headers,
                 new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
+    }
+
+    /**
+     * xAI's {@code POST /v1/tts} per sentence (docs.x.ai, Voice: "Text to speech - REST"; the key as a Bearer token)
+     * at the installation's address (VOICEAGENT_MODELS_XAI_BASE_URL): the voice and the language (required by xAI;
+     * {@code auto} detects it), the answer streamed in the call's own format ({@code output_format}: codec
+     * {@code mulaw} at 8 kHz on the phone, raw 16-bit {@code pcm} at 16 kHz in a browser), so nothing is transcoded.
+     * Not xAI's WebSocket ({@code wss://api.x.ai/v1/tts}, as pipecat's services/xai/tts.py speaks it): it carries one
+     * utterance at a time with no id on its {@code audio.delta}s, so sentences cannot be asked ahead and a barge-in
+     * could only clear them all ({@code text.clear}); a request per sentence is reset alone.
+     */
+    private TextToSpeech.Stream xai(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = apis.address("xai") + "/v1/tts";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "xAI"), "Accept", "audio/*");
+        JsonObject output = new JsonObject().put("codec", format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw"
+                : "pcm").put("sample_rate", format.sampleRate());
+        String voice = setting(endpoint, "voice", null, "eve");
+        String language = setting(endpoint, "language", null, "en");
+        return new SpeechRequests(http, vertx, budget, "xAI", text -> new SpeechRequests.Request(url, headers,
+                new JsonObject().put("text", text).put("voice_id", voice).put("language", language)
+                        .put("output_format", output.copy()).encode()),
+                () -> SpeechRequests.Conversion.none(format), false, timeout, listener);
     }
 
     /**
