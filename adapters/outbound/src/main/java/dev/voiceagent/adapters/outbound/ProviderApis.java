@@ -30,7 +30,8 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
-            Map.entry("xai", "https://api.x.ai"));
+            Map.entry("xai", "https://api.x.ai"),
+            Map.entry("sarvam", "https://api.sarvam.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

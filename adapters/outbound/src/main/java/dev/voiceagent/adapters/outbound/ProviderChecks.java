@@ -15,8 +15,9 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
- * is its message.
+ * would bill by the minute), Sarvam GET /voices?limit=1 (the workspace's cloned voices; one key serves all of Sarvam's
+ * services). xAI's key, text-to-speech's too, is checked as its chat models' is, with GET https://api.x.ai/v1/models.
+ * Other providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -56,6 +57,9 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            // the workspace's cloned voices, one of them: Sarvam's only cheap authenticated GET
+            case "sarvam" -> ask(apis.address("sarvam") + "/voices?limit=1", Map.of("api-subscription-key", key),
+                    false, provider, apis.address("sarvam"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

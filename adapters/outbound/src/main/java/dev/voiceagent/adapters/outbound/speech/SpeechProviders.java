@@ -137,6 +137,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
             case "xai" -> xai(endpoint, format, listener);
+            case "sarvam" -> sarvam(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
                     + " OpenAI-compatible voices can)");
@@ -237,6 +238,23 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 new JsonObject().put("text", text).put("voice_id", voice).put("language", language)
                         .put("output_format", output.copy()).encode()),
                 () -> SpeechRequests.Conversion.none(format), false, timeout, listener);
+    }
+
+    /**
+     * Sarvam's streaming WebSocket ({@code /text-to-speech/ws?model=...&send_completion_event=true}, the key in
+     * {@code api-subscription-key}) at the installation's address (VOICEAGENT_MODELS_SARVAM_BASE_URL, https -> wss):
+     * the model (the catalog's default {@code bulbul:v2}), the speaker, the language, the speed as Sarvam's pace, the
+     * call's own format ({@link SarvamStream}).
+     */
+    private TextToSpeech.Stream sarvam(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("sarvam")) + "/text-to-speech/ws?model="
+                + URLEncoder.encode(setting(endpoint, "model", endpoint.model(), "bulbul:v2"), StandardCharsets.UTF_8)
+                + "&send_completion_event=true";
+        Map<String, String> headers = Map.of("api-subscription-key", key(endpoint, "Sarvam"));
+        JsonObject config = SarvamStream.config(setting(endpoint, "voice", null, "anushka"),
+                setting(endpoint, "language", null, "hi-IN"), number(endpoint, "speed"), format);
+        return new SarvamStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, config,
+                SarvamStream.KEEP_ALIVE, listener);
     }
 
     /**
