@@ -31,7 +31,8 @@ public class ProviderApis {
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("xai", "https://api.x.ai"),
-            Map.entry("sarvam", "https://api.sarvam.ai"));
+            Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("smallest", "https://api.smallest.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -151,6 +152,7 @@ public class ProviderApis {
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
             case "xai" -> "xAI";
+            case "smallest" -> "Smallest AI";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

@@ -16,8 +16,9 @@ import java.util.Set;
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Sarvam GET /voices?limit=1 (the workspace's cloned voices; one key serves all of Sarvam's
- * services). xAI's key, text-to-speech's too, is checked as its chat models' is, with GET https://api.x.ai/v1/models.
- * Other providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
+ * services), Smallest AI GET /waves/v1/lightning-v3.1/get_voices (its voice catalog). xAI's key, text-to-speech's
+ * too, is checked as its chat models' is, with GET https://api.x.ai/v1/models. Other providers are not asked (as in
+ * the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -60,6 +61,8 @@ public class ProviderChecks implements ModelProviderCheck {
             // the workspace's cloned voices, one of them: Sarvam's only cheap authenticated GET
             case "sarvam" -> ask(apis.address("sarvam") + "/voices?limit=1", Map.of("api-subscription-key", key),
                     false, provider, apis.address("sarvam"));
+            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/lightning-v3.1/get_voices",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

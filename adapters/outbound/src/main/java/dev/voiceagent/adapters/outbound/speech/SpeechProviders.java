@@ -138,6 +138,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "deepgram" -> aura(endpoint, format, listener);
             case "xai" -> xai(endpoint, format, listener);
             case "sarvam" -> sarvam(endpoint, format, listener);
+            case "smallest" -> smallest(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
                     + " OpenAI-compatible voices can)");
@@ -255,6 +256,32 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 setting(endpoint, "language", null, "hi-IN"), number(endpoint, "speed"), format);
         return new SarvamStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, config,
                 SarvamStream.KEEP_ALIVE, listener);
+    }
+
+    /**
+     * Smallest AI's Waves streamed speech ({@code POST /waves/v1/tts/live}, server-sent events; the key as a Bearer
+     * token) per sentence at the installation's address (VOICEAGENT_MODELS_SMALLEST_BASE_URL): the model (the
+     * catalog's {@code lightning_v3.1}), the voice, the language, the speed when set, raw 16-bit PCM at the call's own
+     * rate (8 or 16 kHz), encoded to μ-law on the phone ({@link SmallestEvents}). Not its WebSocket on the same path:
+     * its {@code complete} comes seconds after a request's last audio ({@code complete_backoff_ms}, 4 s by default) and
+     * it has no message that stops one request, where a request per sentence ends with its stream and is reset alone.
+     */
+    private TextToSpeech.Stream smallest(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = apis.address("smallest") + "/waves/v1/tts/live";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Smallest AI"), "Accept",
+                "text/event-stream");
+        JsonObject voice = new JsonObject().put("voice_id", setting(endpoint, "voice", null, "sophia"))
+                .put("model", setting(endpoint, "model", endpoint.model(), "lightning_v3.1"))
+                .put("language", setting(endpoint, "language", null, "en")).put("sample_rate", format.sampleRate())
+                .put("output_format", "pcm");
+        Double speed = number(endpoint, "speed");
+        if (speed != null) {
+            voice.put("speed", speed);
+        }
+        return new SpeechRequests(http, vertx, budget, "Smallest AI", text -> new SpeechRequests.Request(url,
+                headers, voice.copy().put("text", text).encode()),
+                () -> SpeechRequests.Conversion.fromPcm(format.sampleRate(), format).carried(new SmallestEvents()),
+                false, timeout, listener);
     }
 
     /**
