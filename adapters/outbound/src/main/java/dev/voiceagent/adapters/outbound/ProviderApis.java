@@ -32,7 +32,8 @@ public class ProviderApis {
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("xai", "https://api.x.ai"),
             Map.entry("sarvam", "https://api.sarvam.ai"),
-            Map.entry("smallest", "https://api.smallest.ai"));
+            Map.entry("smallest", "https://api.smallest.ai"),
+            Map.entry("camb", "https://client.camb.ai/apis"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -153,6 +154,7 @@ public class ProviderApis {
             case "assemblyai" -> "AssemblyAI";
             case "xai" -> "xAI";
             case "smallest" -> "Smallest AI";
+            case "camb" -> "Camb.ai";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

@@ -16,9 +16,9 @@ import java.util.Set;
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Sarvam GET /voices?limit=1 (the workspace's cloned voices; one key serves all of Sarvam's
- * services), Smallest AI GET /waves/v1/lightning-v3.1/get_voices (its voice catalog). xAI's key, text-to-speech's
- * too, is checked as its chat models' is, with GET https://api.x.ai/v1/models. Other providers are not asked (as in
- * the reference). A refusal or an unreachable provider is its message.
+ * services), Smallest AI GET /waves/v1/lightning-v3.1/get_voices (its voice catalog), Camb.ai GET /apis/list-voices.
+ * xAI's key, text-to-speech's too, is checked as its chat models' is, with GET https://api.x.ai/v1/models. Other
+ * providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -63,6 +63,8 @@ public class ProviderChecks implements ModelProviderCheck {
                     false, provider, apis.address("sarvam"));
             case "smallest" -> ask(apis.address("smallest") + "/waves/v1/lightning-v3.1/get_voices",
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
+            case "camb" -> ask(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, provider,
+                    apis.address("camb"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

@@ -23,8 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
- * multi-context and Cartesia's WebSockets,
- * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * multi-context, Cartesia's and Sarvam's WebSockets,
+ * Deepgram Aura, xAI, Smallest AI, Camb.ai and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -139,9 +139,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "xai" -> xai(endpoint, format, listener);
             case "sarvam" -> sarvam(endpoint, format, listener);
             case "smallest" -> smallest(endpoint, format, listener);
+            case "camb" -> camb(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
-                    + " OpenAI-compatible voices can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, xAI, Sarvam,"
+                    + " Smallest AI, Camb.ai, OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -282,6 +283,43 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 headers, voice.copy().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.fromPcm(format.sampleRate(), format).carried(new SmallestEvents()),
                 false, timeout, listener);
+    }
+
+    /**
+     * The rate of the raw PCM each Camb.ai model streams (pipecat's services/camb/tts.py, Camb.ai's model notes):
+     * what it is resampled from.
+     */
+    static final Map<String, Integer> CAMB_RATES = Map.of("mars-flash", 22_050, "mars-instruct", 22_050,
+            "mars-pro", 48_000);
+
+    /**
+     * Camb.ai's streamed speech ({@code POST /apis/tts-stream}, the key in {@code x-api-key}; the Camb.ai SDK's
+     * text_to_speech.tts, as pipecat's services/camb/tts.py calls it) per sentence at the installation's address
+     * (VOICEAGENT_MODELS_CAMB_BASE_URL, the SDK's base URL: https://client.camb.ai/apis): the model as its
+     * {@code speech_model}, the voice (a number), the language, raw 16-bit PCM ({@code output_configuration.format
+     * pcm_s16le}) at the model's own rate ({@link #CAMB_RATES}; Camb.ai offers no μ-law), resampled and encoded to the
+     * call's format as it comes. A model whose rate is not known here, or a voice that is not a number, is refused at
+     * call start with the reason.
+     */
+    private TextToSpeech.Stream camb(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String model = setting(endpoint, "model", endpoint.model(), "mars-flash");
+        Integer rate = CAMB_RATES.get(model);
+        if (rate == null) {
+            throw new UnsupportedSpeechProvider("The voice runtime does not know the audio rate of Camb.ai's " + model
+                    + " (it knows mars-flash, mars-instruct and mars-pro)");
+        }
+        String voice = setting(endpoint, "voice", null, "147320").strip();
+        if (!voice.matches("\\d{1,18}")) {
+            throw new UnsupportedSpeechProvider("A Camb.ai voice is a number (a voice id), not " + voice);
+        }
+        String url = apis.address("camb") + "/tts-stream";
+        Map<String, String> headers = Map.of("x-api-key", key(endpoint, "Camb.ai"), "Accept", "audio/*");
+        JsonObject request = new JsonObject().put("voice_id", Long.parseLong(voice))
+                .put("language", setting(endpoint, "language", null, "en-us")).put("speech_model", model)
+                .put("output_configuration", new JsonObject().put("format", "pcm_s16le"));
+        return new SpeechRequests(http, vertx, budget, "Camb.ai", text -> new SpeechRequests.Request(url, headers,
+                request.copy().put("text", text).encode()),
+                () -> SpeechRequests.Conversion.fromPcm(rate, format), false, timeout, listener);
     }
 
     /**
