@@ -30,7 +30,7 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
-            Map.entry("xai", "https://api.x.ai"),
+            Map.entry("xai", "https://api.x.ai/v1"),
             Map.entry("sarvam", "https://api.sarvam.ai"),
             Map.entry("smallest", "https://api.smallest.ai"),
             Map.entry("camb", "https://client.camb.ai/apis"));

@@ -15,9 +15,10 @@ import java.util.Deque;
 import java.util.function.Supplier;
 
 /**
- * One call's Sarvam streaming text-to-speech WebSocket ({@code /text-to-speech/ws?model=...&send_completion_event=true},
- * the key in the {@code api-subscription-key} header), opened when the call starts and kept warm. As Sarvam's
- * protocol has it (docs.sarvam.ai, Text-to-Speech streaming API and its WebSocket reference; pipecat's
+ * One call's Sarvam streaming text-to-speech WebSocket
+ * ({@code /text-to-speech/ws?model=...&send_completion_event=true}, the key in the {@code api-subscription-key}
+ * header), opened when the call starts and kept warm. As Sarvam's protocol has it (docs.sarvam.ai, Text-to-Speech
+ * streaming API and its WebSocket reference, whose wire protocol its voice-cloning WebSocket page restates; pipecat's
  * services/sarvam/tts.py): every socket first hears a {@code config} message (the speaker, the language, the pace, the
  * call's own format: {@code mulaw} at 8 kHz on the phone, {@code linear16} at 16 kHz in a browser, so nothing is
  * transcoded); a sentence is a {@code text} message then a {@code flush}; its audio comes back as {@code audio}
@@ -130,10 +131,16 @@ final class SarvamStream extends WarmSocket implements TextToSpeech.Stream {
         JsonObject data = json.getValue("data") instanceof JsonObject d ? d : new JsonObject();
         switch (json.getString("type", "")) {
             case "audio" -> {
-                String audio = data.getValue("audio") instanceof String s ? s : "";
-                String utterance = audio.isEmpty() ? null : playing();
+                byte[] audio;
+                try {
+                    audio = DECODE.decode(data.getValue("audio") instanceof String s ? s : "");
+                } catch (IllegalArgumentException notBase64) {
+                    giveUp("Sarvam: sent audio that is not base64");
+                    return;
+                }
+                String utterance = audio.length == 0 ? null : playing();
                 if (utterance != null) {
-                    listener.audio(utterance, DECODE.decode(audio));
+                    listener.audio(utterance, audio);
                 }
             }
             case "event" -> {

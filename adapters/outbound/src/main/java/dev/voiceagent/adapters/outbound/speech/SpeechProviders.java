@@ -23,10 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
- * multi-context, Cartesia's and Sarvam's WebSockets,
- * Deepgram Aura, xAI, Smallest AI, Camb.ai and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
- * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
+ * multi-context, Cartesia's and Sarvam's WebSockets, Deepgram Aura, xAI, Smallest AI, Camb.ai and OpenAI-compatible
+ * speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the
+ * base URL the organization chose (then through the address guard). Any other provider is refused at call start with a
+ * reason the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
  * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
  * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
@@ -221,16 +221,17 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     }
 
     /**
-     * xAI's {@code POST /v1/tts} per sentence (docs.x.ai, Voice: "Text to speech - REST"; the key as a Bearer token)
-     * at the installation's address (VOICEAGENT_MODELS_XAI_BASE_URL): the voice and the language (required by xAI;
-     * {@code auto} detects it), the answer streamed in the call's own format ({@code output_format}: codec
-     * {@code mulaw} at 8 kHz on the phone, raw 16-bit {@code pcm} at 16 kHz in a browser), so nothing is transcoded.
-     * Not xAI's WebSocket ({@code wss://api.x.ai/v1/tts}, as pipecat's services/xai/tts.py speaks it): it carries one
-     * utterance at a time with no id on its {@code audio.delta}s, so sentences cannot be asked ahead and a barge-in
-     * could only clear them all ({@code text.clear}); a request per sentence is reset alone.
+     * xAI's {@code POST /v1/tts} per sentence (docs.x.ai, Voice: "Text to speech - REST"; the key as a Bearer token) at
+     * the installation's address (VOICEAGENT_MODELS_XAI_BASE_URL, https://api.x.ai/v1 by default): the voice and the
+     * language (required by xAI; {@code auto} detects it), the answer streamed in the call's own format
+     * ({@code output_format}: codec {@code mulaw} at 8 kHz on the phone, raw 16-bit {@code pcm} at 16 kHz in a
+     * browser), so nothing is transcoded. Not xAI's WebSocket ({@code wss://api.x.ai/v1/tts}, as pipecat's
+     * services/xai/tts.py speaks it): it carries one utterance at a time with no id on its {@code audio.delta}s, so
+     * sentences cannot be asked ahead and a barge-in could only clear them all ({@code text.clear}); a request per
+     * sentence is reset alone.
      */
     private TextToSpeech.Stream xai(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
-        String url = apis.address("xai") + "/v1/tts";
+        String url = apis.address("xai") + "/tts";
         Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "xAI"), "Accept", "audio/*");
         JsonObject output = new JsonObject().put("codec", format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw"
                 : "pcm").put("sample_rate", format.sampleRate());
@@ -296,8 +297,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
      * Camb.ai's streamed speech ({@code POST /apis/tts-stream}, the key in {@code x-api-key}; the Camb.ai SDK's
      * text_to_speech.tts, as pipecat's services/camb/tts.py calls it) per sentence at the installation's address
      * (VOICEAGENT_MODELS_CAMB_BASE_URL, the SDK's base URL: https://client.camb.ai/apis): the model as its
-     * {@code speech_model}, the voice (a number), the language, raw 16-bit PCM ({@code output_configuration.format
-     * pcm_s16le}) at the model's own rate ({@link #CAMB_RATES}; Camb.ai offers no μ-law), resampled and encoded to the
+     * {@code speech_model}, the voice (a number), the language, raw 16-bit PCM (output format {@code pcm_s16le}) at
+     * the model's own rate ({@link #CAMB_RATES}; Camb.ai offers no μ-law), resampled and encoded to the
      * call's format as it comes. A model whose rate is not known here, or a voice that is not a number, is refused at
      * call start with the reason.
      */

@@ -28,8 +28,8 @@ import java.util.function.UnaryOperator;
  * {@code POST /audio/speech}, xAI's, Smallest AI's and Camb.ai's): the audio is handed on as its chunks (or its events,
  * {@link Conversion#carried}) arrive, converted to the call's format when the provider cannot speak it
  * ({@link Conversion}); a cancelled sentence's request is reset, so the provider stops. An error event in an answer
- * under way fails the stream with the provider's words ({@link Said}). At
- * most {@link #IN_FLIGHT} sentences are requested at once (the session plays them in order); the rest wait.
+ * under way fails the stream with the provider's words ({@link Said}). At most {@link #IN_FLIGHT} sentences are
+ * requested at once (the session plays them in order); the rest wait.
  *
  * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
  * reset, before or after some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told

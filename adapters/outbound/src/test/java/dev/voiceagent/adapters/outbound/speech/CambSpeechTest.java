@@ -38,10 +38,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Camb.ai's streamed speech ({@code POST /apis/tts-stream}) as the voice runtime speaks to it, against a local server
  * that checks each request (the key in x-api-key, the model, the numeric voice, the language, raw 16-bit PCM, the
- * sentence) and answers as Camb.ai does: mars-flash's 22.05 kHz PCM streamed in pieces of odd sizes (a 440 Hz tone, then
- * silence), resampled here to the call's format; a refused key (401 with its JSON words); a request never answered; a
- * stream cut after its first piece; a long sentence the caller interrupts; configurations it cannot speak; the key
- * check.
+ * sentence) and answers as Camb.ai does: mars-flash's 22.05 kHz PCM streamed in pieces of odd sizes (a 440 Hz tone,
+ * then silence), resampled here to the call's format; a refused key (401 with its JSON words); a request never
+ * answered; a stream cut after its first piece; a long sentence the caller interrupts; configurations it cannot speak;
+ * the key check.
  */
 class CambSpeechTest {
 

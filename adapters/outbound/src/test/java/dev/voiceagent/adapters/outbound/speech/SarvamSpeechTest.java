@@ -317,9 +317,10 @@ class SarvamSpeechTest {
     @Test
     void anOpenSocketIsPinged() {
         SpeechHeard heard = new SpeechHeard();
-        String url = SpeechProviders.websocket(base) + "/text-to-speech/ws?model=bulbul%3Av2&send_completion_event=true";
+        String url = SpeechProviders.websocket(base) + "/text-to-speech/ws?model=bulbul%3Av2";
+        RetryBudget budget = new RetryBudget(3, Duration.ofMillis(100), Duration.ofSeconds(1));
         SarvamStream stream = new SarvamStream(() -> http.webSocket(url, Map.of("api-subscription-key", KEY),
-                Duration.ofMillis(400), false), vertx, new RetryBudget(3, Duration.ofMillis(100), Duration.ofSeconds(1)),
+                Duration.ofMillis(400), false), vertx, budget,
                 SarvamStream.config("anushka", "hi-IN", null, AudioFormat.MULAW_8K), Duration.ofMillis(50), heard);
         heard.until(() -> !SOCKETS.isEmpty() && SOCKETS.getFirst().messages().stream()
                 .filter(m -> "ping".equals(m.getString("type"))).count() >= 2, "two pings");

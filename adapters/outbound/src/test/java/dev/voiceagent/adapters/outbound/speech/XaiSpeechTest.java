@@ -52,7 +52,8 @@ class XaiSpeechTest {
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         String base = "http://127.0.0.1:" + server.actualPort();
         GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(400));
-        ProviderApis apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v").pointing("xai", base);
+        ProviderApis apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v")
+                .pointing("xai", base + "/v1");
         speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(400), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(1));
     }
