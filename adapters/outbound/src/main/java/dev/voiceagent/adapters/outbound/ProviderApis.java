@@ -30,7 +30,11 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
-            Map.entry("grok_realtime", "https://api.x.ai/v1"));
+            Map.entry("grok_realtime", "https://api.x.ai/v1"),
+            Map.entry("xai", "https://api.x.ai/v1"),
+            Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("smallest", "https://api.smallest.ai"),
+            Map.entry("camb", "https://client.camb.ai/apis"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -149,6 +153,9 @@ public class ProviderApis {
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
+            case "xai" -> "xAI";
+            case "smallest" -> "Smallest AI";
+            case "camb" -> "Camb.ai";
             case "grok_realtime" -> "Grok";
             case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";

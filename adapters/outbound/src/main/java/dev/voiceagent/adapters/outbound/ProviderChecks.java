@@ -13,12 +13,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a configured key with the provider itself: an OpenAI-compatible GET {base_url}/models (OpenAI,
- * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
- * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
- * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list. Other providers are not asked (as in the reference). A refusal or an unreachable provider
- * is its message.
+ * Checks a configured key with the provider itself, by the cheapest authenticated read it offers that neither speaks
+ * nor bills (each case says which): an OpenAI-compatible GET {base_url}/models (OpenAI, Atlas Cloud, OpenRouter, Groq,
+ * xAI, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed endpoint), a speech provider's account,
+ * voice or model list, AssemblyAI's temporary streaming token (the streaming service itself answers, and no session
+ * is opened, which it would bill by the minute). Other providers are not asked (as in the reference). A refusal or an
+ * unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -61,6 +61,13 @@ public class ProviderChecks implements ModelProviderCheck {
             case "grok_realtime" -> ask(apis.address("grok_realtime") + "/models", Map.of("Authorization",
                     "Bearer " + key), false, provider, apis.address("grok_realtime"));
             case "azure_realtime" -> azure(endpoint, key);
+            // the workspace's cloned voices, one of them: Sarvam's only cheap authenticated GET
+            case "sarvam" -> ask(apis.address("sarvam") + "/voices?limit=1", Map.of("api-subscription-key", key),
+                    false, provider, apis.address("sarvam"));
+            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/lightning-v3.1/get_voices",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
+            case "camb" -> ask(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, provider,
+                    apis.address("camb"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

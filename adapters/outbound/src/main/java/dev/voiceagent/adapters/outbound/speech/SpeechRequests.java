@@ -21,12 +21,15 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Text-to-speech by one streamed HTTP request per sentence (Deepgram Aura's {@code POST /v1/speak}, OpenAI's
- * {@code POST /audio/speech}): the audio is handed on as its chunks arrive, converted to the call's format when the
- * provider cannot speak it ({@link Conversion}); a cancelled sentence's request is reset, so the provider stops. At
- * most {@link #IN_FLIGHT} sentences are requested at once (the session plays them in order); the rest wait.
+ * {@code POST /audio/speech}, xAI's, Smallest AI's and Camb.ai's): the audio is handed on as its chunks (or its events,
+ * {@link Conversion#carried}) arrive, converted to the call's format when the provider cannot speak it
+ * ({@link Conversion}); a cancelled sentence's request is reset, so the provider stops. An error event in an answer
+ * under way fails the stream with the provider's words ({@link Said}). At most {@link #IN_FLIGHT} sentences are
+ * requested at once (the session plays them in order); the rest wait.
  *
  * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
  * reset, before or after some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told
@@ -53,10 +56,24 @@ final class SpeechRequests implements TextToSpeech.Stream {
         }
     }
 
-    /** How the provider's audio becomes the call's: as it is, or 16-bit PCM at a rate resampled and encoded. */
+    /**
+     * The provider said, in an answer already under way, that the sentence failed (an error event in its body): its
+     * words. Not asked again: the stream fails with them.
+     */
+    static final class Said extends RuntimeException {
+        Said(String words) {
+            super(words, null, false, false);
+        }
+    }
+
+    /**
+     * How the provider's audio becomes the call's: as it is, or 16-bit PCM at a rate resampled (when it is not the
+     * call's) and encoded; the audio is the body itself, or what its events carry ({@link #carried}).
+     */
     static final class Conversion {
         private final Integer fromRate; // null: the provider already speaks the call's format
         private final AudioFormat to;
+        private UnaryOperator<byte[]> events; // null: the body is the audio
         private Resampler resampler;
         private int carry = -1; // a byte of a sample split between chunks
 
@@ -73,7 +90,17 @@ final class SpeechRequests implements TextToSpeech.Stream {
             return new Conversion(rate, to);
         }
 
-        byte[] convert(byte[] chunk) {
+        /**
+         * This conversion of the audio the body's events carry: {@code events} takes each piece of the body to the
+         * audio it completes, or throws {@link Said} for an event that says the sentence failed. One per request.
+         */
+        Conversion carried(UnaryOperator<byte[]> events) {
+            this.events = events;
+            return this;
+        }
+
+        byte[] convert(byte[] piece) {
+            byte[] chunk = events == null ? piece : events.apply(piece);
             if (fromRate == null) {
                 return chunk;
             }
@@ -88,11 +115,12 @@ final class SpeechRequests implements TextToSpeech.Stream {
                 carry = bytes[bytes.length - 1] & 0xFF;
                 bytes = Arrays.copyOf(bytes, bytes.length - 1);
             }
-            return encode(resampler().process(Pcm16.samples(bytes)));
+            short[] samples = Pcm16.samples(bytes);
+            return encode(fromRate == to.sampleRate() ? samples : resampler().process(samples));
         }
 
         byte[] finish() {
-            return fromRate == null ? new byte[0] : encode(resampler().flush());
+            return fromRate == null || fromRate == to.sampleRate() ? new byte[0] : encode(resampler().flush());
         }
 
         private Resampler resampler() {
@@ -184,7 +212,16 @@ final class SpeechRequests implements TextToSpeech.Stream {
         Conversion conversion = conversions.get();
         sentence.request = http.postStream(request.url, request.headers, request.json, timeout, guarded)
                 .subscribe().with(
-                        chunk -> audio(sentence, mine, conversion.convert(chunk.getBytes())),
+                        chunk -> {
+                            byte[] audio;
+                            try {
+                                audio = conversion.convert(chunk.getBytes());
+                            } catch (Said said) {
+                                said(sentence, mine, said);
+                                return;
+                            }
+                            audio(sentence, mine, audio);
+                        },
                         failure -> ended(sentence, mine, failure),
                         () -> {
                             audio(sentence, mine, conversion.finish());
@@ -206,6 +243,18 @@ final class SpeechRequests implements TextToSpeech.Stream {
         }
         sentence.delivered = true;
         return true;
+    }
+
+    /** An event in the answer said the sentence failed: its request is reset, and the stream fails with the words. */
+    private void said(Sentence sentence, int attempt, Said said) {
+        Cancellable request;
+        synchronized (this) {
+            request = sentence.attempt == attempt ? sentence.request : null;
+        }
+        if (request != null) {
+            request.cancel();
+        }
+        ended(sentence, attempt, said);
     }
 
     private void ended(Sentence sentence, int attempt, Throwable failure) {
