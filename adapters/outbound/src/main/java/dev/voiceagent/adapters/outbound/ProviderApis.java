@@ -30,7 +30,8 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
-            Map.entry("grok_realtime", "https://api.x.ai/v1"));
+            Map.entry("grok_realtime", "https://api.x.ai/v1"),
+            Map.entry("rime", "https://users-ws.rime.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

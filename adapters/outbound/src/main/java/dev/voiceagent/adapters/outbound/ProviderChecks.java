@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,8 +18,10 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list. Other providers are not asked (as in the reference). A refusal or an unreachable provider
- * is its message.
+ * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list, Rime by opening its
+ * {@code /ws3} WebSocket with the configured voice and model and closing it at once (Rime checks the key at the upgrade
+ * and has no authenticated read that does not synthesize; nothing is sent, so nothing is spoken or billed). Other
+ * providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -61,6 +64,13 @@ public class ProviderChecks implements ModelProviderCheck {
             case "grok_realtime" -> ask(apis.address("grok_realtime") + "/models", Map.of("Authorization",
                     "Bearer " + key), false, provider, apis.address("grok_realtime"));
             case "azure_realtime" -> azure(endpoint, key);
+            case "rime" -> {
+                String base = apis.address("rime");
+                String voice = URLEncoder.encode(setting(endpoint, "voice", "celeste"), StandardCharsets.UTF_8);
+                String model = URLEncoder.encode(setting(endpoint, "model", "arcana"), StandardCharsets.UTF_8);
+                yield opens(socketUrl(base) + "/ws3?speaker=" + voice + "&modelId=" + model,
+                        Map.of("Authorization", "Bearer " + key), provider, base);
+            }
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -80,6 +90,35 @@ public class ProviderChecks implements ModelProviderCheck {
                 : base + "/openai/models?api-version=" + URLEncoder.encode(String.valueOf(version),
                         StandardCharsets.UTF_8);
         return ask(url, Map.of("api-key", key), true, endpoint.provider(), base);
+    }
+
+    /** How long a check's WebSocket may take to open (the default time limit of a provider's request). */
+    private static final Duration SOCKET_LIMIT = Duration.ofSeconds(10);
+
+    private static String setting(ModelEndpoint endpoint, String name, String fallback) {
+        return endpoint.settings().get(name) instanceof String s && !s.isBlank() ? s : fallback;
+    }
+
+    /** https -> wss, http -> ws. */
+    private static String socketUrl(String base) {
+        return base.startsWith("https://") ? "wss://" + base.substring(8)
+                : base.startsWith("http://") ? "ws://" + base.substring(7) : base;
+    }
+
+    /** Opens a provider's WebSocket and closes it at once: the key is good when the upgrade is. */
+    private Uni<Optional<String>> opens(String url, Map<String, String> headers, String provider, String base) {
+        String name = ProviderApis.display(provider);
+        return Uni.createFrom().completionStage(() -> http.webSocket(url, headers, SOCKET_LIMIT, false)
+                .toCompletionStage()).map(ws -> {
+                    ws.close();
+                    return Optional.<String>empty();
+                }).onFailure(GuardedHttp.SocketRefused.class).recoverWithItem(failure -> {
+                    int status = ((GuardedHttp.SocketRefused) failure).status;
+                    return Optional.of(status == 401 || status == 403
+                            ? "Invalid " + name + " API key: " + base + " refused it (" + status + ")"
+                            : name + " at " + base + " answered " + status);
+                }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of(name + ": "
+                        + failure.getMessage()));
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

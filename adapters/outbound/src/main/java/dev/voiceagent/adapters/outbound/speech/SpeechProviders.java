@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Rime's JSON WebSocket, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -136,9 +136,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "elevenlabs" -> elevenLabs(endpoint, format, listener);
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
+            case "rime" -> rime(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
-                    + " OpenAI-compatible voices can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Rime, OpenAI"
+                    + " and OpenAI-compatible voices can)");
         };
     }
 
@@ -156,6 +157,19 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 setting(endpoint, "language", null, "en"), number(endpoint, "speed"), number(endpoint, "volume"));
         return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format, voice,
                 listener);
+    }
+
+    /**
+     * Rime's JSON WebSocket ({@code /ws3}, {@code Authorization: Bearer}) at the installation's address
+     * (VOICEAGENT_MODELS_RIME_BASE_URL, https -> wss; the catalog has no base_url for Rime): the configured voice,
+     * model, language and speed, the call's own format.
+     */
+    private TextToSpeech.Stream rime(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("rime")) + "/ws3" + RimeStream.query(setting(endpoint, "model",
+                endpoint.model(), "arcana"), setting(endpoint, "voice", null, "celeste"), setting(endpoint,
+                "language", null, "en"), number(endpoint, "speed"), format);
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Rime"));
+        return new RimeStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
     }
 
     private static Double number(ModelEndpoint endpoint, String name) {
