@@ -31,7 +31,8 @@ public class ProviderApis {
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("grok_realtime", "https://api.x.ai/v1"),
-            Map.entry("rime", "https://users-ws.rime.ai"));
+            Map.entry("rime", "https://users-ws.rime.ai"),
+            Map.entry("lmnt", "https://api.lmnt.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -150,6 +151,7 @@ public class ProviderApis {
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
+            case "lmnt" -> "LMNT";
             case "grok_realtime" -> "Grok";
             case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";

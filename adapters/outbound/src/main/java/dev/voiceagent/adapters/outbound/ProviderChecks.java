@@ -20,8 +20,9 @@ import java.util.Set;
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list, Rime by opening its
  * {@code /ws3} WebSocket with the configured voice and model and closing it at once (Rime checks the key at the upgrade
- * and has no authenticated read that does not synthesize; nothing is sent, so nothing is spoken or billed). Other
- * providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
+ * and has no authenticated read that does not synthesize; nothing is sent, so nothing is spoken or billed), LMNT GET
+ * /v1/account (its account's plan and usage; {@code lmnt-version} 1.1 as its SDK sends it). Other providers are not
+ * asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -70,6 +71,11 @@ public class ProviderChecks implements ModelProviderCheck {
                 String model = URLEncoder.encode(setting(endpoint, "model", "arcana"), StandardCharsets.UTF_8);
                 yield opens(socketUrl(base) + "/ws3?speaker=" + voice + "&modelId=" + model,
                         Map.of("Authorization", "Bearer " + key), provider, base);
+            }
+            case "lmnt" -> {
+                String base = apis.address("lmnt");
+                yield ask(base + "/v1/account", Map.of("X-API-Key", key, "lmnt-version", "1.1"), false, provider,
+                        base);
             }
             default -> Uni.createFrom().item(Optional.empty());
         };

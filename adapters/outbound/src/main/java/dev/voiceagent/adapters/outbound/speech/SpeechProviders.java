@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Rime's JSON WebSocket, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Rime's JSON WebSocket, LMNT's speech session, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -137,9 +137,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
             case "rime" -> rime(endpoint, format, listener);
+            case "lmnt" -> lmnt(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Rime, OpenAI"
-                    + " and OpenAI-compatible voices can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Rime, LMNT,"
+                    + " OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -170,6 +171,22 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 "language", null, "en"), number(endpoint, "speed"), format);
         Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Rime"));
         return new RimeStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * LMNT's speech session ({@code /v1/ai/speech/stream}: no header, the key goes in the session's first message) at
+     * the installation's address (VOICEAGENT_MODELS_LMNT_BASE_URL, https -> wss; the catalog has no base_url for
+     * LMNT): the configured voice and language, raw PCM at the call's rate (LMNT makes 8, 16 and 24 kHz).
+     */
+    private TextToSpeech.Stream lmnt(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        if (!List.of(8_000, 16_000, 24_000).contains(format.sampleRate())) {
+            throw new UnsupportedSpeechProvider("LMNT speaks at 8, 16 or 24 kHz, not " + format.sampleRate() + " Hz");
+        }
+        String url = websocket(apis.address("lmnt")) + "/v1/ai/speech/stream";
+        JsonObject init = LmntStream.init(key(endpoint, "LMNT"), setting(endpoint, "voice", null, "lily"),
+                setting(endpoint, "language", null, "en"), format);
+        return new LmntStream(() -> http.webSocket(url, Map.of(), timeout, false), vertx, budget, format, init,
+                listener);
     }
 
     private static Double number(ModelEndpoint endpoint, String name) {
