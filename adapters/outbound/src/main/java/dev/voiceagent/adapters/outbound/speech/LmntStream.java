@@ -170,7 +170,7 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
         String utterance;
         byte[] audio;
         synchronized (this) {
-            if (!sent || resetNonce >= 0 || pending.isEmpty() || frame.length == 0) {
+            if (closed || !sent || resetNonce >= 0 || pending.isEmpty() || frame.length == 0) {
                 return;
             }
             utterance = pending.keySet().iterator().next();
@@ -183,8 +183,16 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
         }
     }
 
+    /** Whether the stream is over (closed, or failed: what still arrives on its socket is not heard). */
+    private synchronized boolean over() {
+        return closed;
+    }
+
     @Override
     protected void message(String text) {
+        if (over()) {
+            return;
+        }
         JsonObject json;
         try {
             json = new JsonObject(text);

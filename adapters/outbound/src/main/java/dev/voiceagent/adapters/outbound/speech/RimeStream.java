@@ -159,8 +159,16 @@ final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
         }
     }
 
+    /** Whether the stream is over (closed, or failed: what still arrives on its socket is not heard). */
+    private synchronized boolean over() {
+        return closed;
+    }
+
     @Override
     protected void message(String text) {
+        if (over()) {
+            return;
+        }
         JsonObject json;
         try {
             json = new JsonObject(text);
