@@ -32,7 +32,8 @@ public class ProviderApis {
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("grok_realtime", "https://api.x.ai/v1"),
             Map.entry("rime", "https://users-ws.rime.ai"),
-            Map.entry("lmnt", "https://api.lmnt.com"));
+            Map.entry("lmnt", "https://api.lmnt.com"),
+            Map.entry("inworld", "https://api.inworld.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -21,8 +21,9 @@ import java.util.Set;
  * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list, Rime by opening its
  * {@code /ws3} WebSocket with the configured voice and model and closing it at once (Rime checks the key at the upgrade
  * and has no authenticated read that does not synthesize; nothing is sent, so nothing is spoken or billed), LMNT GET
- * /v1/account (its account's plan and usage; {@code lmnt-version} 1.1 as its SDK sends it). Other providers are not
- * asked (as in the reference). A refusal or an unreachable provider is its message.
+ * /v1/account (its account's plan and usage; {@code lmnt-version} 1.1 as its SDK sends it), Inworld GET
+ * /voices/v1/voices?pageSize=1 (one voice of the key's workspace). Other providers are not asked (as in the
+ * reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -76,6 +77,11 @@ public class ProviderChecks implements ModelProviderCheck {
                 String base = apis.address("lmnt");
                 yield ask(base + "/v1/account", Map.of("X-API-Key", key, "lmnt-version", "1.1"), false, provider,
                         base);
+            }
+            case "inworld" -> {
+                String base = apis.address("inworld");
+                yield ask(base + "/voices/v1/voices?pageSize=1", Map.of("Authorization", "Basic " + key), false,
+                        provider, base);
             }
             default -> Uni.createFrom().item(Optional.empty());
         };

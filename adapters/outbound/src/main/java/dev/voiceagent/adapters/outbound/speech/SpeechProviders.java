@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Rime's JSON WebSocket, LMNT's speech session, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Rime's JSON WebSocket, LMNT's speech session, Inworld's WebSocket, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -138,9 +138,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "deepgram" -> aura(endpoint, format, listener);
             case "rime" -> rime(endpoint, format, listener);
             case "lmnt" -> lmnt(endpoint, format, listener);
+            case "inworld" -> inworld(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Rime, LMNT,"
-                    + " OpenAI and OpenAI-compatible voices can)");
+                    + " Inworld, OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -186,6 +187,22 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         JsonObject init = LmntStream.init(key(endpoint, "LMNT"), setting(endpoint, "voice", null, "lily"),
                 setting(endpoint, "language", null, "en"), format);
         return new LmntStream(() -> http.webSocket(url, Map.of(), timeout, false), vertx, budget, format, init,
+                listener);
+    }
+
+    /**
+     * Inworld's TTS WebSocket ({@code /tts/v1/voice:streamBidirectional}, {@code Authorization: Basic} with the key as
+     * Inworld issues it, already Base64) at the installation's address (VOICEAGENT_MODELS_INWORLD_BASE_URL, https ->
+     * wss; the catalog has no base_url for Inworld): one context per sentence with the configured model, voice,
+     * language, speed and delivery mode, in the call's own format.
+     */
+    private TextToSpeech.Stream inworld(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("inworld")) + "/tts/v1/voice:streamBidirectional";
+        Map<String, String> headers = Map.of("Authorization", "Basic " + key(endpoint, "Inworld"));
+        JsonObject create = InworldStream.create(setting(endpoint, "model", endpoint.model(), "inworld-tts-2"),
+                setting(endpoint, "voice", null, "Ashley"), setting(endpoint, "language", null, "en-US"),
+                number(endpoint, "speed"), setting(endpoint, "delivery_mode", null, "BALANCED"), format);
+        return new InworldStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, create,
                 listener);
     }
 
