@@ -23,10 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
- * multi-context and Cartesia's WebSockets,
- * Rime's JSON WebSocket, LMNT's speech session, Inworld's WebSocket, Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
- * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
+ * multi-context and Cartesia's WebSockets, Rime's JSON WebSocket, LMNT's speech session, Inworld's WebSocket,
+ * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it
+ * (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL the organization chose (then through the address
+ * guard). Any other provider is refused at call start with a reason the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
  * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
  * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
