@@ -29,7 +29,10 @@ public class ProviderApis {
      * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
-            Map.entry("assemblyai", "https://streaming.assemblyai.com"));
+            Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
+            // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
+            Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -15,7 +15,8 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * would bill by the minute), Speechmatics GET /v2/jobs?limit=1 on its batch API (the same key; its real-time host has
+ * no REST endpoint, and a session would bill). Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -56,6 +57,8 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            case "speechmatics" -> ask(apis.address("speechmatics_batch") + "/v2/jobs?limit=1",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("speechmatics_batch"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

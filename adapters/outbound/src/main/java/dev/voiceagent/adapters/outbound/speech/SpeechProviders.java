@@ -67,6 +67,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("assemblyai".equals(endpoint.provider())) {
             return assemblyAi(endpoint, format, listener);
         }
+        if ("speechmatics".equals(endpoint.provider())) {
+            return speechmatics(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
@@ -99,6 +102,21 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("Authorization", key(endpoint, "AssemblyAI"));
         return new AssemblyAiListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener, model);
+    }
+
+    /**
+     * Speechmatics' real-time API ({@code /v2}, the key as a Bearer token) at the installation's address
+     * (VOICEAGENT_MODELS_SPEECHMATICS_BASE_URL, https -> wss): the configured operating point (the catalog's model,
+     * {@code enhanced}) and language, the call's audio as it is.
+     */
+    private SpeechToText.Stream speechmatics(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.address("speechmatics")) + "/v2";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Speechmatics"));
+        JsonObject start = SpeechmaticsListen.start(setting(endpoint, "model", endpoint.model(), "enhanced"),
+                setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        return new SpeechmaticsListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, start,
+                listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
