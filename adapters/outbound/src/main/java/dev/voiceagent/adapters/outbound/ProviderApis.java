@@ -32,7 +32,8 @@ public class ProviderApis {
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
             // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
-            Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"));
+            Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
+            Map.entry("gladia", "https://api.gladia.io"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -16,7 +16,8 @@ import java.util.Set;
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Speechmatics GET /v2/jobs?limit=1 on its batch API (the same key; its real-time host has
- * no REST endpoint, and a session would bill). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * no REST endpoint, and a session would bill), Gladia GET /v2/live?limit=1 (its live sessions, none opened). Other
+ * providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -59,6 +60,8 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
             case "speechmatics" -> ask(apis.address("speechmatics_batch") + "/v2/jobs?limit=1",
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("speechmatics_batch"));
+            case "gladia" -> ask(apis.address("gladia") + "/v2/live?limit=1", Map.of("x-gladia-key", key), false,
+                    provider, apis.address("gladia"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

@@ -9,6 +9,7 @@ import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvid
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import dev.voiceagent.domain.outbound.RetryBudget;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.inject.Typed;
@@ -70,6 +71,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("speechmatics".equals(endpoint.provider())) {
             return speechmatics(endpoint, format, listener);
         }
+        if ("gladia".equals(endpoint.provider())) {
+            return gladia(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
@@ -117,6 +121,21 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
         return new SpeechmaticsListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, start,
                 listener);
+    }
+
+    /**
+     * Gladia's live v2 at the installation's address (VOICEAGENT_MODELS_GLADIA_BASE_URL): a session asked for with
+     * {@code POST /v2/live} (the key in {@code x-gladia-key}), then the WebSocket URL it answers with (a session token,
+     * no key); the configured model ({@code solaria-1}) and language.
+     */
+    private SpeechToText.Stream gladia(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String init = apis.address("gladia") + "/v2/live";
+        Map<String, String> headers = Map.of("x-gladia-key", key(endpoint, "Gladia"));
+        String body = GladiaListen.configuration(setting(endpoint, "model", endpoint.model(), "solaria-1"),
+                setting(endpoint, "language", null, "en"), format, keyterms(endpoint)).encode();
+        return new GladiaListen(() -> Future.fromCompletionStage(http.postJson(init, headers, body, timeout, false)
+                .subscribeAsCompletionStage()), url -> http.webSocket(url, Map.of(), timeout, false), vertx, budget,
+                format, listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
