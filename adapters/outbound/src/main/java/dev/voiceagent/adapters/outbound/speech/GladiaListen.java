@@ -22,12 +22,12 @@ import java.util.function.Supplier;
  * One call's Gladia live transcription (v2; docs.gladia.io/api-reference/v2/live/init and its real-time AsyncAPI,
  * Gladia's SDK github.com/gladiaio/sdk packages/sdk-js/src/v2/live/session.ts, pipecat's services/gladia/stt.py). A
  * session is asked for with {@code POST /v2/live} (the key in {@code x-gladia-key}): the call's audio as it is
- * ({@code wav/ulaw}, 8 bits at 8 kHz from a phone; {@code wav/pcm}, 16 bits at the call's rate from a browser, resampled
- * to 16 kHz when Gladia does not take that rate), one channel, the model, the language, the workflow's dictionary as
- * {@code realtime_processing.custom_vocabulary}, an {@link #ENDPOINTING} s endpointing, partials, finals, speech events
- * and acknowledgments. Its answer's {@code url} (a session token, no key) is the WebSocket: the caller's audio goes as
- * binary messages as the call's frames come, {@code stop_recording} at the end. No keep-alive: the call's audio never
- * pauses.
+ * ({@code wav/ulaw}, 8 bits at 8 kHz from a phone; {@code wav/pcm}, 16 bits at the call's rate from a browser,
+ * resampled to 16 kHz when Gladia does not take that rate), one channel, the model, the language, the workflow's
+ * dictionary as {@code realtime_processing.custom_vocabulary}, an {@link #ENDPOINTING} s endpointing, partials,
+ * finals, speech events and acknowledgments. Its answer's {@code url} (a session token, no key) is the WebSocket: the
+ * caller's audio goes as binary messages as the call's frames come, {@code stop_recording} at the end. No keep-alive:
+ * the call's audio never pauses.
  *
  * <p>A {@code transcript} whose {@code is_final} is false is interim; a final one (Gladia's own endpointing ends each
  * utterance) is final. Gladia takes no request to finalize now, so when our voice activity hears the caller stop:

@@ -23,7 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
+ * another is refused when saved): Deepgram live, AssemblyAI streaming, Speechmatics real-time, Gladia live, ElevenLabs
+ * realtime and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
@@ -74,10 +75,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("gladia".equals(endpoint.provider())) {
             return gladia(endpoint, format, listener);
         }
+        if ("elevenlabs".equals(endpoint.provider())) {
+            return scribe(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
-                    + " transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Speechmatics, Gladia,"
+                    + " ElevenLabs and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -136,6 +140,21 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new GladiaListen(() -> Future.fromCompletionStage(http.postJson(init, headers, body, timeout, false)
                 .subscribeAsCompletionStage()), url -> http.webSocket(url, Map.of(), timeout, false), vertx, budget,
                 format, listener);
+    }
+
+    /**
+     * ElevenLabs' realtime speech-to-text ({@code /v1/speech-to-text/realtime}, the key in {@code xi-api-key}) at the
+     * installation's address (VOICEAGENT_MODELS_ELEVENLABS_BASE_URL, https -> wss) or the base URL the organization
+     * chose (a data residency endpoint; then guarded): the configured model ({@code scribe_v2_realtime}) and language.
+     */
+    private SpeechToText.Stream scribe(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String url = websocket(own != null ? own : apis.elevenlabs()) + ElevenLabsListen.query(setting(endpoint,
+                "model", endpoint.model(), "scribe_v2_realtime"), setting(endpoint, "language", null, "en"), format,
+                keyterms(endpoint));
+        Map<String, String> headers = Map.of("xi-api-key", key(endpoint, "ElevenLabs"));
+        return new ElevenLabsListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
+                listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */

@@ -182,7 +182,8 @@ class GladiaListenTest {
             } else if (config.getJsonObject("language_config") != null && config.getJsonObject("language_config")
                     .getJsonArray("languages").contains("xx")) {
                 request.response().setStatusCode(400).putHeader("Content-Type", "application/json")
-                        .end("{\"statusCode\":400,\"message\":\"language_config.languages.0 must be a valid language\"}");
+                        .end("{\"statusCode\":400,\"message\":"
+                                + "\"language_config.languages.0 must be a valid language\"}");
             } else {
                 String token = "t" + (SESSIONS.size() + 1);
                 Session session = new Session(token, config, key);
