@@ -37,7 +37,11 @@ public class ProviderApis {
             Map.entry("camb", "https://client.camb.ai/apis"),
             Map.entry("rime", "https://users-ws.rime.ai"),
             Map.entry("lmnt", "https://api.lmnt.com"),
-            Map.entry("inworld", "https://api.inworld.ai"));
+            Map.entry("inworld", "https://api.inworld.ai"),
+            Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
+            // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
+            Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
+            Map.entry("gladia", "https://api.gladia.io"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
