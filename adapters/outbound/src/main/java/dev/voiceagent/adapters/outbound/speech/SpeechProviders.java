@@ -22,7 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
+ * another is refused when saved): Deepgram live, AssemblyAI streaming, Cartesia's realtime transcription and OpenAI
+ * realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
@@ -67,10 +68,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("assemblyai".equals(endpoint.provider())) {
             return assemblyAi(endpoint, format, listener);
         }
+        if ("cartesia".equals(endpoint.provider())) {
+            return cartesiaListen(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
-                    + " transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia and OpenAI"
+                    + " realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -99,6 +103,20 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("Authorization", key(endpoint, "AssemblyAI"));
         return new AssemblyAiListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener, model);
+    }
+
+    /**
+     * Cartesia's realtime transcription ({@code /stt/websocket}, {@code X-API-Key} and {@code Cartesia-Version}, as its
+     * voices) at the installation's Cartesia address: the call's audio as it is, the configured model (the catalog's
+     * {@code ink-whisper}) and language.
+     */
+    private SpeechToText.Stream cartesiaListen(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.cartesia()) + CartesiaListen.query(setting(endpoint, "model", endpoint.model(),
+                "ink-whisper"), setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        Map<String, String> headers = Map.of("X-API-Key", key(endpoint, "Cartesia"), "Cartesia-Version",
+                apis.cartesiaVersion());
+        return new CartesiaListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
