@@ -29,7 +29,8 @@ public class ProviderApis {
      * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
-            Map.entry("assemblyai", "https://streaming.assemblyai.com"));
+            Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("sarvam", "https://api.sarvam.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -15,8 +15,10 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
- * is its message.
+ * would bill by the minute), Sarvam GET /speech-to-text/job/v1/{job}/status for a job that does not exist (Sarvam
+ * offers no free listing: its gateway refuses a bad key with 401/403 before it looks for the job, and any other answer,
+ * the job not found, means the key was taken). Other providers are not asked (as in the reference). A refusal or an
+ * unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -56,9 +58,14 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            case "sarvam" -> ask(apis.address("sarvam") + "/speech-to-text/job/v1/" + NO_JOB + "/status",
+                    Map.of("api-subscription-key", key), false, provider, apis.address("sarvam"), true);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
+
+    /** A job id no job has: asking its status costs nothing and tells a refused key from a taken one. */
+    static final String NO_JOB = "voiceagent-key-check";
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */
     private record Base(String url, boolean guarded) {
@@ -97,9 +104,19 @@ public class ProviderChecks implements ModelProviderCheck {
 
     private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,
             String base) {
+        return ask(url, headers, guarded, provider, base, false);
+    }
+
+    /**
+     * @param refusalOnly whether only a refused key (401, 403) or a failing provider (5xx) is a problem: the question
+     *        asks for something that does not exist, and a 4xx about it means the key was taken
+     */
+    private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,
+            String base, boolean refusalOnly) {
         String name = ProviderApis.display(provider);
         return http.get(url, headers, guarded).map(reply -> {
-            if (reply.status() / 100 == 2) {
+            if (reply.status() / 100 == 2 || refusalOnly && reply.status() / 100 == 4 && reply.status() != 401
+                    && reply.status() != 403) {
                 return Optional.<String>empty();
             }
             String said = message(reply.body());

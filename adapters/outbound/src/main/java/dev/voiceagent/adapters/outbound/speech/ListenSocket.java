@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.function.Supplier;
 
@@ -121,7 +122,15 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
         return socketFrom + Math.round(seconds * 1_000) * wire.bytes(1);
     }
 
-    /** A final came: the audio up to {@code at} (a place from {@link #onSocket}; all sent when -1) is settled. */
+    /** How far the caller's audio was sent: a place for {@link #settle}. */
+    protected final synchronized long sentSoFar() {
+        return sent;
+    }
+
+    /**
+     * A final came: the audio up to {@code at} (a place from {@link #onSocket} or {@link #sentSoFar}; all sent when -1)
+     * is settled.
+     */
     protected final synchronized void settle(long at) {
         long upTo = at < 0 ? sent : Math.min(at, sent);
         while (!unsettled.isEmpty() && unsettledFrom + unsettled.peekFirst().length <= upTo) {
@@ -157,15 +166,18 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
         callBytes += frame.length;
         pending.writeBytes(resampler == null ? frame
                 : Pcm16.bytes(resampler.process(G711.decode(frame))));
-        if (pending.size() >= wire.bytes(CHUNK_MS)) {
-            send();
+        int size = wire.bytes(CHUNK_MS);
+        while (pending.size() >= size) {
+            send(size);
         }
     }
 
-    /** What is pending becomes one message: kept until settled, and sent while a socket is open. */
-    private void send() {
-        byte[] chunk = pending.toByteArray();
+    /** The first {@code size} bytes pending become one message: kept until settled, and sent while a socket is open. */
+    private void send(int size) {
+        byte[] all = pending.toByteArray();
+        byte[] chunk = all.length == size ? all : Arrays.copyOf(all, size);
         pending.reset();
+        pending.write(all, size, all.length - size);
         unsettled.addLast(chunk);
         unsettledBytes += chunk.length;
         while (unsettledBytes > wire.bytes(UNSETTLED_MS) && unsettled.size() > 1) {
@@ -187,7 +199,7 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
             return;
         }
         if (pending.size() > 0) {
-            send(); // the last of the caller's audio goes before the finalize
+            send(pending.size()); // the last of the caller's audio goes before the finalize
         }
         finalizeAt = unsettledFrom + unsettledBytes;
         WebSocket ws = socket();
@@ -207,7 +219,7 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
             return;
         }
         if (pending.size() > 0 && socket() != null) {
-            send();
+            send(pending.size());
         }
         shut(farewell, graceMs);
     }

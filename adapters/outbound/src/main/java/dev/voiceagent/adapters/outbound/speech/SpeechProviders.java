@@ -22,8 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live, AssemblyAI streaming, Cartesia's realtime transcription and OpenAI
- * realtime transcription; ElevenLabs'
+ * another is refused when saved): Deepgram live, AssemblyAI streaming, Cartesia's realtime transcription, Sarvam's
+ * streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
@@ -71,10 +71,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("cartesia".equals(endpoint.provider())) {
             return cartesiaListen(endpoint, format, listener);
         }
+        if ("sarvam".equals(endpoint.provider())) {
+            return sarvam(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia and OpenAI"
-                    + " realtime transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia, Sarvam and"
+                    + " OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -117,6 +120,18 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("X-API-Key", key(endpoint, "Cartesia"), "Cartesia-Version",
                 apis.cartesiaVersion());
         return new CartesiaListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Sarvam's streaming transcription ({@code /speech-to-text/ws}, the key in {@code api-subscription-key}) at the
+     * installation's address (VOICEAGENT_MODELS_SARVAM_BASE_URL, https -> wss): 16 kHz PCM, the configured model (the
+     * catalog's {@code saarika:v2.5}) and language ({@code unknown}: Sarvam detects it).
+     */
+    private SpeechToText.Stream sarvam(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String url = websocket(apis.address("sarvam")) + SarvamListen.query(setting(endpoint, "model",
+                endpoint.model(), "saarika:v2.5"), setting(endpoint, "language", null, "unknown"));
+        Map<String, String> headers = Map.of("api-subscription-key", key(endpoint, "Sarvam"));
+        return new SarvamListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
