@@ -30,7 +30,8 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
-            Map.entry("sarvam", "https://api.sarvam.ai"));
+            Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("smallest", "https://api.smallest.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -149,6 +150,7 @@ public class ProviderApis {
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
+            case "smallest" -> "Smallest AI";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

@@ -17,8 +17,8 @@ import java.util.Set;
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Sarvam GET /speech-to-text/job/v1/{job}/status for a job that does not exist (Sarvam
  * offers no free listing: its gateway refuses a bad key with 401/403 before it looks for the job, and any other answer,
- * the job not found, means the key was taken). Other providers are not asked (as in the reference). A refusal or an
- * unreachable provider is its message.
+ * the job not found, means the key was taken), Smallest AI GET /waves/v1/voice-cloning (the organization's voice
+ * clones). Other providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -60,6 +60,8 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
             case "sarvam" -> ask(apis.address("sarvam") + "/speech-to-text/job/v1/" + NO_JOB + "/status",
                     Map.of("api-subscription-key", key), false, provider, apis.address("sarvam"), true);
+            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/voice-cloning",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

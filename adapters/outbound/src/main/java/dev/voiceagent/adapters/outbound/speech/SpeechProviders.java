@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming, Cartesia's realtime transcription, Sarvam's
- * streaming and OpenAI realtime transcription; ElevenLabs'
+ * streaming, Smallest AI's Pulse and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
@@ -74,10 +74,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("sarvam".equals(endpoint.provider())) {
             return sarvam(endpoint, format, listener);
         }
+        if ("smallest".equals(endpoint.provider())) {
+            return smallest(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia, Sarvam and"
-                    + " OpenAI realtime transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia, Sarvam, Smallest"
+                    + " AI and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -132,6 +135,18 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 endpoint.model(), "saarika:v2.5"), setting(endpoint, "language", null, "unknown"));
         Map<String, String> headers = Map.of("api-subscription-key", key(endpoint, "Sarvam"));
         return new SarvamListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Smallest AI's Pulse ({@code /waves/v1/stt/live}, the key as a Bearer token) at the installation's address
+     * (VOICEAGENT_MODELS_SMALLEST_BASE_URL, https -> wss): the call's audio as it is, the configured model (the
+     * catalog's {@code pulse}) and language.
+     */
+    private SpeechToText.Stream smallest(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String url = websocket(apis.address("smallest")) + SmallestListen.query(setting(endpoint, "model",
+                endpoint.model(), "pulse"), setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Smallest AI"));
+        return new SmallestListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
