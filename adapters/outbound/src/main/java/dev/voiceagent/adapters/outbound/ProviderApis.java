@@ -31,7 +31,8 @@ public class ProviderApis {
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("sarvam", "https://api.sarvam.ai"),
-            Map.entry("smallest", "https://api.smallest.ai"));
+            Map.entry("smallest", "https://api.smallest.ai"),
+            Map.entry("azure_speech", "https://{region}.stt.speech.microsoft.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -110,6 +111,21 @@ public class ProviderApis {
         });
     }
 
+    /**
+     * The installation's Azure Speech address for a configuration's region ({@code {region}} in it stands for the
+     * region; an address without it, a proxy's or a test's, serves every region).
+     *
+     * @throws IllegalArgumentException when the region is not a bare region name (letters and digits), which would
+     *         otherwise choose the host
+     */
+    public String azureSpeech(String region) {
+        if (region == null || !region.matches("[a-z0-9]{1,40}")) {
+            throw new IllegalArgumentException("Azure Speech region \"" + region + "\" is not a region name (such as"
+                    + " eastus)");
+        }
+        return address("azure_speech").replace("{region}", region);
+    }
+
     /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */
     public ProviderApis pointing(String provider, String url) {
         addresses.put(provider, trim(url));
@@ -151,6 +167,7 @@ public class ProviderApis {
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
             case "smallest" -> "Smallest AI";
+            case "azure_speech" -> "Azure Speech";
             case "grok_realtime" -> "Grok";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";

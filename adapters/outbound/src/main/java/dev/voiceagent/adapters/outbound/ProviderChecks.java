@@ -18,7 +18,9 @@ import java.util.Set;
  * would bill by the minute), Sarvam GET /speech-to-text/job/v1/{job}/status for a job that does not exist (Sarvam
  * offers no free listing: its gateway refuses a bad key with 401/403 before it looks for the job, and any other answer,
  * the job not found, means the key was taken), Smallest AI GET /waves/v1/voice-cloning (the organization's voice
- * clones). Other providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
+ * clones), Azure Speech GET /cognitiveservices/voices/list at its region's text-to-speech host (the speech key is one
+ * for both; listing voices bills nothing). Other providers are not asked (as in the reference). A refusal or an
+ * unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -62,8 +64,22 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("api-subscription-key", key), false, provider, apis.address("sarvam"), true);
             case "smallest" -> ask(apis.address("smallest") + "/waves/v1/voice-cloning",
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
+            case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
+    }
+
+    /** Azure Speech's voice list, at the configured region's text-to-speech host (the installation's address). */
+    private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.azureSpeech(endpoint.settings().get("region") instanceof String r && !r.isBlank() ? r
+                    : "eastus").replace(".stt.speech.", ".tts.speech.");
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().item(Optional.of(e.getMessage()));
+        }
+        return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
+                endpoint.provider(), base);
     }
 
     /** A job id no job has: asking its status costs nothing and tells a refused key from a taken one. */

@@ -213,13 +213,24 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
         return callBytes / (double) call.bytes(1_000);
     }
 
-    /** Ends the stream: the audio pending first, then {@code farewell} (if any), the socket closed after a grace. */
+    /** What the provider hears last on an open socket before the stream ends, besides a text farewell (nothing). */
+    protected void last(WebSocket ws) {
+    }
+
+    /**
+     * Ends the stream: the audio pending first, then {@link #last} and {@code farewell} (if any), the socket closed
+     * after a grace.
+     */
     protected final synchronized void end(String farewell, long graceMs) {
         if (closed) {
             return;
         }
-        if (pending.size() > 0 && socket() != null) {
-            send(pending.size());
+        WebSocket ws = socket();
+        if (ws != null) {
+            if (pending.size() > 0) {
+                send(pending.size());
+            }
+            last(ws);
         }
         shut(farewell, graceMs);
     }

@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming, Cartesia's realtime transcription, Sarvam's
- * streaming, Smallest AI's Pulse and OpenAI realtime transcription; ElevenLabs'
+ * streaming, Smallest AI's Pulse, Azure Speech and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
  * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
@@ -77,10 +77,13 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("smallest".equals(endpoint.provider())) {
             return smallest(endpoint, format, listener);
         }
+        if ("azure_speech".equals(endpoint.provider())) {
+            return azureSpeech(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia, Sarvam, Smallest"
-                    + " AI and OpenAI realtime transcription can)");
+                    + " AI, Azure Speech and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -147,6 +150,27 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 endpoint.model(), "pulse"), setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
         Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Smallest AI"));
         return new SmallestListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Azure Speech's conversation recognition (the Speech SDK's WebSocket protocol, {@code Ocp-Apim-Subscription-Key}
+     * and a fresh {@code X-ConnectionId} on each connection) at the installation's address for the configured region
+     * (VOICEAGENT_MODELS_AZURE_SPEECH_BASE_URL, {@code {region}} in it the region; https -> wss): the call's audio as it
+     * is, the configured language (the catalog's {@code en-US}) and region ({@code eastus}).
+     */
+    private SpeechToText.Stream azureSpeech(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", null, "eastus"));
+        } catch (IllegalArgumentException e) {
+            throw new UnsupportedSpeechProvider(e.getMessage());
+        }
+        String language = setting(endpoint, "language", null, "en-US");
+        String url = websocket(base) + AzureListen.query(language);
+        String key = key(endpoint, "Azure Speech");
+        return new AzureListen(() -> http.webSocket(url, Map.of("Ocp-Apim-Subscription-Key", key, "X-ConnectionId",
+                AzureListen.id()), timeout, false), vertx, budget, format, language, keyterms(endpoint), listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
