@@ -119,11 +119,12 @@ public class ProviderApis {
      *         otherwise choose the host
      */
     public String azureSpeech(String region) {
-        if (region == null || !region.matches("[a-z0-9]{1,40}")) {
+        String name = region == null ? "" : region.strip().toLowerCase(Locale.ROOT);
+        if (!name.matches("[a-z0-9]{1,40}")) {
             throw new IllegalArgumentException("Azure Speech region \"" + region + "\" is not a region name (such as"
                     + " eastus)");
         }
-        return address("azure_speech").replace("{region}", region);
+        return address("azure_speech").replace("{region}", name);
     }
 
     /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */

@@ -251,7 +251,7 @@ final class AzureListen extends ListenSocket {
         String status = body.getString("RecognitionStatus", "");
         switch (status) {
             case "BadRequest", "Forbidden" -> {
-                giveUp("Azure Speech: " + status + " (" + language + ")");
+                giveUp("Azure Speech: " + status);
                 return;
             }
             case "Error", "TooManyRequests" -> {

@@ -40,7 +40,7 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
     /** The audio the provider hears. */
     protected final AudioFormat wire;
     private final AudioFormat call;
-    /** A phone's μ-law to 16 kHz PCM, or null: the provider takes the call's audio as it is. */
+    /** The call's audio (a phone's μ-law decoded) to 16 kHz PCM, or null: the provider takes it as it is. */
     private final Resampler resampler;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     /** The audio not settled yet, as sent (oldest first), from {@link #unsettledFrom} (wire bytes since the start). */
@@ -55,8 +55,8 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
     private long callBytes;
 
     /**
-     * @param takesCall whether the provider takes the call's own format (μ-law 8 kHz from a phone); if not, a phone's
-     *        audio is sent as 16 kHz PCM (a browser's 16 kHz PCM always goes as it is)
+     * @param takesCall whether the provider takes the call's own format (μ-law 8 kHz from a phone, 16-bit PCM from a
+     *        browser); if not, the call's audio is sent as 16 kHz 16-bit PCM (a browser's 16 kHz PCM as it is)
      */
     ListenSocket(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, String provider,
             AudioFormat format, boolean takesCall, SpeechToText.Listener listener) {
@@ -69,8 +69,7 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
 
     /** What the provider hears of a call in {@code format}. */
     static AudioFormat wire(AudioFormat format, boolean takesCall) {
-        return takesCall || format.encoding() == AudioFormat.Encoding.PCM16LE ? format
-                : new AudioFormat(AudioFormat.Encoding.PCM16LE, PCM_RATE);
+        return takesCall ? format : new AudioFormat(AudioFormat.Encoding.PCM16LE, PCM_RATE);
     }
 
     /** What the provider must hear first on a socket, before any audio (nothing by default). */
@@ -164,8 +163,8 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
             return;
         }
         callBytes += frame.length;
-        pending.writeBytes(resampler == null ? frame
-                : Pcm16.bytes(resampler.process(G711.decode(frame))));
+        pending.writeBytes(resampler == null ? frame : Pcm16.bytes(resampler.process(
+                call.encoding() == AudioFormat.Encoding.MULAW ? G711.decode(frame) : Pcm16.samples(frame))));
         int size = wire.bytes(CHUNK_MS);
         while (pending.size() >= size) {
             send(size);

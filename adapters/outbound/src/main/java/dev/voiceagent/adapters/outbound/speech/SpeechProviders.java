@@ -80,6 +80,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("azure_speech".equals(endpoint.provider())) {
             return azureSpeech(endpoint, format, listener);
         }
+        if ("huggingface".equals(endpoint.provider())) {
+            throw new UnsupportedSpeechProvider(HUGGINGFACE_STT);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Cartesia, Sarvam, Smallest"
@@ -328,6 +331,15 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         }
         return ProviderApis.trim(endpoint.baseUrl().strip());
     }
+
+    /**
+     * Why a call cannot listen with Hugging Face: its Inference Providers' automatic-speech-recognition task takes a
+     * whole recording in one request and answers one text (huggingface.co/docs/inference-providers/tasks/
+     * automatic-speech-recognition); it has no stream to send a caller's audio to as it comes.
+     */
+    static final String HUGGINGFACE_STT = "Hugging Face cannot listen on a call: its inference API transcribes a whole"
+            + " recording per request (one POST of the audio, one text back) and does not stream, so nothing would be"
+            + " heard while the caller speaks";
 
     /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */
     static final int OPENAI_PCM_RATE = 24_000;
