@@ -20,7 +20,7 @@ public final class VoiceRuntimeProviders {
      * transcription (OpenAI, a self-hosted OpenAI-compatible server, the installation's managed models).
      */
     public static final List<String> STT = List.of("deepgram", "assemblyai", "speechmatics", "gladia", "elevenlabs",
-            "openai", "speaches", "dograh", "simulator");
+            "cartesia", "sarvam", "smallest", "azure_speech", "openai", "speaches", "dograh", "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "xai", "sarvam", "smallest", "camb", "rime", "lmnt", "inworld", "dograh", "simulator");

@@ -41,7 +41,8 @@ public class ProviderApis {
             Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
             // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
             Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
-            Map.entry("gladia", "https://api.gladia.io"));
+            Map.entry("gladia", "https://api.gladia.io"),
+            Map.entry("azure_speech", "https://{region}.stt.speech.microsoft.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -120,6 +121,22 @@ public class ProviderApis {
         });
     }
 
+    /**
+     * The installation's Azure Speech address for a configuration's region ({@code {region}} in it stands for the
+     * region; an address without it, a proxy's or a test's, serves every region).
+     *
+     * @throws IllegalArgumentException when the region is not a bare region name (letters and digits), which would
+     *         otherwise choose the host
+     */
+    public String azureSpeech(String region) {
+        String name = region == null ? "" : region.strip().toLowerCase(Locale.ROOT);
+        if (!name.matches("[a-z0-9]{1,40}")) {
+            throw new IllegalArgumentException("Azure Speech region \"" + region + "\" is not a region name (such as"
+                    + " eastus)");
+        }
+        return address("azure_speech").replace("{region}", name);
+    }
+
     /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */
     public ProviderApis pointing(String provider, String url) {
         addresses.put(provider, trim(url));
@@ -171,6 +188,7 @@ public class ProviderApis {
             case "smallest" -> "Smallest AI";
             case "camb" -> "Camb.ai";
             case "lmnt" -> "LMNT";
+            case "azure_speech" -> "Azure Speech";
             case "grok_realtime" -> "Grok";
             case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";

@@ -62,11 +62,6 @@ public class ProviderChecks implements ModelProviderCheck {
             case "grok_realtime" -> ask(apis.address("grok_realtime") + "/models", Map.of("Authorization",
                     "Bearer " + key), false, provider, apis.address("grok_realtime"));
             case "azure_realtime" -> azure(endpoint, key);
-            // the workspace's cloned voices, one of them: Sarvam's only cheap authenticated GET
-            case "sarvam" -> ask(apis.address("sarvam") + "/voices?limit=1", Map.of("api-subscription-key", key),
-                    false, provider, apis.address("sarvam"));
-            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/lightning-v3.1/get_voices",
-                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
             case "camb" -> ask(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, provider,
                     apis.address("camb"));
             case "rime" -> {
@@ -90,6 +85,11 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("speechmatics_batch"));
             case "gladia" -> ask(apis.address("gladia") + "/v2/live?limit=1", Map.of("x-gladia-key", key), false,
                     provider, apis.address("gladia"));
+            case "sarvam" -> ask(apis.address("sarvam") + "/speech-to-text/job/v1/" + NO_JOB + "/status",
+                    Map.of("api-subscription-key", key), false, provider, apis.address("sarvam"), true);
+            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/voice-cloning",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
+            case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -133,6 +133,21 @@ public class ProviderChecks implements ModelProviderCheck {
                 }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of(name + ": "
                         + failure.getMessage()));
     }
+    /** Azure Speech's voice list, at the configured region's text-to-speech host (the installation's address). */
+    private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.azureSpeech(endpoint.settings().get("region") instanceof String r && !r.isBlank() ? r
+                    : "eastus").replace(".stt.speech.", ".tts.speech.");
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().item(Optional.of(e.getMessage()));
+        }
+        return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
+                endpoint.provider(), base);
+    }
+
+    /** A job id no job has: asking its status costs nothing and tells a refused key from a taken one. */
+    static final String NO_JOB = "voiceagent-key-check";
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */
     private record Base(String url, boolean guarded) {
@@ -171,9 +186,19 @@ public class ProviderChecks implements ModelProviderCheck {
 
     private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,
             String base) {
+        return ask(url, headers, guarded, provider, base, false);
+    }
+
+    /**
+     * @param refusalOnly whether only a refused key (401, 403) or a failing provider (5xx) is a problem: the question
+     *        asks for something that does not exist, and a 4xx about it means the key was taken
+     */
+    private Uni<Optional<String>> ask(String url, Map<String, String> headers, boolean guarded, String provider,
+            String base, boolean refusalOnly) {
         String name = ProviderApis.display(provider);
         return http.get(url, headers, guarded).map(reply -> {
-            if (reply.status() / 100 == 2) {
+            if (reply.status() / 100 == 2 || refusalOnly && reply.status() / 100 == 4 && reply.status() != 401
+                    && reply.status() != 403) {
                 return Optional.<String>empty();
             }
             String said = message(reply.body());

@@ -65,23 +65,24 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if (endpoint.managed() || "openai".equals(endpoint.provider()) || "speaches".equals(endpoint.provider())) {
             return openAiTranscription(endpoint, format, listener);
         }
-        if ("assemblyai".equals(endpoint.provider())) {
-            return assemblyAi(endpoint, format, listener);
-        }
-        if ("speechmatics".equals(endpoint.provider())) {
-            return speechmatics(endpoint, format, listener);
-        }
-        if ("gladia".equals(endpoint.provider())) {
-            return gladia(endpoint, format, listener);
-        }
-        if ("elevenlabs".equals(endpoint.provider())) {
-            return scribe(endpoint, format, listener);
-        }
-        if (!"deepgram".equals(endpoint.provider())) {
-            throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Speechmatics, Gladia,"
-                    + " ElevenLabs and OpenAI realtime transcription can)");
-        }
+        return switch (endpoint.provider()) {
+            case "deepgram" -> deepgram(endpoint, format, listener);
+            case "assemblyai" -> assemblyAi(endpoint, format, listener);
+            case "speechmatics" -> speechmatics(endpoint, format, listener);
+            case "gladia" -> gladia(endpoint, format, listener);
+            case "elevenlabs" -> scribe(endpoint, format, listener);
+            case "cartesia" -> cartesiaListen(endpoint, format, listener);
+            case "sarvam" -> sarvamListen(endpoint, format, listener);
+            case "smallest" -> smallestListen(endpoint, format, listener);
+            case "azure_speech" -> azureSpeech(endpoint, format, listener);
+            case "huggingface" -> throw new UnsupportedSpeechProvider(HUGGINGFACE_STT);
+            default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
+                    endpoint.provider()) + " for speech-to-text");
+        };
+    }
+
+    /** Deepgram's live transcription ({@code /v1/listen}), or Flux ({@code /v2/listen}) for a flux model. */
+    private SpeechToText.Stream deepgram(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
         String own = ProviderApis.own(endpoint);
@@ -154,6 +155,67 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("xi-api-key", key(endpoint, "ElevenLabs"));
         return new ElevenLabsListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener);
+    }
+
+    /**
+     * Cartesia's realtime transcription ({@code /stt/websocket}, {@code X-API-Key} and {@code Cartesia-Version}, as its
+     * voices) at the installation's Cartesia address: the call's audio as it is, the configured model (the catalog's
+     * {@code ink-whisper}) and language.
+     */
+    private SpeechToText.Stream cartesiaListen(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.cartesia()) + CartesiaListen.query(setting(endpoint, "model", endpoint.model(),
+                "ink-whisper"), setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        Map<String, String> headers = Map.of("X-API-Key", key(endpoint, "Cartesia"), "Cartesia-Version",
+                apis.cartesiaVersion());
+        return new CartesiaListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Sarvam's streaming transcription ({@code /speech-to-text/ws}, the key in {@code api-subscription-key}) at the
+     * installation's address (VOICEAGENT_MODELS_SARVAM_BASE_URL, https -> wss): 16 kHz PCM, the configured model (the
+     * catalog's {@code saarika:v2.5}) and language ({@code unknown}: Sarvam detects it).
+     */
+    private SpeechToText.Stream sarvamListen(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.address("sarvam")) + SarvamListen.query(setting(endpoint, "model",
+                endpoint.model(), "saarika:v2.5"), setting(endpoint, "language", null, "unknown"));
+        Map<String, String> headers = Map.of("api-subscription-key", key(endpoint, "Sarvam"));
+        return new SarvamListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Smallest AI's Pulse ({@code /waves/v1/stt/live}, the key as a Bearer token) at the installation's address
+     * (VOICEAGENT_MODELS_SMALLEST_BASE_URL, https -> wss): the call's audio as it is, the configured model (the
+     * catalog's {@code pulse}) and language.
+     */
+    private SpeechToText.Stream smallestListen(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.address("smallest")) + SmallestListen.query(setting(endpoint, "model",
+                endpoint.model(), "pulse"), setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Smallest AI"));
+        return new SmallestListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * Azure Speech's conversation recognition (the Speech SDK's WebSocket protocol, {@code Ocp-Apim-Subscription-Key}
+     * and a fresh {@code X-ConnectionId} on each connection) at the installation's address for the configured region
+     * (VOICEAGENT_MODELS_AZURE_SPEECH_BASE_URL, {@code {region}} in it the region; https -> wss): the call's audio as it
+     * is, the configured language (the catalog's {@code en-US}) and region ({@code eastus}).
+     */
+    private SpeechToText.Stream azureSpeech(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", null, "eastus"));
+        } catch (IllegalArgumentException e) {
+            throw new UnsupportedSpeechProvider(e.getMessage());
+        }
+        String language = setting(endpoint, "language", null, "en-US");
+        String url = websocket(base) + AzureListen.query(language);
+        String key = key(endpoint, "Azure Speech");
+        return new AzureListen(() -> http.webSocket(url, Map.of("Ocp-Apim-Subscription-Key", key, "X-ConnectionId",
+                AzureListen.id()), timeout, false), vertx, budget, format, language, keyterms(endpoint), listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
@@ -465,6 +527,15 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         }
         return ProviderApis.trim(endpoint.baseUrl().strip());
     }
+
+    /**
+     * Why a call cannot listen with Hugging Face: its Inference Providers' automatic-speech-recognition task takes a
+     * whole recording in one request and answers one text (huggingface.co/docs/inference-providers/tasks/
+     * automatic-speech-recognition); it has no stream to send a caller's audio to as it comes.
+     */
+    static final String HUGGINGFACE_STT = "Hugging Face cannot listen on a call: its inference API transcribes a whole"
+            + " recording per request (one POST of the audio, one text back) and does not stream, so nothing would be"
+            + " heard while the caller speaks";
 
     /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */
     static final int OPENAI_PCM_RATE = 24_000;

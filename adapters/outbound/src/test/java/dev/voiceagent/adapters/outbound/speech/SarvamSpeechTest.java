@@ -88,10 +88,10 @@ class SarvamSpeechTest {
 
     private static void request(HttpServerRequest request) {
         boolean keyed = KEY.equals(request.getHeader("api-subscription-key"));
-        if (request.path().equals("/voices")) {
+        if (request.path().startsWith("/speech-to-text/job/v1/")) { // the key check: a job no one has
             CHECKS.add(request);
-            request.response().setStatusCode(keyed ? 200 : 403).putHeader("Content-Type", "application/json")
-                    .end(keyed ? "{\"status\":\"success\",\"data\":{\"voices\":[]}}"
+            request.response().setStatusCode(keyed ? 404 : 403).putHeader("Content-Type", "application/json")
+                    .end(keyed ? "{\"error\":{\"message\":\"Job not found\",\"code\":\"not_found_error\"}}"
                             : "{\"error\":{\"message\":\"Invalid API key\",\"code\":\"invalid_api_key_error\"}}");
             return;
         }
@@ -329,12 +329,12 @@ class SarvamSpeechTest {
     }
 
     @Test
-    void theKeyIsCheckedByListingAVoiceNoSocketOpened() {
+    void theKeyIsCheckedByAskingForAJobNoOneHasNoSocketOpened() {
         ProviderChecks checks = new ProviderChecks(http, apis);
         assertThat(checks.problem(sarvam(KEY, null)).await().atMost(Duration.ofSeconds(5))).isEmpty();
         assertThat(CHECKS).singleElement().satisfies(r -> {
             assertThat(r.method().name()).isEqualTo("GET");
-            assertThat(r.query()).isEqualTo("limit=1");
+            assertThat(r.path()).isEqualTo("/speech-to-text/job/v1/voiceagent-key-check/status");
         });
         assertThat(checks.problem(sarvam("wrong", null)).await().atMost(Duration.ofSeconds(5)))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("Invalid Sarvam API key")

@@ -85,7 +85,7 @@ class SmallestSpeechTest {
      */
     private static void smallest(HttpServerRequest request) {
         boolean keyed = ("Bearer " + KEY).equals(request.getHeader("Authorization"));
-        if (request.path().equals("/waves/v1/lightning-v3.1/get_voices")) {
+        if (request.path().equals("/waves/v1/voice-cloning")) {
             CHECKS.add(request);
             request.response().setStatusCode(keyed ? 200 : 401).putHeader("Content-Type", "application/json")
                     .end(keyed ? "{\"voices\":[]}"
