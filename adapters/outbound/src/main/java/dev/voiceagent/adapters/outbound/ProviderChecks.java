@@ -15,7 +15,8 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * would bill by the minute), Azure Speech GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list
+ * (the region's voices, not billed). Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -56,8 +57,22 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
+    }
+
+    /** Azure Speech: the voices of the configured region (the same key serves its speech-to-text). */
+    private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.azureSpeech(endpoint.settings().get("region") instanceof String region && !region.isBlank()
+                    ? region : "eastus");
+        } catch (IllegalArgumentException notARegion) {
+            return Uni.createFrom().item(Optional.of("Azure Speech: " + notARegion.getMessage()));
+        }
+        return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
+                "azure_speech", base);
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

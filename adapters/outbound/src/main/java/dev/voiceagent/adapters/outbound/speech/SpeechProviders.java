@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Deepgram Aura and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Deepgram Aura, Azure Speech and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -136,9 +136,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "elevenlabs" -> elevenLabs(endpoint, format, listener);
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
+            case "azure_speech" -> azure(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, OpenAI and"
-                    + " OpenAI-compatible voices can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Azure Speech,"
+                    + " OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -214,6 +215,27 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Deepgram", text -> new SpeechRequests.Request(url, headers,
                 new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
+    }
+
+    /**
+     * Azure Speech's REST synthesis per sentence ({@link AzureSpeech}) at the installation's address for the configured
+     * region (VOICEAGENT_MODELS_AZURE_SPEECH_BASE_URL, its {@code {region}} filled in; by default
+     * https://{region}.tts.speech.microsoft.com): SSML in, the call's own format out.
+     */
+    private TextToSpeech.Stream azure(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", null, "eastus"));
+        } catch (IllegalArgumentException notARegion) {
+            throw new UnsupportedSpeechProvider("Azure Speech: " + notARegion.getMessage());
+        }
+        Map<String, String> headers = AzureSpeech.headers(key(endpoint, "Azure Speech"), format);
+        String voice = setting(endpoint, "voice", null, "en-US-AriaNeural");
+        String language = setting(endpoint, "language", null, "en-US");
+        Double speed = number(endpoint, "speed");
+        return new SpeechRequests(http, vertx, budget, "Azure Speech", text -> new SpeechRequests.Request(
+                base + "/cognitiveservices/v1", headers, AzureSpeech.ssml(text, voice, language, speed)),
+                () -> AzureSpeech.decoder(format), false, timeout, listener);
     }
 
     /**
