@@ -2,10 +2,13 @@ package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
+import dev.voiceagent.domain.model.ModelService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,7 +19,8 @@ import java.util.Set;
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Azure Speech GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list
- * (the region's voices, not billed). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * (the region's voices, not billed), Google Cloud text-to-speech GET https://texttospeech.googleapis.com/v1/voices
+ * (the language's voices, not billed). Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -37,6 +41,9 @@ public class ProviderChecks implements ModelProviderCheck {
         // only the installation's own addresses skip the guard: they are its operator's choice
         String own = ProviderApis.own(endpoint);
         boolean guarded = own != null;
+        if (endpoint.service() == ModelService.TTS && provider.equals("google")) {
+            return googleTts(endpoint, key);
+        }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
@@ -73,6 +80,25 @@ public class ProviderChecks implements ModelProviderCheck {
         }
         return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
                 "azure_speech", base);
+    }
+
+    /**
+     * Google Cloud text-to-speech (not the Gemini API the other Google services are checked at): the configured
+     * language's voices, with the API key.
+     */
+    private Uni<Optional<String>> googleTts(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.googleTts(endpoint.settings().get("location") instanceof String location ? location : null);
+        } catch (IllegalArgumentException notALocation) {
+            return Uni.createFrom().item(Optional.of("Google Cloud: " + notALocation.getMessage()));
+        }
+        if (key == null || key.isBlank()) {
+            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key"));
+        }
+        String language = endpoint.settings().get("language") instanceof String l && !l.isBlank() ? l : "en-US";
+        return ask(base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8),
+                Map.of("x-goog-api-key", key), false, "google", base);
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Deepgram Aura, Azure Speech and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Deepgram Aura, Azure Speech, Google Cloud and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -137,9 +137,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
             case "azure_speech" -> azure(endpoint, format, listener);
+            case "google" -> google(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Azure Speech,"
-                    + " OpenAI and OpenAI-compatible voices can)");
+                    + " Google Cloud, OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -236,6 +237,32 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Azure Speech", text -> new SpeechRequests.Request(
                 base + "/cognitiveservices/v1", headers, AzureSpeech.ssml(text, voice, language, speed)),
                 () -> AzureSpeech.decoder(format), false, timeout, listener);
+    }
+
+    /**
+     * Google Cloud Text-to-Speech's REST synthesis per sentence ({@link GoogleSpeech}) at the installation's address
+     * (VOICEAGENT_MODELS_GOOGLE_TTS_BASE_URL; the configured location's regional endpoint when it is Google's own),
+     * with the configuration's API key ({@code x-goog-api-key}).
+     */
+    private TextToSpeech.Stream google(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String base;
+        try {
+            base = apis.googleTts(setting(endpoint, "location", null, null));
+        } catch (IllegalArgumentException notALocation) {
+            throw new UnsupportedSpeechProvider("Google Cloud: " + notALocation.getMessage());
+        }
+        if (blank(endpoint.apiKey())) {
+            throw new UnsupportedSpeechProvider("Google Cloud text-to-speech needs an API key in the model"
+                    + " configuration (a service account's credentials alone are not used yet)");
+        }
+        String url = base + "/v1/text:synthesize";
+        Map<String, String> headers = Map.of("x-goog-api-key", endpoint.apiKey(), "Accept", "application/json");
+        String voice = setting(endpoint, "voice", null, "en-US-Chirp3-HD-Charon");
+        String language = setting(endpoint, "language", null, "en-US");
+        Double speed = number(endpoint, "speed");
+        return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
+                headers, GoogleSpeech.body(text, voice, language, speed, format)), () -> GoogleSpeech.decoder(format),
+                false, timeout, listener);
     }
 
     /**
