@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,7 +21,8 @@ import java.util.Set;
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Azure Speech GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list
  * (the region's voices, not billed), Google Cloud text-to-speech GET https://texttospeech.googleapis.com/v1/voices
- * (the language's voices, not billed). Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * (the language's voices, not billed), MiniMax's speech POST /v1/get_voice (its system voices, not billed; a refused
+ * key is said in base_resp under HTTP 200). Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -43,6 +45,9 @@ public class ProviderChecks implements ModelProviderCheck {
         boolean guarded = own != null;
         if (endpoint.service() == ModelService.TTS && provider.equals("google")) {
             return googleTts(endpoint, key);
+        }
+        if (endpoint.service() == ModelService.TTS && provider.equals("minimax")) {
+            return miniMaxTts(own, key);
         }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
@@ -99,6 +104,50 @@ public class ProviderChecks implements ModelProviderCheck {
         String language = endpoint.settings().get("language") instanceof String l && !l.isBlank() ? l : "en-US";
         return ask(base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8),
                 Map.of("x-goog-api-key", key), false, "google", base);
+    }
+
+    /**
+     * MiniMax's speech API (its LLM is checked as OpenAI-compatible): its system voices, POST /v1/get_voice (MiniMax
+     * has no GET that lists anything for speech; this one is not billed). MiniMax answers a refused key under HTTP
+     * 200, with the refusal in {@code base_resp}. The base is the organization's T2A endpoint less {@code /t2a_v2}
+     * (guarded) or the installation's.
+     */
+    private Uni<Optional<String>> miniMaxTts(String own, String key) {
+        if (key == null || key.isBlank()) {
+            return Uni.createFrom().item(Optional.of("MiniMax API key is missing"));
+        }
+        String base = own == null ? apis.address("minimax")
+                : own.endsWith("/t2a_v2") ? own.substring(0, own.length() - "/t2a_v2".length()) : own;
+        return http.postJson(base + "/get_voice", Map.of("Authorization", "Bearer " + key),
+                new JsonObject().put("voice_type", "system").encode(), CHECK_LIMIT, own != null).map(reply -> {
+                    if (reply.status() / 100 != 2) {
+                        String said = message(reply.body());
+                        String status = reply.status() + (said == null ? "" : ": " + said);
+                        return Optional.of(reply.status() == 401 || reply.status() == 403 ? "Invalid MiniMax API key: "
+                                + base + " refused it (" + status + ")" : "MiniMax at " + base + " answered " + status);
+                    }
+                    JsonObject said = parsed(reply.body()).getValue("base_resp") instanceof JsonObject o ? o
+                            : new JsonObject();
+                    int code = said.getValue("status_code") instanceof Number n ? n.intValue() : 0;
+                    if (code == 0) {
+                        return Optional.<String>empty();
+                    }
+                    String words = code + ": " + (said.getValue("status_msg") instanceof String m ? m : "an error");
+                    return Optional.of(code == 1004 || code == 2049 ? "Invalid MiniMax API key: " + base
+                            + " refused it (" + words + ")" : "MiniMax at " + base + " answered " + words);
+                }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of("MiniMax: "
+                        + failure.getMessage()));
+    }
+
+    /** A POST check's time limit (a GET's is the client's). */
+    private static final Duration CHECK_LIMIT = Duration.ofSeconds(10);
+
+    private static JsonObject parsed(String body) {
+        try {
+            return new JsonObject(body);
+        } catch (DecodeException | ClassCastException notJson) {
+            return new JsonObject();
+        }
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

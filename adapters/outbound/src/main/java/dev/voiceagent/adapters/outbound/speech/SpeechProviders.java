@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
  * multi-context and Cartesia's WebSockets,
- * Deepgram Aura, Azure Speech, Google Cloud and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
+ * Deepgram Aura, Azure Speech, Google Cloud, MiniMax and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
  * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
  * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
@@ -138,9 +138,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "deepgram" -> aura(endpoint, format, listener);
             case "azure_speech" -> azure(endpoint, format, listener);
             case "google" -> google(endpoint, format, listener);
+            case "minimax" -> miniMax(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Azure Speech,"
-                    + " Google Cloud, OpenAI and OpenAI-compatible voices can)");
+                    + " Google Cloud, MiniMax, OpenAI and OpenAI-compatible voices can)");
         };
     }
 
@@ -263,6 +264,25 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
                 headers, GoogleSpeech.body(text, voice, language, speed, format)), () -> GoogleSpeech.decoder(format),
                 false, timeout, listener);
+    }
+
+    /**
+     * MiniMax's T2A v2 streamed per sentence ({@link MiniMaxSpeech}) at the base URL the organization chose (guarded) or
+     * the installation's address (VOICEAGENT_MODELS_MINIMAX_BASE_URL, by default https://api.minimax.io/v1), with the
+     * configuration's group id when it has one: PCM at the call's rate, μ-law encoded here for the phone.
+     */
+    private TextToSpeech.Stream miniMax(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String url = MiniMaxSpeech.url(own != null ? own : apis.address("minimax"), setting(endpoint, "group_id", null,
+                null));
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "MiniMax"));
+        String model = setting(endpoint, "model", endpoint.model(), "speech-2.8-hd");
+        String voice = setting(endpoint, "voice", null, "English_Graceful_Lady");
+        Double speed = number(endpoint, "speed");
+        int rate = MiniMaxSpeech.rate(format);
+        return new SpeechRequests(http, vertx, budget, "MiniMax", text -> new SpeechRequests.Request(url, headers,
+                MiniMaxSpeech.body(text, model, voice, speed, rate)), () -> MiniMaxSpeech.decoder(format), own != null,
+                timeout, listener);
     }
 
     /**
