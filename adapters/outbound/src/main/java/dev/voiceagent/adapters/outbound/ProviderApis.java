@@ -136,11 +136,11 @@ public class ProviderApis {
      */
     public String googleTts(String location) {
         String base = address("google_tts");
-        if (location == null || location.isBlank() || location.strip().equalsIgnoreCase("global")
-                || !base.equals(GOOGLE_TTS)) {
+        if (location == null || location.isBlank() || location.strip().equalsIgnoreCase("global")) {
             return base;
         }
-        return "https://" + regionName(location, "a Google Cloud location") + "-texttospeech.googleapis.com";
+        String name = regionName(location, "a Google Cloud location");
+        return base.equals(GOOGLE_TTS) ? "https://" + name + "-texttospeech.googleapis.com" : base;
     }
 
     private static String regionName(String given, String what) {

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound;
 
+import dev.voiceagent.adapters.outbound.speech.GoogleTokens;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
 import dev.voiceagent.domain.model.ModelService;
@@ -16,24 +17,26 @@ import java.util.Set;
 
 /**
  * Checks a configured key with the provider itself: an OpenAI-compatible GET {base_url}/models (OpenAI,
- * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
+ * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax's models, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
  * would bill by the minute), Azure Speech GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list
  * (the region's voices, not billed), Google Cloud text-to-speech GET https://texttospeech.googleapis.com/v1/voices
- * (the language's voices, not billed), MiniMax's speech POST /v1/get_voice (its system voices, not billed; a refused
- * key is said in base_resp under HTTP 200). Other providers are not asked (as in the reference). A refusal or an unreachable provider
- * is its message.
+ * (the language's voices, not billed; with a service account's access token when no API key is given), MiniMax's
+ * speech POST /v1/get_voice (its system voices, not billed; a refused key is said in base_resp under HTTP 200). Other
+ * providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
 
     private final GuardedHttp http;
     private final ProviderApis apis;
+    private final GoogleTokens googleTokens;
 
     public ProviderChecks(GuardedHttp http, ProviderApis apis) {
         this.http = http;
         this.apis = apis;
+        this.googleTokens = new GoogleTokens(http, apis, CHECK_LIMIT);
     }
 
     @Override
@@ -89,7 +92,8 @@ public class ProviderChecks implements ModelProviderCheck {
 
     /**
      * Google Cloud text-to-speech (not the Gemini API the other Google services are checked at): the configured
-     * language's voices, with the API key.
+     * language's voices, with the API key or else an access token of the service account whose key the credentials
+     * are (asked for first: the token endpoint refuses a bad or deleted key).
      */
     private Uni<Optional<String>> googleTts(ModelEndpoint endpoint, String key) {
         String base;
@@ -98,12 +102,25 @@ public class ProviderChecks implements ModelProviderCheck {
         } catch (IllegalArgumentException notALocation) {
             return Uni.createFrom().item(Optional.of("Google Cloud: " + notALocation.getMessage()));
         }
-        if (key == null || key.isBlank()) {
-            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key"));
-        }
         String language = endpoint.settings().get("language") instanceof String l && !l.isBlank() ? l : "en-US";
-        return ask(base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8),
-                Map.of("x-goog-api-key", key), false, "google", base);
+        String voices = base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8);
+        if (key != null && !key.isBlank()) {
+            return ask(voices, Map.of("x-goog-api-key", key), false, "google", base);
+        }
+        Object credentials = endpoint.settings().get("credentials");
+        if (credentials == null || credentials instanceof String text && text.isBlank()) {
+            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key or a service"
+                    + " account's credentials"));
+        }
+        GoogleTokens.Account account;
+        try {
+            account = GoogleTokens.account(credentials);
+        } catch (IllegalArgumentException notAnAccount) {
+            return Uni.createFrom().item(Optional.of("Google Cloud: " + notAnAccount.getMessage()));
+        }
+        return googleTokens.token(account)
+                .chain(token -> ask(voices, Map.of("Authorization", "Bearer " + token), false, "google", base))
+                .onFailure().recoverWithItem(failure -> Optional.of("Google Cloud: " + failure.getMessage()));
     }
 
     /**

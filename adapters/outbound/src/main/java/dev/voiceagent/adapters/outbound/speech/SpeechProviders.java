@@ -40,6 +40,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     private final Vertx vertx;
     private final Duration timeout;
     private final RetryBudget budget;
+    private final GoogleTokens googleTokens;
 
     /**
      * @param timeout the time limit of one connection or request
@@ -57,6 +58,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         this.vertx = vertx;
         this.timeout = timeout;
         this.budget = new RetryBudget(attempts, backoff, budget);
+        this.googleTokens = new GoogleTokens(http, apis, timeout);
     }
 
     @Override
@@ -243,7 +245,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     /**
      * Google Cloud Text-to-Speech's REST synthesis per sentence ({@link GoogleSpeech}) at the installation's address
      * (VOICEAGENT_MODELS_GOOGLE_TTS_BASE_URL; the configured location's regional endpoint when it is Google's own),
-     * with the configuration's API key ({@code x-goog-api-key}).
+     * with the configuration's API key ({@code x-goog-api-key}) or, without one, an access token of the service account
+     * its {@code credentials} are the key of ({@link GoogleTokens}: a bearer token asked for before a sentence when
+     * none is held). Google's application default credentials are not looked for: a tenant's call never runs as the
+     * installation's own account.
      */
     private TextToSpeech.Stream google(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
         String base;
@@ -252,18 +257,31 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         } catch (IllegalArgumentException notALocation) {
             throw new UnsupportedSpeechProvider("Google Cloud: " + notALocation.getMessage());
         }
-        if (blank(endpoint.apiKey())) {
-            throw new UnsupportedSpeechProvider("Google Cloud text-to-speech needs an API key in the model"
-                    + " configuration (a service account's credentials alone are not used yet)");
-        }
         String url = base + "/v1/text:synthesize";
-        Map<String, String> headers = Map.of("x-goog-api-key", endpoint.apiKey(), "Accept", "application/json");
         String voice = setting(endpoint, "voice", null, "en-US-Chirp3-HD-Charon");
         String language = setting(endpoint, "language", null, "en-US");
         Double speed = number(endpoint, "speed");
-        return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
-                headers, GoogleSpeech.body(text, voice, language, speed, format)), () -> GoogleSpeech.decoder(format),
-                false, timeout, listener);
+        if (!blank(endpoint.apiKey())) {
+            Map<String, String> headers = Map.of("x-goog-api-key", endpoint.apiKey(), "Accept", "application/json");
+            return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
+                    headers, GoogleSpeech.body(text, voice, language, speed, format)),
+                    () -> GoogleSpeech.decoder(format), false, timeout, listener);
+        }
+        Object credentials = endpoint.settings().get("credentials");
+        if (credentials == null || credentials instanceof String text && text.isBlank()) {
+            throw new UnsupportedSpeechProvider("Google Cloud text-to-speech needs an API key or a service account's"
+                    + " credentials (its JSON key) in the model configuration");
+        }
+        GoogleTokens.Account account;
+        try {
+            account = GoogleTokens.account(credentials);
+        } catch (IllegalArgumentException notAnAccount) {
+            throw new UnsupportedSpeechProvider("Google Cloud: " + notAnAccount.getMessage());
+        }
+        return SpeechRequests.deferred(http, vertx, budget, "Google Cloud", text -> googleTokens.token(account)
+                .map(token -> new SpeechRequests.Request(url, Map.of("Authorization", "Bearer " + token, "Accept",
+                        "application/json"), GoogleSpeech.body(text, voice, language, speed, format))),
+                () -> GoogleSpeech.decoder(format), false, timeout, listener);
     }
 
     /**
