@@ -87,15 +87,39 @@ public final class VoiceCallBenchmark {
                "condition": "The caller is done"}}]}}""";
 
     /**
-     * The voice spoken with: -Dbench.tts=elevenlabs (the default) or cartesia, each against its fake; or realtime:
-     * the calls run on the speech-to-speech model (the OpenAI Realtime fake) instead of the pipeline.
+     * The voice spoken with: -Dbench.tts=elevenlabs (the default), cartesia or rime, each against its fake; or realtime
+     * (OpenAI's), grok_realtime or azure_realtime: the calls run on that speech-to-speech model (support/
+     * FakeRealtimeModel in its dialect) instead of the pipeline.
      */
     static String voice() {
         return switch (System.getProperty("bench.tts", "elevenlabs")) {
             case "elevenlabs" -> "{\"provider\": \"elevenlabs\", \"api_key\": \"el-bench\", \"voice\": \"v1\"}";
             case "cartesia" -> "{\"provider\": \"cartesia\", \"api_key\": \"ca-bench\", \"voice\": \"v1\"}";
-            case "realtime" -> null;
-            default -> throw new IllegalArgumentException("bench.tts: elevenlabs, cartesia or realtime");
+            case "rime" -> "{\"provider\": \"rime\", \"api_key\": \"rime-bench\", \"voice\": \"celeste\"}";
+            case "realtime", "grok_realtime", "azure_realtime" -> null;
+            default -> throw new IllegalArgumentException("bench.tts: elevenlabs, cartesia, rime, realtime,"
+                    + " grok_realtime or azure_realtime");
+        };
+    }
+
+    /** The speech-to-speech model of a realtime run (bench.tts). */
+    static String realtimeModel(String fakes) {
+        return switch (System.getProperty("bench.tts", "elevenlabs")) {
+            case "grok_realtime" -> "{\"provider\": \"grok_realtime\", \"api_key\": \"xai-bench\","
+                    + " \"model\": \"grok-voice-think-fast-1.0\"}";
+            case "azure_realtime" -> ("{\"provider\": \"azure_realtime\", \"api_key\": \"az-bench\","
+                    + " \"model\": \"bench-realtime\", \"endpoint\": \"%s\"}").formatted(fakes);
+            default -> "{\"provider\": \"openai_realtime\", \"api_key\": \"sk-bench\", \"model\": \"gpt-realtime-2\"}";
+        };
+    }
+
+    /** The ear of a pipeline run: -Dbench.stt=deepgram (the default) or assemblyai, each against its fake. */
+    static String ear() {
+        String stt = System.getProperty("bench.stt", "");
+        return switch (stt.isBlank() ? "deepgram" : stt.strip()) { // the pom passes it empty when unset
+            case "deepgram" -> "{\"provider\": \"deepgram\", \"api_key\": \"dg-bench\", \"model\": \"nova-3-general\"}";
+            case "assemblyai" -> "{\"provider\": \"assemblyai\", \"api_key\": \"aa-bench\", \"model\": \"u3-rt-pro\"}";
+            default -> throw new IllegalArgumentException("bench.stt: deepgram or assemblyai");
         };
     }
 
@@ -321,6 +345,9 @@ public final class VoiceCallBenchmark {
         env.put("VOICEAGENT_STORAGE_LOCAL_ROOT", store.toString());
         env.put("VOICEAGENT_DRAIN_MAX", "PT2S"); // the fake Twilio reports no call's end: do not wait for them
         env.put("QUARKUS_LOG_LEVEL", "ERROR");
+        if ("azure_realtime".equals(System.getProperty("bench.tts"))) {
+            env.put("VOICEAGENT_OUTBOUND_ALLOWED", "127.0.0.1"); // the Azure resource is a tenant's address
+        }
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         if ("asterisk".equals(carrier()) && !browser()) {
             pbx = new FakeAsterisk(vertx, "bench", CARRIER_TOKEN, "voiceagent");
@@ -356,12 +383,13 @@ public final class VoiceCallBenchmark {
             }
             app.put("/api/v1/organizations/model-configurations/v2", realtime() ? """
                     {"version": 2, "mode": "byok", "byok": {"mode": "realtime", "realtime": {
-                      "realtime": {"provider": "openai_realtime", "api_key": "sk-bench", "model": "gpt-realtime-2"},
-                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"}}}}""" : """
+                      "realtime": %s,
+                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"}}}}"""
+                    .formatted(realtimeModel(FakeVoiceProviders.base)) : """
                     {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
                       "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
-                      "stt": {"provider": "deepgram", "api_key": "dg-bench", "model": "nova-3-general"},
-                      "tts": %s}}}""".formatted(voice()));
+                      "stt": %s,
+                      "tts": %s}}}""".formatted(ear(), voice()));
             long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
                     null), "id"));
             long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
@@ -376,7 +404,9 @@ public final class VoiceCallBenchmark {
                         case "webrtc" -> "browser over WebRTC, Opus over DTLS-SRTP, the dashboard's signaling";
                         default -> "phone, " + carrier() + "'s media dialect";
                     }
-                    + "; voice " + System.getProperty("bench.tts", "elevenlabs") + "): fakes at fixed delays"
+                    + "; voice " + System.getProperty("bench.tts", "elevenlabs")
+                    + (realtime() ? "" : ", ear " + new io.vertx.core.json.JsonObject(ear()).getString("provider"))
+                    + "): fakes at fixed delays"
                     + " (STT final 150 ms, first token 250 ms, first audio 100 ms);"
                     + (realtime() ? " (speech-to-speech: silence 500 ms, first audio 250 ms)" : "")
                     + " overhead = voice-to-voice - " + designedMs() + " ms designed; pauses between lines "

@@ -648,19 +648,19 @@ class VoiceCallEndToEndTest {
     @Test
     void aRealtimeModelTheRuntimeCannotSpeakIsRefusedWhenSavedAndOneStoredBeforeEndsItsCallsWithTheReason()
             throws Exception {
-        Map<String, Object> grok = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime",
-                "realtime", Map.of("realtime", Map.of("provider", "grok_realtime", "api_key", "xai-test"),
+        Map<String, Object> ultravox = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime",
+                "realtime", Map.of("realtime", Map.of("provider", "ultravox_realtime", "api_key", "uv-test"),
                         "llm", Map.of("provider", "openai", "api_key", "sk-voice-test"))));
-        as(key).body(grok).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
+        as(key).body(ultravox).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
                 .body("detail[0].loc", org.hamcrest.Matchers.hasItems("realtime", "provider"))
                 .body("detail[0].type", org.hamcrest.Matchers.equalTo("voice_runtime_unsupported"));
-        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), grok, Instant.now())
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), ultravox, Instant.now())
                 .await().indefinitely();
         String url = dial();
         SimulatedCaller caller = caller().connect(url);
         assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         JsonPath run = completedRun(runOf(url));
-        assertThat(run.getString("gathered_context.error")).contains("Grok", "speech-to-speech");
+        assertThat(run.getString("gathered_context.error")).contains("Ultravox", "speech-to-speech");
         assertThat(FakeRealtimeModel.QUERIES).isEmpty();
     }
 

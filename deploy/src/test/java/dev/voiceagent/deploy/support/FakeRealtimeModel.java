@@ -2,6 +2,7 @@ package dev.voiceagent.deploy.support;
 
 import dev.voiceagent.deploy.support.FakeVoiceProviders.Reply;
 import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Pcm16;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonArray;
@@ -17,10 +18,14 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A local stand-in for OpenAI's Realtime API (WebSocket {@code /v1/realtime?model=...}, GA events), checking what the
- * service sends as the API does and answering as it would:
+ * A local stand-in for OpenAI's Realtime API (WebSocket {@code /v1/realtime?model=...}, GA events), and for the two that
+ * speak it with their differences ({@link Dialect}: Azure OpenAI's v1 API at {@code /openai/v1/realtime}, xAI's Grok
+ * Voice Agent API with its own session shape), checking what the service sends as the API does and answering as it
+ * would:
  * <ul>
- * <li>{@code session.update} first, of type realtime with {@code audio/pcmu} in and out and server VAD; each one is kept
+ * <li>{@code session.update} first, with server VAD and the call's audio: {@code audio/pcmu} in and out on the phone,
+ * {@code audio/pcm} at 24 kHz (OpenAI, Azure) or 16 kHz (Grok) on a browser call; OpenAI's and Azure's of type
+ * realtime with the voice and VAD under audio, Grok's with both at the session's top and no type; each one is kept
  * ({@link #SESSIONS}) so a test sees the node's instructions and functions;</li>
  * <li>server VAD on the appended μ-law: {@code speech_started} when a 100 ms append is loud, {@code speech_stopped} and
  * {@code committed} after the session's silence_duration_ms of quiet; with create_response it answers by itself, and
@@ -44,8 +49,8 @@ public final class FakeRealtimeModel {
     public static final List<JsonObject> RESPONSE_REQUESTS = new CopyOnWriteArrayList<>();
     public static final List<String> QUERIES = new CopyOnWriteArrayList<>();
     public static final List<String> CANCELLED = new CopyOnWriteArrayList<>();
-    /** Bytes of μ-law per word of a reply: 250 ms. */
-    static final int WORD_BYTES = 2_000;
+    /** The audio of a word of a reply. */
+    static final int WORD_MS = 250;
     static final int LOUD = 600;
 
     static void reset() {
@@ -56,10 +61,20 @@ public final class FakeRealtimeModel {
         RESPONSE_REQUESTS.clear();
         QUERIES.clear();
         CANCELLED.clear();
+        DIALECTS.clear();
     }
+
+    /** Which of the protocol's speakers this is. */
+    public enum Dialect { OPENAI, AZURE, GROK }
+
+    /** The dialect of each session served, in order. */
+    public static final List<Dialect> DIALECTS = new CopyOnWriteArrayList<>();
 
     private final Vertx vertx;
     private final ServerWebSocket ws;
+    private final Dialect dialect;
+    /** The session's PCM rate; 0 for μ-law. */
+    private int pcmRate;
     private final Deque<String> script;
     private JsonObject session;
     private boolean speaking;
@@ -80,16 +95,18 @@ public final class FakeRealtimeModel {
         }
     }
 
-    private FakeRealtimeModel(Vertx vertx, ServerWebSocket ws) {
+    private FakeRealtimeModel(Vertx vertx, ServerWebSocket ws, Dialect dialect) {
         this.vertx = vertx;
         this.ws = ws;
+        this.dialect = dialect;
         this.script = FakeVoiceProviders.callerScript.isEmpty() ? null
                 : new ConcurrentLinkedDeque<>(FakeVoiceProviders.callerScript);
     }
 
-    static void serve(Vertx vertx, ServerWebSocket ws, String query) {
+    static void serve(Vertx vertx, ServerWebSocket ws, String query, Dialect dialect) {
         QUERIES.add(query);
-        FakeRealtimeModel model = new FakeRealtimeModel(vertx, ws);
+        DIALECTS.add(dialect);
+        FakeRealtimeModel model = new FakeRealtimeModel(vertx, ws, dialect);
         ws.binaryMessageHandler(b -> violation("a binary frame (audio goes base64)"));
         ws.textMessageHandler(text -> model.event(new JsonObject(text)));
         ws.writeTextMessage(new JsonObject().put("type", "session.created").put("session", new JsonObject()
@@ -97,7 +114,7 @@ public final class FakeRealtimeModel {
     }
 
     private static void violation(String what) {
-        FakeVoiceProviders.VIOLATIONS.add("openai realtime: " + what);
+        FakeVoiceProviders.VIOLATIONS.add("realtime: " + what);
     }
 
     private synchronized void event(JsonObject m) {
@@ -148,17 +165,24 @@ public final class FakeRealtimeModel {
     }
 
     private void update(JsonObject s) {
+        boolean grok = dialect == Dialect.GROK;
         JsonObject audio = s.getJsonObject("audio", new JsonObject());
         JsonObject input = audio.getJsonObject("input", new JsonObject());
         JsonObject output = audio.getJsonObject("output", new JsonObject());
-        JsonObject vad = input.getJsonObject("turn_detection", new JsonObject());
-        if (!"realtime".equals(s.getString("type"))
-                || !"audio/pcmu".equals(input.getJsonObject("format", new JsonObject()).getString("type"))
-                || !"audio/pcmu".equals(output.getJsonObject("format", new JsonObject()).getString("type"))
-                || !"server_vad".equals(vad.getString("type")) || s.getString("instructions") == null) {
-            violation("a session the phone path should not ask for: " + s.encode());
+        JsonObject vad = grok ? s.getJsonObject("turn_detection", new JsonObject())
+                : input.getJsonObject("turn_detection", new JsonObject());
+        JsonObject in = input.getJsonObject("format", new JsonObject());
+        JsonObject out = output.getJsonObject("format", new JsonObject());
+        int rate = "audio/pcm".equals(in.getString("type")) ? in.getInteger("rate", 24_000) : 0;
+        boolean formats = in.equals(out) && (rate == 0 ? "audio/pcmu".equals(in.getString("type"))
+                : rate == (grok ? 16_000 : 24_000));
+        boolean shape = grok ? s.getString("type") == null && !vad.containsKey("create_response")
+                && !output.containsKey("voice") : "realtime".equals(s.getString("type"));
+        if (!shape || !formats || !"server_vad".equals(vad.getString("type")) || s.getString("instructions") == null
+                || session != null && rate != pcmRate) {
+            violation("a session " + dialect + " should not be asked for: " + s.encode());
         }
-        if (session != null && output.containsKey("voice")) {
+        if (session != null && (grok ? s.containsKey("voice") : output.containsKey("voice"))) {
             violation("the voice changed after the session started");
         }
         for (Object t : s.getJsonArray("tools", new JsonArray())) {
@@ -170,22 +194,25 @@ public final class FakeRealtimeModel {
         }
         SESSIONS.add(s);
         session = s;
+        pcmRate = rate;
         ws.writeTextMessage(new JsonObject().put("type", "session.updated").put("session", s).encode());
     }
 
+    /** The session's server VAD (Grok's has no response controls: it always answers and always stops). */
     private JsonObject vad() {
-        return session.getJsonObject("audio").getJsonObject("input").getJsonObject("turn_detection");
+        return dialect == Dialect.GROK ? session.getJsonObject("turn_detection")
+                : session.getJsonObject("audio").getJsonObject("input").getJsonObject("turn_detection");
     }
 
-    private void append(byte[] mulaw) {
-        FakeVoiceProviders.STT_AUDIO_FRAMES.addAndGet(mulaw.length / 160);
-        short[] samples = G711.decode(mulaw);
+    private void append(byte[] bytes) {
+        short[] samples = pcmRate == 0 ? G711.decode(bytes) : Pcm16.samples(bytes);
+        int ms = samples.length * 1_000 / (pcmRate == 0 ? 8_000 : pcmRate);
+        FakeVoiceProviders.STT_AUDIO_FRAMES.addAndGet(ms / 20);
         double sum = 0;
         for (short s : samples) {
             sum += (double) s * s;
         }
         boolean loud = samples.length > 0 && Math.sqrt(sum / samples.length) > LOUD;
-        int ms = mulaw.length / 8;
         if (loud) {
             quietMs = 0;
             if (!speaking) {
@@ -279,8 +306,8 @@ public final class FakeRealtimeModel {
                                 .put("delta", (index == 0 ? "" : " ") + words[index]));
                         send(new JsonObject().put("type", "response.output_audio.delta")
                                 .put("response_id", response.id).put("item_id", item)
-                                .put("delta", Base64.getEncoder().encodeToString(tone(index))));
-                        itemAudioMs.merge(item, WORD_BYTES / 8, Integer::sum);
+                                .put("delta", Base64.getEncoder().encodeToString(tone(index, pcmRate))));
+                        itemAudioMs.merge(item, WORD_MS, Integer::sum);
                         return;
                     }
                     response.done = true;
@@ -298,13 +325,14 @@ public final class FakeRealtimeModel {
         }
     }
 
-    /** 250 ms of a tone, louder on odd words, as μ-law. */
-    private static byte[] tone(int word) {
-        short[] pcm = new short[WORD_BYTES];
+    /** 250 ms of a tone, louder on odd words, as μ-law or as PCM at {@code pcmRate}. */
+    private static byte[] tone(int word, int pcmRate) {
+        int rate = pcmRate == 0 ? 8_000 : pcmRate;
+        short[] pcm = new short[rate * WORD_MS / 1_000];
         for (int i = 0; i < pcm.length; i++) {
-            pcm[i] = (short) (Math.sin(2 * Math.PI * 440 * i / 8_000.0) * (word % 2 == 0 ? 6_000 : 9_000));
+            pcm[i] = (short) (Math.sin(2 * Math.PI * 440 * i / (double) rate) * (word % 2 == 0 ? 6_000 : 9_000));
         }
-        return G711.encode(pcm);
+        return pcmRate == 0 ? G711.encode(pcm) : Pcm16.bytes(pcm);
     }
 
     private static JsonObject usage(int in, int out) {

@@ -323,8 +323,13 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             throw new IllegalStateException(e);
         }
         base = "http://127.0.0.1:" + server.actualPort();
-        return Map.of("voiceagent.models.openai-base-url", base + "/v1", "voiceagent.models.elevenlabs-base-url", base,
-                "voiceagent.models.deepgram-base-url", base, "voiceagent.models.cartesia-base-url", base);
+        return Map.ofEntries(Map.entry("voiceagent.models.openai-base-url", base + "/v1"),
+                Map.entry("voiceagent.models.elevenlabs-base-url", base),
+                Map.entry("voiceagent.models.deepgram-base-url", base),
+                Map.entry("voiceagent.models.cartesia-base-url", base),
+                Map.entry("voiceagent.models.assemblyai-base-url", base),
+                Map.entry("voiceagent.models.rime-base-url", base),
+                Map.entry("voiceagent.models.grok-realtime-base-url", base + "/grok/v1"));
     }
 
     @Override
@@ -409,12 +414,51 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             String key = credential(request.getHeader("Authorization"));
             request.toWebSocket().onSuccess(ws -> {
                 if (query == null || !query.contains("intent=transcription")) {
-                    FakeRealtimeModel.serve(vertx, ws, query); // speech-to-speech
+                    FakeRealtimeModel.serve(vertx, ws, query, FakeRealtimeModel.Dialect.OPENAI); // speech-to-speech
                     return;
                 }
                 STT_QUERIES.add("realtime?" + query);
                 openAiTranscription(ws, key);
             });
+            return;
+        }
+        if (path.equals("/ws3")) { // Rime's JSON WebSocket
+            String auth = request.getHeader("Authorization");
+            if (auth == null || !auth.startsWith("Bearer ")) {
+                request.response().setStatusCode(401).end("{\"message\":\"Unauthorized\"}");
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                TTS_QUERIES.add("rime?" + query);
+                rime(ws, credential(auth), query);
+            });
+            return;
+        }
+        if (path.equals("/v3/ws")) { // AssemblyAI's streaming v3: the key as it is in Authorization
+            String auth = request.getHeader("Authorization");
+            if (auth == null || auth.isBlank() || auth.startsWith("Bearer ") || auth.startsWith("Token ")) {
+                request.response().setStatusCode(401).end();
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> {
+                STT_QUERIES.add("v3?" + query);
+                STT_OPENED_AT.add(System.currentTimeMillis());
+                assemblyAi(ws, auth, query);
+            });
+            return;
+        }
+        if (path.equals("/openai/v1/realtime") || path.equals("/grok/v1/realtime")) { // Azure OpenAI's, Grok's
+            boolean azure = path.startsWith("/openai");
+            String auth = azure ? request.getHeader("api-key") : request.getHeader("Authorization");
+            if (auth == null || !azure && !auth.startsWith("Bearer ")) {
+                request.response().setStatusCode(401).end("{\"error\":{\"message\":\"Incorrect API key\"}}");
+                return;
+            }
+            String query = request.query();
+            request.toWebSocket().onSuccess(ws -> FakeRealtimeModel.serve(vertx, ws, query,
+                    azure ? FakeRealtimeModel.Dialect.AZURE : FakeRealtimeModel.Dialect.GROK));
             return;
         }
         if (path.equals("/tts/websocket")) {
@@ -650,6 +694,121 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             results.put("from_finalize", true);
         }
         return results.encode();
+    }
+
+    // ---- AssemblyAI ----
+
+    /**
+     * AssemblyAI's streaming v3 ({@code /v3/ws?speech_model=...&encoding=pcm_mulaw|pcm_s16le&sample_rate=...}): Begin
+     * on open; audio only as binary messages of 50 to 1000 ms (anything else is a violation, as AssemblyAI closes the
+     * session with 3007); with the call's {@link CallerTimeline} (a benchmark's) a partial Turn (end_of_turn false)
+     * every {@link #INTERIM_FRAMES} frames of a segment; {@code ForceEndpoint} answered after {@link #sttDelayMs} by the
+     * formatted end of turn (turn_order, end_of_turn, turn_is_formatted, words with their end in ms) with the segments
+     * ended by then, or without a timeline the next scripted caller line (or the lines heard, with {@link #hearing});
+     * {@code Terminate} answered with Termination and a close. Universal-3 Pro's formatted turns only (format_turns is
+     * not asked for it).
+     */
+    private void assemblyAi(ServerWebSocket ws, String key, String query) {
+        int frameBytes = frameBytes(query == null ? null : query.replace("pcm_s16le", "linear16"));
+        if (query == null || !query.contains("speech_model=") || !(query.contains("encoding=pcm_mulaw")
+                || query.contains("encoding=pcm_s16le"))) {
+            VIOLATIONS.add("assemblyai: a session without its model or encoding: " + query);
+        }
+        CallerTimeline timeline = TIMELINES.get(key);
+        Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
+        HeardLines lines = hearing;
+        HeardLines.Ear ear = lines == null ? null : lines.ear();
+        long[] received = {0};
+        int[] turn = {0};
+        Set<Integer> finalised = new HashSet<>();
+        Map<Integer, Integer> partials = new HashMap<>();
+        ws.writeTextMessage(new JsonObject().put("type", "Begin").put("id", UUID.randomUUID().toString())
+                .put("expires_at", System.currentTimeMillis() / 1_000 + 3_600).encode());
+        ws.binaryMessageHandler(message -> {
+            long ms = message.length() * 20L / frameBytes;
+            if (ms < 50 || ms > 1_000) {
+                VIOLATIONS.add("assemblyai: an audio message of " + ms + " ms (50 to 1000 ms are taken)");
+            }
+            STT_AUDIO_FRAMES.addAndGet((int) (ms / 20));
+            STT_BYTES.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(message.length());
+            if (ear != null) {
+                ear.audio(message.getBytes());
+            }
+            received[0] += message.length();
+            if (timeline == null) {
+                return;
+            }
+            long at = received[0] / frameBytes;
+            List<CallerTimeline.Segment> segments = timeline.segments();
+            for (int i = 0; i < segments.size(); i++) {
+                CallerTimeline.Segment seg = segments.get(i);
+                if (finalised.contains(i) || at < seg.startFrame() || at >= seg.endFrame()) {
+                    continue;
+                }
+                int due = (int) ((at - seg.startFrame()) / INTERIM_FRAMES);
+                if (due > partials.getOrDefault(i, 0)) {
+                    partials.put(i, due);
+                    String[] words = seg.text().split(" ");
+                    int so = (int) Math.max(1, Math.min(words.length, Math.round(words.length
+                            * (double) (at - seg.startFrame()) / (seg.endFrame() - seg.startFrame()))));
+                    String partial = String.join(" ", Arrays.copyOf(words, so));
+                    ws.writeTextMessage(new JsonObject().put("type", "Turn").put("turn_order", turn[0])
+                            .put("end_of_turn", false).put("turn_is_formatted", false).put("transcript", partial)
+                            .put("words", new JsonArray()).encode());
+                    sttEvent(key, "partial '" + partial + "'");
+                }
+            }
+        });
+        ws.textMessageHandler(text -> {
+            String type = new JsonObject(text).getString("type", "");
+            STT_CONTROL.add(type);
+            switch (type) {
+                case "ForceEndpoint" -> {
+                    long at = received[0] / frameBytes;
+                    String line;
+                    long endMs = at * 20;
+                    if (timeline != null) {
+                        List<String> said = new ArrayList<>();
+                        List<CallerTimeline.Segment> segments = timeline.segments();
+                        for (int i = 0; i < segments.size(); i++) {
+                            if (!finalised.contains(i) && segments.get(i).endFrame() <= at) {
+                                finalised.add(i);
+                                said.add(segments.get(i).text());
+                                endMs = segments.get(i).endFrame() * 20;
+                            }
+                        }
+                        line = String.join(" ", said);
+                    } else {
+                        String next = ear != null ? ear.transcript()
+                                : callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
+                        line = next == null ? "" : next;
+                    }
+                    int order = turn[0]++;
+                    long end = endMs;
+                    sttEvent(key, "ForceEndpoint at frame " + at);
+                    vertx.setTimer(sttDelayMs, t -> {
+                        if (ws.isClosed()) {
+                            return;
+                        }
+                        JsonArray words = new JsonArray();
+                        if (!line.isEmpty()) {
+                            words.add(new JsonObject().put("text", line).put("start", Math.max(0, end - 500))
+                                    .put("end", end).put("confidence", 0.97).put("word_is_final", true));
+                        }
+                        ws.writeTextMessage(new JsonObject().put("type", "Turn").put("turn_order", order)
+                                .put("end_of_turn", true).put("turn_is_formatted", true).put("transcript", line)
+                                .put("end_of_turn_confidence", 1.0).put("words", words).encode());
+                        sttEvent(key, "final '" + line + "'");
+                    });
+                }
+                case "Terminate" -> {
+                    ws.writeTextMessage(new JsonObject().put("type", "Termination")
+                            .put("audio_duration_seconds", received[0] / frameBytes / 50).encode());
+                    vertx.setTimer(20, t -> ws.close());
+                }
+                default -> VIOLATIONS.add("assemblyai: unknown message " + type);
+            }
+        });
     }
 
     // ---- Deepgram Flux ----
@@ -950,6 +1109,89 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 }
                 if (!ws.isClosed()) {
                     ws.writeTextMessage(new JsonObject().put("type", "done").put("context_id", id).encode());
+                }
+            });
+        });
+    }
+
+    // ---- Rime ----
+
+    /**
+     * Rime's JSON WebSocket ({@code /ws3?speaker=...&modelId=...&audioFormat=mulaw|pcm&samplingRate=...&segment=never}):
+     * with segment=never nothing is spoken until a {@code flush}; the text since the last flush is the context's
+     * sentence: after {@link #ttsDelayMs} its audio (60 ms a word, in the query's format) as {@code chunk} messages of
+     * 100 ms, its words as one {@code timestamps} message (seconds from the sentence's start), then {@code done}. Rime
+     * keeps one context at a time: text for another before the last one's done is a violation, unless a {@code clear}
+     * dropped it (its remaining chunks are not sent).
+     */
+    private void rime(ServerWebSocket ws, String key, String query) {
+        boolean mulaw = query != null && query.contains("audioFormat=mulaw") && query.contains("samplingRate=8000");
+        boolean pcm = query != null && query.contains("audioFormat=pcm") && query.contains("samplingRate=16000");
+        if (!mulaw && !pcm || !query.contains("segment=never") || !query.contains("speaker=")
+                || !query.contains("modelId=")) {
+            VIOLATIONS.add("rime: a session the call should not ask for: " + query);
+        }
+        int bytesPerMs = mulaw ? 8 : 32;
+        StringBuilder text = new StringBuilder();
+        String[] context = {null};
+        boolean[] busy = {false};
+        Set<String> cleared = ConcurrentHashMap.newKeySet();
+        ws.binaryMessageHandler(b -> VIOLATIONS.add("rime: a binary frame"));
+        ws.textMessageHandler(message -> {
+            JsonObject m = new JsonObject(message);
+            String operation = m.getString("operation");
+            if ("clear".equals(operation)) {
+                if (context[0] != null) {
+                    cleared.add(context[0]);
+                }
+                busy[0] = false;
+                text.setLength(0);
+                return;
+            }
+            if (!"flush".equals(operation)) {
+                String id = m.getString("contextId");
+                if (id == null || m.getString("text") == null) {
+                    VIOLATIONS.add("rime: a message without text or contextId: " + shorten(message));
+                    return;
+                }
+                if (busy[0] && !id.equals(context[0])) {
+                    VIOLATIONS.add("rime: text for " + id + " while " + context[0] + " is being spoken");
+                }
+                context[0] = id;
+                text.append(m.getString("text"));
+                return;
+            }
+            String id = context[0];
+            String said = text.toString().strip();
+            text.setLength(0);
+            busy[0] = true;
+            TTS_TEXTS.add(said);
+            String[] words = said.split("\\s+");
+            byte[] audio = new byte[60 * Math.max(1, words.length) * bytesPerMs];
+            for (int i = 0; i < audio.length; i++) {
+                audio[i] = mulaw ? (byte) (i % 2 == 0 ? 0x1F : 0x9F) : (byte) (i % 4 < 2 ? 0x00 : 0x10);
+            }
+            JsonArray starts = new JsonArray();
+            JsonArray ends = new JsonArray();
+            for (int w = 0; w < words.length; w++) {
+                starts.add(w * 0.06);
+                ends.add(w * 0.06 + 0.05);
+            }
+            vertx.setTimer(ttsDelayMs, t -> {
+                for (int at = 0; at < audio.length && !ws.isClosed() && !cleared.contains(id); at += 100 * bytesPerMs) {
+                    byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 100 * bytesPerMs));
+                    ws.writeTextMessage(new JsonObject().put("type", "chunk").put("contextId", id)
+                            .put("data", Base64.getEncoder().encodeToString(chunk)).encode());
+                    if (at == 0) {
+                        ws.writeTextMessage(new JsonObject().put("type", "timestamps").put("contextId", id)
+                                .put("word_timestamps", new JsonObject().put("words", new JsonArray(List.of(
+                                        (Object[]) words))).put("start", starts).put("end", ends)).encode());
+                    }
+                }
+                if (!ws.isClosed() && !cleared.contains(id)) {
+                    spoken(key, id, said);
+                    busy[0] = false;
+                    ws.writeTextMessage(new JsonObject().put("type", "done").put("contextId", id).encode());
                 }
             });
         });

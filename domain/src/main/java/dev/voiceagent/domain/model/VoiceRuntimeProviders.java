@@ -23,12 +23,12 @@ public final class VoiceRuntimeProviders {
             "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
-            "dograh", "simulator");
+            "xai", "sarvam", "smallest", "camb", "dograh", "simulator");
     /**
-     * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API. (Grok's, Ultravox's
-     * and Gemini Live's protocols are not spoken yet.)
+     * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API and those that speak
+     * its protocol, Azure OpenAI's and xAI's Grok.
      */
-    public static final List<String> REALTIME = List.of("openai_realtime");
+    public static final List<String> REALTIME = List.of("openai_realtime", "azure_realtime", "grok_realtime");
 
     private VoiceRuntimeProviders() {
     }

@@ -187,7 +187,7 @@ public class GuardedHttp {
     /**
      * Opens a WebSocket to a provider (ws:// or wss://; an http(s) base URL becomes ws(s)), resolved once and checked
      * against the address policy like every request a tenant aims, connected to the address that was checked. A
-     * refused upgrade fails with the provider's status in its message.
+     * refused upgrade fails with the provider's status, and the words of its answer's body, in its message.
      */
     public Future<WebSocket> webSocket(String url, Map<String, String> headers, Duration limit, boolean guarded) {
         Target target;
@@ -203,10 +203,16 @@ public class GuardedHttp {
             headers.forEach(options::addHeader);
             return sockets.connect(options);
         }).recover(failure -> Future.failedFuture(failure instanceof UpgradeRejectedException rejected
-                ? new SocketRefused("Could not reach " + target.host() + ": " + describe(failure),
-                        rejected.getStatus(), rejected.getHeaders() == null ? null
+                ? new SocketRefused("Could not reach " + target.host() + ": " + describe(failure)
+                        + said(rejected.getBody()), rejected.getStatus(), rejected.getHeaders() == null ? null
                                 : rejected.getHeaders().get("Retry-After"))
                 : unreachable(target.host(), failure)));
+    }
+
+    /** A refused upgrade's body as the provider's words (": Invalid API key"), or nothing when it had none. */
+    private static String said(Buffer body) {
+        String words = body == null ? null : ProviderChecks.message(body.toString(StandardCharsets.UTF_8));
+        return words == null ? "" : ": " + words;
     }
 
     /**

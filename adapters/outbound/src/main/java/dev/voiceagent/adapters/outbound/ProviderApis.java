@@ -38,6 +38,11 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("grok_realtime", "https://api.x.ai/v1"),
+            Map.entry("xai", "https://api.x.ai/v1"),
+            Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("smallest", "https://api.smallest.ai"),
+            Map.entry("camb", "https://client.camb.ai/apis"),
             Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
             Map.entry("google_tts", GOOGLE_TTS),
             Map.entry("google_oauth", "https://oauth2.googleapis.com"),
@@ -191,9 +196,13 @@ public class ProviderApis {
             case "deepgram" -> "Deepgram";
             case "cartesia" -> "Cartesia";
             case "assemblyai" -> "AssemblyAI";
+            case "xai" -> "xAI";
+            case "smallest" -> "Smallest AI";
+            case "camb" -> "Camb.ai";
             case "azure_speech" -> "Azure Speech";
             case "minimax" -> "MiniMax";
             case "grok_realtime" -> "Grok";
+            case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";
             case "google_realtime", "google_vertex_realtime" -> "Gemini Live";
             case "dograh" -> "The installation's managed models";

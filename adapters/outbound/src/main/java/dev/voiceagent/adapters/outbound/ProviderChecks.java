@@ -16,15 +16,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a configured key with the provider itself: an OpenAI-compatible GET {base_url}/models (OpenAI,
- * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax's models, self-hosted Speaches, the installation's managed
- * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
- * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute), Azure Speech GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list
- * (the region's voices, not billed), Google Cloud text-to-speech GET https://texttospeech.googleapis.com/v1/voices
- * (the language's voices, not billed; with a service account's access token when no API key is given), MiniMax's
- * speech POST /v1/get_voice (its system voices, not billed; a refused key is said in base_resp under HTTP 200). Other
- * providers are not asked (as in the reference). A refusal or an unreachable provider is its message.
+ * Checks a configured key with the provider itself, by the cheapest authenticated read it offers that neither speaks
+ * nor bills (each case says which): an OpenAI-compatible GET {base_url}/models (OpenAI, Atlas Cloud, OpenRouter, Groq,
+ * xAI, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed endpoint), a speech provider's account,
+ * voice or model list, AssemblyAI's temporary streaming token (the streaming service itself answers, and no session
+ * is opened, which it would bill by the minute). Other providers are not asked (as in the reference). A refusal or an
+ * unreachable provider is its message.
  */
 @ApplicationScoped
 public class ProviderChecks implements ModelProviderCheck {
@@ -72,6 +69,16 @@ public class ProviderChecks implements ModelProviderCheck {
             // a token never redeemed: it lapses unused within the minute
             case "assemblyai" -> ask(apis.assemblyai() + "/v3/token?expires_in_seconds=60",
                     Map.of("Authorization", key), false, provider, apis.assemblyai());
+            case "grok_realtime" -> ask(apis.address("grok_realtime") + "/models", Map.of("Authorization",
+                    "Bearer " + key), false, provider, apis.address("grok_realtime"));
+            case "azure_realtime" -> azure(endpoint, key);
+            // the workspace's cloned voices, one of them: Sarvam's only cheap authenticated GET
+            case "sarvam" -> ask(apis.address("sarvam") + "/voices?limit=1", Map.of("api-subscription-key", key),
+                    false, provider, apis.address("sarvam"));
+            case "smallest" -> ask(apis.address("smallest") + "/waves/v1/lightning-v3.1/get_voices",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
+            case "camb" -> ask(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, provider,
+                    apis.address("camb"));
             case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
@@ -165,6 +172,23 @@ public class ProviderChecks implements ModelProviderCheck {
         } catch (DecodeException | ClassCastException notJson) {
             return new JsonObject();
         }
+    }
+
+    /**
+     * Azure OpenAI: the resource's model list with the key as api-key (the GA v1 API's {@code /openai/v1/models}, or
+     * {@code /openai/models} at a preview api-version), through the address guard: the resource is the tenant's.
+     */
+    private Uni<Optional<String>> azure(ModelEndpoint endpoint, String key) {
+        Object resource = endpoint.settings().get("endpoint");
+        if (!(resource instanceof String given) || given.isBlank()) {
+            return Uni.createFrom().item(Optional.of("Azure OpenAI needs the endpoint of its resource"));
+        }
+        String base = ProviderApis.trim(given.strip());
+        Object version = endpoint.settings().get("api_version");
+        String url = version == null || "v1".equals(version) ? base + "/openai/v1/models"
+                : base + "/openai/models?api-version=" + URLEncoder.encode(String.valueOf(version),
+                        StandardCharsets.UTF_8);
+        return ask(url, Map.of("api-key", key), true, endpoint.provider(), base);
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

@@ -62,7 +62,7 @@ final class GoogleSpeech {
         @Override
         public byte[] chunk(byte[] bytes) {
             if (body.size() + bytes.length > MAX_ANSWER) {
-                throw new SpeechRequests.ProviderError("an answer larger than " + (MAX_ANSWER >> 20) + " MB", false);
+                throw new SpeechRequests.Said("an answer larger than " + (MAX_ANSWER >> 20) + " MB", false);
             }
             body.writeBytes(bytes);
             return new byte[0];
@@ -75,15 +75,15 @@ final class GoogleSpeech {
                 content = new JsonObject(body.toString(StandardCharsets.UTF_8))
                         .getString("audioContent");
             } catch (DecodeException | ClassCastException notJson) {
-                throw new SpeechRequests.ProviderError("an answer that is not its JSON", true);
+                throw new SpeechRequests.Said("an answer that is not its JSON", true);
             }
             if (content == null) {
-                throw new SpeechRequests.ProviderError("an answer without audioContent", true);
+                throw new SpeechRequests.Said("an answer without audioContent", true);
             }
             try {
                 return audio(Base64.getDecoder().decode(content), format);
             } catch (IllegalArgumentException notBase64) {
-                throw new SpeechRequests.ProviderError("audioContent that is not base64", true);
+                throw new SpeechRequests.Said("audioContent that is not base64", true);
             }
         }
     }
@@ -116,14 +116,14 @@ final class GoogleSpeech {
             }
             at = (int) Math.min(Integer.MAX_VALUE, body + size + (size & 1));
         }
-        throw new SpeechRequests.ProviderError("a WAV file without audio data", true);
+        throw new SpeechRequests.Said("a WAV file without audio data", true);
     }
 
     private static byte[] convert(byte[] data, int code, int channels, int rate, AudioFormat format) {
         boolean pcm = code == 1;
         boolean mulaw = code == 7;
         if (channels != 1 || !pcm && !mulaw || rate < 8_000 || rate > 48_000 || rate % 1_000 != 0) {
-            throw new SpeechRequests.ProviderError("a WAV file of format " + code + ", " + channels + " channels at "
+            throw new SpeechRequests.Said("a WAV file of format " + code + ", " + channels + " channels at "
                     + rate + " Hz", false);
         }
         AudioFormat given = new AudioFormat(mulaw ? AudioFormat.Encoding.MULAW : AudioFormat.Encoding.PCM16LE, rate);

@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (VOICEAGENT_MODELS_GOOGLE_OAUTH_BASE_URL + {@code /token}, by default https://oauth2.googleapis.com/token: never the
  * tenant's {@code token_uri}, which only names the audience). A token is kept per account and shared by every call until
  * a minute before it expires; concurrent asks share one request, and a failed one is not kept. A refusal (a bad or
- * deleted key: 4xx with {@code error} and {@code error_description}) is a {@link SpeechRequests.ProviderError} not worth
+ * deleted key: 4xx with {@code error} and {@code error_description}) is a {@code SpeechRequests.Said} not worth
  * another try; Google's 5xx or 429 one that is; an unreachable endpoint is GuardedHttp's. Signing (one RSA signature an
  * hour an account) is done where the token is asked for, on the event loop.
  */
@@ -63,7 +63,7 @@ public final class GoogleTokens {
                 rs256.update(signed.getBytes(StandardCharsets.US_ASCII));
                 return signed + "." + base64.encodeToString(rs256.sign());
             } catch (GeneralSecurityException e) {
-                throw new SpeechRequests.ProviderError("the service account's key cannot sign: " + e.getMessage(),
+                throw new SpeechRequests.Said("the service account's key cannot sign: " + e.getMessage(),
                         false);
             }
         }
@@ -159,7 +159,7 @@ public final class GoogleTokens {
             if (answer.status() / 100 != 2 || !(json.getValue("access_token") instanceof String token)) {
                 String said = json.getValue("error") instanceof String error ? error
                         + (json.getValue("error_description") instanceof String d ? ": " + d : "") : cut(answer.body());
-                throw new SpeechRequests.ProviderError("the service account " + account.email + " got no token (HTTP "
+                throw new SpeechRequests.Said("the service account " + account.email + " got no token (HTTP "
                         + answer.status() + (said.isEmpty() ? "" : ": " + said) + ")", answer.status() == 429
                         || answer.status() / 100 == 5);
             }

@@ -62,14 +62,14 @@ final class MiniMaxSpeech {
     }
 
     /** MiniMax's failure in {@code base_resp}, if it says one. */
-    static SpeechRequests.ProviderError failure(JsonObject json) {
+    static SpeechRequests.Said failure(JsonObject json) {
         JsonObject said = json.getValue("base_resp") instanceof JsonObject o ? o : null;
         int code = said == null || !(said.getValue("status_code") instanceof Number n) ? 0 : n.intValue();
         if (code == 0) {
             return null;
         }
         String message = said.getValue("status_msg") instanceof String s && !s.isBlank() ? s.strip() : "an error";
-        return new SpeechRequests.ProviderError(message + " (status_code " + code + ")", TRANSIENT.contains(code));
+        return new SpeechRequests.Said(message + " (status_code " + code + ")", TRANSIENT.contains(code));
     }
 
     /** One answer's events: read line by line as they come, their audio decoded and converted in order. */
@@ -97,7 +97,7 @@ final class MiniMaxSpeech {
                 }
             }
             if (line.size() + bytes.length - from > MAX_LINE) {
-                throw new SpeechRequests.ProviderError("an event larger than " + (MAX_LINE >> 20) + " MB", false);
+                throw new SpeechRequests.Said("an event larger than " + (MAX_LINE >> 20) + " MB", false);
             }
             line.write(bytes, from, bytes.length - from);
             return audio.toByteArray();
@@ -115,12 +115,12 @@ final class MiniMaxSpeech {
                 } catch (DecodeException notJson) {
                     answer = null;
                 }
-                SpeechRequests.ProviderError said = answer == null ? null : failure(answer);
-                throw said != null ? said : new SpeechRequests.ProviderError("an answer that is not events: "
+                SpeechRequests.Said said = answer == null ? null : failure(answer);
+                throw said != null ? said : new SpeechRequests.Said("an answer that is not events: "
                         + cut(plain.toString()), true);
             }
             if (!finished) {
-                throw new SpeechRequests.ProviderError("the stream ended before its last event", true);
+                throw new SpeechRequests.Said("the stream ended before its last event", true);
             }
             audio.writeBytes(conversion.end());
             return audio.toByteArray();
@@ -144,9 +144,9 @@ final class MiniMaxSpeech {
             try {
                 json = new JsonObject(data);
             } catch (DecodeException notJson) {
-                throw new SpeechRequests.ProviderError("an event that is not JSON: " + cut(data), true);
+                throw new SpeechRequests.Said("an event that is not JSON: " + cut(data), true);
             }
-            SpeechRequests.ProviderError said = failure(json);
+            SpeechRequests.Said said = failure(json);
             if (said != null) {
                 throw said;
             }
@@ -159,7 +159,7 @@ final class MiniMaxSpeech {
                 try {
                     audio.writeBytes(conversion.chunk(HexFormat.of().parseHex(hex)));
                 } catch (IllegalArgumentException notHex) {
-                    throw new SpeechRequests.ProviderError("audio that is not hex", true);
+                    throw new SpeechRequests.Said("audio that is not hex", true);
                 }
             }
         }

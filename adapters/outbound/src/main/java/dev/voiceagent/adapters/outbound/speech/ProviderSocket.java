@@ -205,6 +205,19 @@ abstract class ProviderSocket {
         failed(message);
     }
 
+    /**
+     * Closes the open socket as ours, not a drop (a provider with no way to stop what it is saying is stopped so): it
+     * is forgotten at once, nothing more of it is heard, and no failure counts; the next {@link #connect()} opens
+     * another.
+     */
+    protected final synchronized void discard() {
+        WebSocket ws = socket;
+        if (ws != null) {
+            socket = null;
+            ws.close();
+        }
+    }
+
     /** Ends the stream: {@code farewell} (if any) is the last message, the socket closed {@code graceMs} after it. */
     protected final synchronized void shut(String farewell, long graceMs) {
         if (closed) {

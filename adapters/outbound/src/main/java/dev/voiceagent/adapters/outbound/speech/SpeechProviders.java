@@ -23,10 +23,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
  * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
- * multi-context and Cartesia's WebSockets,
- * Deepgram Aura, Azure Speech, Google Cloud, MiniMax and OpenAI-compatible speech per sentence, each at the installation's address for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL
- * the organization chose (then through the address guard). Any other provider is refused at call start with a reason
- * the run keeps. Every stream outlives a provider's hiccup within the installation's budget
+ * multi-context, Cartesia's and Sarvam's WebSockets, Deepgram Aura, xAI, Smallest AI, Camb.ai, Azure Speech, Google
+ * Cloud, MiniMax and OpenAI-compatible speech per sentence, each at the installation's address for it
+ * (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL the organization chose (then through the address
+ * guard). Any other provider is refused at call start with a reason the run keeps. Every stream outlives a provider's
+ * hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
  * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
  * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
@@ -138,12 +139,17 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "elevenlabs" -> elevenLabs(endpoint, format, listener);
             case "cartesia" -> cartesia(endpoint, format, listener);
             case "deepgram" -> aura(endpoint, format, listener);
+            case "xai" -> xai(endpoint, format, listener);
+            case "sarvam" -> sarvam(endpoint, format, listener);
+            case "smallest" -> smallest(endpoint, format, listener);
+            case "camb" -> camb(endpoint, format, listener);
             case "azure_speech" -> azure(endpoint, format, listener);
             case "google" -> google(endpoint, format, listener);
             case "minimax" -> miniMax(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, Azure Speech,"
-                    + " Google Cloud, MiniMax, OpenAI and OpenAI-compatible voices can)");
+                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, xAI, Sarvam,"
+                    + " Smallest AI, Camb.ai, Azure Speech, Google Cloud, MiniMax, OpenAI and OpenAI-compatible voices"
+                    + " can)");
         };
     }
 
@@ -219,6 +225,109 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Deepgram", text -> new SpeechRequests.Request(url, headers,
                 new JsonObject().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.none(format), own != null, timeout, listener);
+    }
+
+    /**
+     * xAI's {@code POST /v1/tts} per sentence (docs.x.ai, Voice: "Text to speech - REST"; the key as a Bearer token) at
+     * the installation's address (VOICEAGENT_MODELS_XAI_BASE_URL, https://api.x.ai/v1 by default): the voice and the
+     * language (required by xAI; {@code auto} detects it), the answer streamed in the call's own format
+     * ({@code output_format}: codec {@code mulaw} at 8 kHz on the phone, raw 16-bit {@code pcm} at 16 kHz in a
+     * browser), so nothing is transcoded. Not xAI's WebSocket ({@code wss://api.x.ai/v1/tts}, as pipecat's
+     * services/xai/tts.py speaks it): it carries one utterance at a time with no id on its {@code audio.delta}s, so
+     * sentences cannot be asked ahead and a barge-in could only clear them all ({@code text.clear}); a request per
+     * sentence is reset alone.
+     */
+    private TextToSpeech.Stream xai(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = apis.address("xai") + "/tts";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "xAI"), "Accept", "audio/*");
+        JsonObject output = new JsonObject().put("codec", format.encoding() == AudioFormat.Encoding.MULAW ? "mulaw"
+                : "pcm").put("sample_rate", format.sampleRate());
+        String voice = setting(endpoint, "voice", null, "eve");
+        String language = setting(endpoint, "language", null, "en");
+        return new SpeechRequests(http, vertx, budget, "xAI", text -> new SpeechRequests.Request(url, headers,
+                new JsonObject().put("text", text).put("voice_id", voice).put("language", language)
+                        .put("output_format", output.copy()).encode()),
+                () -> SpeechRequests.Conversion.none(format), false, timeout, listener);
+    }
+
+    /**
+     * Sarvam's streaming WebSocket ({@code /text-to-speech/ws?model=...&send_completion_event=true}, the key in
+     * {@code api-subscription-key}) at the installation's address (VOICEAGENT_MODELS_SARVAM_BASE_URL, https -> wss):
+     * the model (the catalog's default {@code bulbul:v2}), the speaker, the language, the speed as Sarvam's pace, the
+     * call's own format ({@link SarvamStream}).
+     */
+    private TextToSpeech.Stream sarvam(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("sarvam")) + "/text-to-speech/ws?model="
+                + URLEncoder.encode(setting(endpoint, "model", endpoint.model(), "bulbul:v2"), StandardCharsets.UTF_8)
+                + "&send_completion_event=true";
+        Map<String, String> headers = Map.of("api-subscription-key", key(endpoint, "Sarvam"));
+        JsonObject config = SarvamStream.config(setting(endpoint, "voice", null, "anushka"),
+                setting(endpoint, "language", null, "hi-IN"), number(endpoint, "speed"), format);
+        return new SarvamStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, config,
+                SarvamStream.KEEP_ALIVE, listener);
+    }
+
+    /**
+     * Smallest AI's Waves streamed speech ({@code POST /waves/v1/tts/live}, server-sent events; the key as a Bearer
+     * token) per sentence at the installation's address (VOICEAGENT_MODELS_SMALLEST_BASE_URL): the model (the
+     * catalog's {@code lightning_v3.1}), the voice, the language, the speed when set, raw 16-bit PCM at the call's own
+     * rate (8 or 16 kHz), encoded to μ-law on the phone ({@link SmallestEvents}). Not its WebSocket on the same path:
+     * its {@code complete} comes seconds after a request's last audio ({@code complete_backoff_ms}, 4 s by default) and
+     * it has no message that stops one request, where a request per sentence ends with its stream and is reset alone.
+     */
+    private TextToSpeech.Stream smallest(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = apis.address("smallest") + "/waves/v1/tts/live";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Smallest AI"), "Accept",
+                "text/event-stream");
+        JsonObject voice = new JsonObject().put("voice_id", setting(endpoint, "voice", null, "sophia"))
+                .put("model", setting(endpoint, "model", endpoint.model(), "lightning_v3.1"))
+                .put("language", setting(endpoint, "language", null, "en")).put("sample_rate", format.sampleRate())
+                .put("output_format", "pcm");
+        Double speed = number(endpoint, "speed");
+        if (speed != null) {
+            voice.put("speed", speed);
+        }
+        return new SpeechRequests(http, vertx, budget, "Smallest AI", text -> new SpeechRequests.Request(url,
+                headers, voice.copy().put("text", text).encode()),
+                () -> SpeechRequests.Conversion.fromPcm(format.sampleRate(), format).carried(new SmallestEvents()),
+                false, timeout, listener);
+    }
+
+    /**
+     * The rate of the raw PCM each Camb.ai model streams (pipecat's services/camb/tts.py, Camb.ai's model notes):
+     * what it is resampled from.
+     */
+    static final Map<String, Integer> CAMB_RATES = Map.of("mars-flash", 22_050, "mars-instruct", 22_050,
+            "mars-pro", 48_000);
+
+    /**
+     * Camb.ai's streamed speech ({@code POST /apis/tts-stream}, the key in {@code x-api-key}; the Camb.ai SDK's
+     * text_to_speech.tts, as pipecat's services/camb/tts.py calls it) per sentence at the installation's address
+     * (VOICEAGENT_MODELS_CAMB_BASE_URL, the SDK's base URL: https://client.camb.ai/apis): the model as its
+     * {@code speech_model}, the voice (a number), the language, raw 16-bit PCM (output format {@code pcm_s16le}) at
+     * the model's own rate ({@link #CAMB_RATES}; Camb.ai offers no μ-law), resampled and encoded to the
+     * call's format as it comes. A model whose rate is not known here, or a voice that is not a number, is refused at
+     * call start with the reason.
+     */
+    private TextToSpeech.Stream camb(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String model = setting(endpoint, "model", endpoint.model(), "mars-flash");
+        Integer rate = CAMB_RATES.get(model);
+        if (rate == null) {
+            throw new UnsupportedSpeechProvider("The voice runtime does not know the audio rate of Camb.ai's " + model
+                    + " (it knows mars-flash, mars-instruct and mars-pro)");
+        }
+        String voice = setting(endpoint, "voice", null, "147320").strip();
+        if (!voice.matches("\\d{1,18}")) {
+            throw new UnsupportedSpeechProvider("A Camb.ai voice is a number (a voice id), not " + voice);
+        }
+        String url = apis.address("camb") + "/tts-stream";
+        Map<String, String> headers = Map.of("x-api-key", key(endpoint, "Camb.ai"), "Accept", "audio/*");
+        JsonObject request = new JsonObject().put("voice_id", Long.parseLong(voice))
+                .put("language", setting(endpoint, "language", null, "en-us")).put("speech_model", model)
+                .put("output_configuration", new JsonObject().put("format", "pcm_s16le"));
+        return new SpeechRequests(http, vertx, budget, "Camb.ai", text -> new SpeechRequests.Request(url, headers,
+                request.copy().put("text", text).encode()),
+                () -> SpeechRequests.Conversion.fromPcm(rate, format), false, timeout, listener);
     }
 
     /**

@@ -22,17 +22,20 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Text-to-speech by one streamed HTTP request per sentence (Deepgram Aura's {@code POST /v1/speak}, OpenAI's
- * {@code POST /audio/speech}, Azure Speech's SSML, Google Cloud's {@code text:synthesize}, MiniMax's server-sent
- * events): the answer is read as its chunks arrive by the provider's {@link Decoder} (raw audio converted to the call's
- * format when the provider cannot speak it: {@link Conversion}) and its audio handed on; a cancelled sentence's request
- * is reset, so the provider stops. At most {@link #IN_FLIGHT} sentences are requested at once (the session plays them
- * in order); the rest wait.
+ * {@code POST /audio/speech}, xAI's, Smallest AI's, Camb.ai's, Azure Speech's SSML, Google Cloud's
+ * {@code text:synthesize}, MiniMax's server-sent events): the answer is read as its chunks arrive by the provider's
+ * {@link Decoder} (raw audio, or the audio its events carry, {@link Conversion#carried}, converted to the call's format
+ * when the provider cannot speak it: {@link Conversion}) and its audio handed on; a cancelled sentence's request is
+ * reset, so the provider stops. An error the provider says in an answer under way ({@link Said}) is tried again when
+ * it is worth it and fails the stream with the provider's words otherwise. At most {@link #IN_FLIGHT} sentences are
+ * requested at once (the session plays them in order); the rest wait.
  *
  * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
- * reset, an error the provider says in its answer that is worth another try ({@link ProviderError}), before or after
+ * reset, an error the provider says in its answer that is worth another try ({@link Said}), before or after
  * some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told
  * to {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
  * another try (a bad key, a bad request) or a spent budget fails the stream, so no sentence is skipped silently. A
@@ -59,7 +62,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
 
     /**
      * How one try's answer becomes the call's audio: each chunk of its body as it comes, then what is left at its end
-     * (never null: empty when there is no audio). Either may throw a {@link ProviderError} when the provider says it
+     * (never null: empty when there is no audio). Either may throw {@link Said} when the provider says the sentence
      * failed. One per try, used on one thread at a time.
      */
     interface Decoder {
@@ -70,25 +73,31 @@ final class SpeechRequests implements TextToSpeech.Stream {
     }
 
     /**
-     * A failure the provider said in an answer that began well (an error event mid-stream, an answer without its audio),
-     * in its own words; {@code again} when another try may succeed (a rate limit, the provider's own hiccup).
+     * The provider said, in an answer already under way, that the sentence failed (an error event in its body, an
+     * answer without its audio): its words. Asked again when {@code again} (a rate limit, the provider's own hiccup);
+     * otherwise the stream fails with them.
      */
-    static final class ProviderError extends RuntimeException {
+    static final class Said extends RuntimeException {
         final boolean again;
 
-        ProviderError(String message, boolean again) {
-            super(message, null, false, false);
+        Said(String words) {
+            this(words, false);
+        }
+
+        Said(String words, boolean again) {
+            super(words, null, false, false);
             this.again = again;
         }
     }
 
     /**
      * How the provider's audio becomes the call's: as it is, or 16-bit PCM at a rate resampled (when it is not the
-     * call's) and encoded.
+     * call's) and encoded; the audio is the body itself, or what its events carry ({@link #carried}).
      */
     static final class Conversion implements Decoder {
         private final Integer fromRate; // null: the provider already speaks the call's format
         private final AudioFormat to;
+        private UnaryOperator<byte[]> events; // null: the body is the audio
         private Resampler resampler;
         private int carry = -1; // a byte of a sample split between chunks
 
@@ -105,8 +114,18 @@ final class SpeechRequests implements TextToSpeech.Stream {
             return new Conversion(rate, to);
         }
 
+        /**
+         * This conversion of the audio the body's events carry: {@code events} takes each piece of the body to the
+         * audio it completes, or throws {@link Said} for an event that says the sentence failed. One per request.
+         */
+        Conversion carried(UnaryOperator<byte[]> events) {
+            this.events = events;
+            return this;
+        }
+
         @Override
-        public byte[] chunk(byte[] chunk) {
+        public byte[] chunk(byte[] piece) {
+            byte[] chunk = events == null ? piece : events.apply(piece);
             if (fromRate == null) {
                 return chunk;
             }
@@ -234,7 +253,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
         }
         int mine = ++sentence.attempt;
         Decoder decoder = decoders.get();
-        // a decoder's ProviderError fails the stream and resets the request (Mutiny cancels upstream of a failed map)
+        // what a decoder's Said throws fails this try and resets its request (Mutiny cancels upstream of a failed map)
         sentence.request = Uni.createFrom().deferred(() -> requests.apply(sentence.text))
                 .onItem().transformToMulti(request -> http.postStream(request.url, request.headers, request.body,
                         timeout, guarded))
@@ -246,7 +265,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
                             byte[] rest;
                             try {
                                 rest = decoder.end();
-                            } catch (ProviderError failure) {
+                            } catch (Said failure) {
                                 ended(sentence, mine, failure);
                                 return;
                             }
@@ -304,7 +323,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
         if (failure instanceof GuardedHttp.StreamRefused refused) {
             again = RetryBudget.transientStatus(refused.status);
             retryAfter = RetryBudget.retryAfter(refused.retryAfter, Instant.now());
-        } else if (failure instanceof ProviderError said) {
+        } else if (failure instanceof Said said) {
             again = said.again;
         } else {
             again = failure instanceof GuardedHttp.Unreachable && !(failure instanceof GuardedHttp.Refused);

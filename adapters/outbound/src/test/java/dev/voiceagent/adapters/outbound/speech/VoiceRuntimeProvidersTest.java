@@ -13,11 +13,13 @@ import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.ModelCatalog;
+import dev.voiceagent.domain.model.ModelField;
 import dev.voiceagent.domain.model.ModelProvider;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,8 +58,12 @@ class VoiceRuntimeProvidersTest {
 
     private static ModelEndpoint endpoint(ModelProvider provider) {
         boolean managed = "dograh".equals(provider.id());
+        Map<String, Object> settings = new HashMap<>(Map.of("provider", provider.id()));
+        provider.fields().stream() // what the catalog requires is there in a saved configuration (an endpoint...)
+                .filter(f -> f.required() && f.defaultValue() == null && f.type() == ModelField.Type.TEXT)
+                .forEach(f -> settings.put(f.name(), NOWHERE));
         return new ModelEndpoint(provider.service(), provider.id(), null, managed || provider.field("base_url")
-                .isPresent() ? NOWHERE + "/v1" : null, List.of("key"), Map.of("provider", provider.id()), managed);
+                .isPresent() ? NOWHERE + "/v1" : null, List.of("key"), settings, managed);
     }
 
     private static final TextToSpeech.Listener SPEAKER = new TextToSpeech.Listener() {
