@@ -35,9 +35,9 @@ import java.util.function.UnaryOperator;
  * requested at once (the session plays them in order); the rest wait.
  *
  * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
- * reset, an error the provider says in its answer that is worth another try ({@link Said}), before or after
- * some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told
- * to {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
+ * reset, an error the provider says in its answer that is worth another try ({@link Said}), before or after some of
+ * its audio) is requested again after the {@link RetryBudget}'s wait, the listener told to
+ * {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
  * another try (a bad key, a bad request) or a spent budget fails the stream, so no sentence is skipped silently. A
  * sentence's characters count when its audio is complete, or when it is cancelled after some of its audio came
  * ({@link TextToSpeech.Stream#characters()}); a sentence requested again counts once. Waits are Vert.x timers.
