@@ -43,6 +43,9 @@ public class ProviderApis {
             Map.entry("sarvam", "https://api.sarvam.ai"),
             Map.entry("smallest", "https://api.smallest.ai"),
             Map.entry("camb", "https://client.camb.ai/apis"),
+            Map.entry("rime", "https://users-ws.rime.ai"),
+            Map.entry("lmnt", "https://api.lmnt.com"),
+            Map.entry("inworld", "https://api.inworld.ai"),
             Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
             Map.entry("google_tts", GOOGLE_TTS),
             Map.entry("google_oauth", "https://oauth2.googleapis.com"),
@@ -185,6 +188,13 @@ public class ProviderApis {
                 .map(ModelField::defaultValue).map(v -> trim(String.valueOf(v)));
     }
 
+    /** https -> wss, http -> ws: one setting points a provider's REST and WebSocket endpoints alike. */
+    public static String websocket(String base) {
+        String url = trim(base);
+        return url.startsWith("https://") ? "wss://" + url.substring(8)
+                : url.startsWith("http://") ? "ws://" + url.substring(7) : url;
+    }
+
     public static String trim(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
@@ -199,6 +209,7 @@ public class ProviderApis {
             case "xai" -> "xAI";
             case "smallest" -> "Smallest AI";
             case "camb" -> "Camb.ai";
+            case "lmnt" -> "LMNT";
             case "azure_speech" -> "Azure Speech";
             case "minimax" -> "MiniMax";
             case "grok_realtime" -> "Grok";

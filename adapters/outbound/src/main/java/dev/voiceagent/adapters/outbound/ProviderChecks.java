@@ -79,6 +79,23 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
             case "camb" -> ask(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, provider,
                     apis.address("camb"));
+            case "rime" -> {
+                String base = apis.address("rime");
+                String voice = URLEncoder.encode(setting(endpoint, "voice", "celeste"), StandardCharsets.UTF_8);
+                String model = URLEncoder.encode(setting(endpoint, "model", "arcana"), StandardCharsets.UTF_8);
+                yield opens(ProviderApis.websocket(base) + "/ws3?speaker=" + voice + "&modelId=" + model,
+                        Map.of("Authorization", "Bearer " + key), provider, base);
+            }
+            case "lmnt" -> {
+                String base = apis.address("lmnt");
+                yield ask(base + "/v1/account", Map.of("X-API-Key", key, "lmnt-version", "1.1"), false, provider,
+                        base);
+            }
+            case "inworld" -> {
+                String base = apis.address("inworld");
+                yield ask(base + "/voices/v1/voices?pageSize=1", Map.of("Authorization", "Basic " + key), false,
+                        provider, base);
+            }
             case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
@@ -88,8 +105,7 @@ public class ProviderChecks implements ModelProviderCheck {
     private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
         String base;
         try {
-            base = apis.azureSpeech(endpoint.settings().get("region") instanceof String region && !region.isBlank()
-                    ? region : "eastus");
+            base = apis.azureSpeech(setting(endpoint, "region", "eastus"));
         } catch (IllegalArgumentException notARegion) {
             return Uni.createFrom().item(Optional.of("Azure Speech: " + notARegion.getMessage()));
         }
@@ -105,11 +121,11 @@ public class ProviderChecks implements ModelProviderCheck {
     private Uni<Optional<String>> googleTts(ModelEndpoint endpoint, String key) {
         String base;
         try {
-            base = apis.googleTts(endpoint.settings().get("location") instanceof String location ? location : null);
+            base = apis.googleTts(setting(endpoint, "location", null));
         } catch (IllegalArgumentException notALocation) {
             return Uni.createFrom().item(Optional.of("Google Cloud: " + notALocation.getMessage()));
         }
-        String language = endpoint.settings().get("language") instanceof String l && !l.isBlank() ? l : "en-US";
+        String language = setting(endpoint, "language", "en-US");
         String voices = base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8);
         if (key != null && !key.isBlank()) {
             return ask(voices, Map.of("x-goog-api-key", key), false, "google", base);
@@ -189,6 +205,29 @@ public class ProviderChecks implements ModelProviderCheck {
                 : base + "/openai/models?api-version=" + URLEncoder.encode(String.valueOf(version),
                         StandardCharsets.UTF_8);
         return ask(url, Map.of("api-key", key), true, endpoint.provider(), base);
+    }
+
+    /** How long a check's WebSocket may take to open (the default time limit of a provider's request). */
+    private static final Duration SOCKET_LIMIT = Duration.ofSeconds(10);
+
+    private static String setting(ModelEndpoint endpoint, String name, String fallback) {
+        return endpoint.settings().get(name) instanceof String s && !s.isBlank() ? s : fallback;
+    }
+
+    /** Opens a provider's WebSocket and closes it at once: the key is good when the upgrade is. */
+    private Uni<Optional<String>> opens(String url, Map<String, String> headers, String provider, String base) {
+        String name = ProviderApis.display(provider);
+        return Uni.createFrom().completionStage(() -> http.webSocket(url, headers, SOCKET_LIMIT, false)
+                .toCompletionStage()).map(ws -> {
+                    ws.close();
+                    return Optional.<String>empty();
+                }).onFailure(GuardedHttp.SocketRefused.class).recoverWithItem(failure -> {
+                    int status = ((GuardedHttp.SocketRefused) failure).status;
+                    return Optional.of(status == 401 || status == 403
+                            ? "Invalid " + name + " API key: " + base + " refused it (" + status + ")"
+                            : name + " at " + base + " answered " + status);
+                }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of(name + ": "
+                        + failure.getMessage()));
     }
 
     /** An OpenAI-compatible API's base URL, and whether the address guard applies to it. */

@@ -22,12 +22,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The speech providers the voice runtime speaks to (domain VoiceRuntimeProviders lists them, and a configuration naming
- * another is refused when saved): Deepgram live, AssemblyAI streaming and OpenAI realtime transcription; ElevenLabs'
- * multi-context, Cartesia's and Sarvam's WebSockets, Deepgram Aura, xAI, Smallest AI, Camb.ai, Azure Speech, Google
- * Cloud, MiniMax and OpenAI-compatible speech per sentence, each at the installation's address for it
- * (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or at the base URL the organization chose (then through the address
- * guard). Any other provider is refused at call start with a reason the run keeps. Every stream outlives a provider's
- * hiccup within the installation's budget
+ * another is refused when saved), each by the adapter of this package that speaks its streaming protocol (a
+ * WebSocket, or a streamed request per sentence: each class says which and why), each at the installation's address
+ * for it (VOICEAGENT_MODELS_*_BASE_URL, https -> wss) or, where the catalog has a base_url for it, at the one the
+ * organization chose (then through the address guard). Any other provider is refused at call start with a
+ * reason the run keeps. Every stream outlives a provider's hiccup within the installation's budget
  * ({@code voiceagent.voice.retry.*}, the domain's RetryBudget): a socket that drops is opened again at once, a refused
  * or failed connection and a sentence's failed request are tried again with backoff; only a spent budget fails the
  * stream. (Exposed as itself: the composition root routes the speech ports between this and the simulator's speech.)
@@ -143,13 +142,14 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "sarvam" -> sarvam(endpoint, format, listener);
             case "smallest" -> smallest(endpoint, format, listener);
             case "camb" -> camb(endpoint, format, listener);
+            case "rime" -> rime(endpoint, format, listener);
+            case "lmnt" -> lmnt(endpoint, format, listener);
+            case "inworld" -> inworld(endpoint, format, listener);
             case "azure_speech" -> azure(endpoint, format, listener);
             case "google" -> google(endpoint, format, listener);
             case "minimax" -> miniMax(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for text-to-speech yet (ElevenLabs, Cartesia, Deepgram Aura, xAI, Sarvam,"
-                    + " Smallest AI, Camb.ai, Azure Speech, Google Cloud, MiniMax, OpenAI and OpenAI-compatible voices"
-                    + " can)");
+                    endpoint.provider()) + " for text-to-speech");
         };
     }
 
@@ -166,6 +166,51 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 "sonic-3.5"), setting(endpoint, "voice", null, "3faa81ae-d3d8-4ab1-9e44-e50e46d33c30"),
                 setting(endpoint, "language", null, "en"), number(endpoint, "speed"), number(endpoint, "volume"));
         return new CartesiaStream(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format, voice,
+                listener);
+    }
+
+    /**
+     * Rime's JSON WebSocket ({@code /ws3}, {@code Authorization: Bearer}) at the installation's address
+     * (VOICEAGENT_MODELS_RIME_BASE_URL, https -> wss; the catalog has no base_url for Rime): the configured voice,
+     * model, language and speed, the call's own format.
+     */
+    private TextToSpeech.Stream rime(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("rime")) + "/ws3" + RimeStream.query(setting(endpoint, "model",
+                endpoint.model(), "arcana"), setting(endpoint, "voice", null, "celeste"), setting(endpoint,
+                "language", null, "en"), number(endpoint, "speed"), format);
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Rime"));
+        return new RimeStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, listener);
+    }
+
+    /**
+     * LMNT's speech session ({@code /v1/ai/speech/stream}: no header, the key goes in the session's first message) at
+     * the installation's address (VOICEAGENT_MODELS_LMNT_BASE_URL, https -> wss; the catalog has no base_url for
+     * LMNT): the configured voice and language, raw PCM at the call's rate (LMNT makes 8, 16 and 24 kHz).
+     */
+    private TextToSpeech.Stream lmnt(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        if (!List.of(8_000, 16_000, 24_000).contains(format.sampleRate())) {
+            throw new UnsupportedSpeechProvider("LMNT speaks at 8, 16 or 24 kHz, not " + format.sampleRate() + " Hz");
+        }
+        String url = websocket(apis.address("lmnt")) + "/v1/ai/speech/stream";
+        JsonObject init = LmntStream.init(key(endpoint, "LMNT"), setting(endpoint, "voice", null, "lily"),
+                setting(endpoint, "language", null, "en"), format);
+        return new LmntStream(() -> http.webSocket(url, Map.of(), timeout, false), vertx, budget, format, init,
+                listener);
+    }
+
+    /**
+     * Inworld's TTS WebSocket ({@code /tts/v1/voice:streamBidirectional}, {@code Authorization: Basic} with the key as
+     * Inworld issues it, already Base64) at the installation's address (VOICEAGENT_MODELS_INWORLD_BASE_URL, https ->
+     * wss; the catalog has no base_url for Inworld): one context per sentence with the configured model, voice,
+     * language, speed and delivery mode, in the call's own format.
+     */
+    private TextToSpeech.Stream inworld(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String url = websocket(apis.address("inworld")) + "/tts/v1/voice:streamBidirectional";
+        Map<String, String> headers = Map.of("Authorization", "Basic " + key(endpoint, "Inworld"));
+        JsonObject create = InworldStream.create(setting(endpoint, "model", endpoint.model(), "inworld-tts-2"),
+                setting(endpoint, "voice", null, "Ashley"), setting(endpoint, "language", null, "en-US"),
+                number(endpoint, "speed"), setting(endpoint, "delivery_mode", null, "BALANCED"), format);
+        return new InworldStream(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, create,
                 listener);
     }
 
@@ -473,10 +518,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return chosen == null || chosen.isBlank() ? fallback : chosen;
     }
 
-    /** https -> wss, http -> ws: one setting points a provider's REST and WebSocket endpoints alike. */
     static String websocket(String base) {
-        String url = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        return url.startsWith("https://") ? "wss://" + url.substring(8)
-                : url.startsWith("http://") ? "ws://" + url.substring(7) : url;
+        return ProviderApis.websocket(base);
     }
 }

@@ -328,9 +328,9 @@ class SpeechRequestsTest {
         silent.await();
         assertThat(silent.events).singleElement().asString().startsWith("failed:Deepgram:");
 
-        assertThatThrownBy(() -> speech.open(endpoint("nobody", Map.of(), "k"), AudioFormat.MULAW_8K,
+        assertThatThrownBy(() -> speech.open(endpoint("nosuch", Map.of(), "k"), AudioFormat.MULAW_8K,
                 new Heard(0))).isInstanceOf(UnsupportedSpeechProvider.class)
-                .hasMessageContaining("cannot use Nobody for text-to-speech yet");
+                .hasMessageContaining("cannot use Nosuch for text-to-speech");
         assertThatThrownBy(() -> speech.open(new ModelEndpoint(ModelService.TTS, "deepgram", null, null, List.of(),
                 Map.of(), false), AudioFormat.MULAW_8K, new Heard(0))).isInstanceOf(UnsupportedSpeechProvider.class)
                 .hasMessageContaining("no API key");
