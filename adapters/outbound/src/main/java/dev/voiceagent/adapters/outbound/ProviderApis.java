@@ -46,6 +46,10 @@ public class ProviderApis {
             Map.entry("rime", "https://users-ws.rime.ai"),
             Map.entry("lmnt", "https://api.lmnt.com"),
             Map.entry("inworld", "https://api.inworld.ai"),
+            Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
+            // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
+            Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
+            Map.entry("gladia", "https://api.gladia.io"),
             Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
             Map.entry("google_tts", GOOGLE_TTS),
             Map.entry("google_oauth", "https://oauth2.googleapis.com"),

@@ -96,6 +96,10 @@ public class ProviderChecks implements ModelProviderCheck {
                 yield ask(base + "/voices/v1/voices?pageSize=1", Map.of("Authorization", "Basic " + key), false,
                         provider, base);
             }
+            case "speechmatics" -> ask(apis.address("speechmatics_batch") + "/v2/jobs?limit=1",
+                    Map.of("Authorization", "Bearer " + key), false, provider, apis.address("speechmatics_batch"));
+            case "gladia" -> ask(apis.address("gladia") + "/v2/live?limit=1", Map.of("x-gladia-key", key), false,
+                    provider, apis.address("gladia"));
             case "azure_speech" -> azureSpeech(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };

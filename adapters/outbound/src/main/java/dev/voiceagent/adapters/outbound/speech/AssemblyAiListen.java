@@ -13,9 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -80,15 +78,8 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
     private final long formatWaitMs;
     /** The call's frames not yet a whole message. */
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
-    /** The caller's audio not settled yet, as sent (oldest first), from {@link #unsettledFrom} (bytes since start). */
-    private final Deque<byte[]> unsettled = new ArrayDeque<>();
-    private long unsettledFrom;
-    private long unsettledBytes;
-    /** Where the current socket's audio began, and how far it was sent (bytes since the call began). */
-    private long socketFrom;
-    private long sent;
-    /** Where the caller stopped when a ForceEndpoint was sent that no final followed yet; -1: none. */
-    private long finalizeAt = -1;
+    /** The caller's audio not settled yet (as sent), and the ForceEndpoint sent that no final followed yet. */
+    private final UnsettledAudio unsettled = new UnsettledAudio();
     private long bytes;
     /** Speech reported (SpeechStarted, a partial) since the last final: the turn's audio is kept whole. */
     private boolean turnOpen;
@@ -146,21 +137,9 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
     /** The socket opened: the audio not settled yet first (the ForceEndpoint still unanswered in its place). */
     @Override
     protected synchronized void opened(WebSocket ws) {
-        socketFrom = unsettledFrom;
-        sent = unsettledFrom;
         given = -1; // a new session counts its turns from 0
-        boolean finalizing = finalizeAt >= 0;
-        for (byte[] chunk : unsettled) {
-            if (finalizing && sent >= finalizeAt) {
-                ws.writeTextMessage(FORCE_ENDPOINT);
-                finalizing = false;
-            }
-            ws.writeBinaryMessage(Buffer.buffer(chunk));
-            sent += chunk.length;
-        }
-        if (finalizing) {
-            ws.writeTextMessage(FORCE_ENDPOINT);
-        }
+        unsettled.replay(chunk -> ws.writeBinaryMessage(Buffer.buffer(chunk)),
+                () -> ws.writeTextMessage(FORCE_ENDPOINT));
     }
 
     @Override
@@ -168,10 +147,7 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
         giveHeld(); // its formatted copy would have come on the old socket: the unformatted one is the turn's final
         if (tooFast) {
             tooFast = false;
-            while (!unsettled.isEmpty()) {
-                forgetOldest(); // sent again it would come too fast again: the new socket hears the call from now on
-            }
-            finalizeAt = -1;
+            unsettled.clear(); // sent again it would come too fast again: the new socket hears the call from now on
         }
         return true;
     }
@@ -245,7 +221,7 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
             return;
         }
         turnOpen = false;
-        settled(end(words));
+        unsettled.settle(end(words));
         if (!formatTurns || Boolean.TRUE.equals(json.getBoolean("turn_is_formatted"))) {
             give(order, transcript);
             return;
@@ -275,7 +251,7 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
     private long end(JsonArray words) {
         for (int i = words.size() - 1; i >= 0; i--) {
             if (words.getValue(i) instanceof JsonObject w && w.getValue("end") instanceof Number end) {
-                return socketFrom + end.longValue() * format.bytes(1);
+                return unsettled.onSocket(end.longValue() * format.bytes(1));
             }
         }
         return -1;
@@ -287,8 +263,8 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
             cancelHeld();
         }
         given = Math.max(given, order);
-        boolean answers = finalizeAt >= 0;
-        finalizeAt = -1;
+        boolean answers = unsettled.finalizing();
+        unsettled.finalizeAnswered();
         if (!transcript.isEmpty() || answers) {
             listener.transcript(transcript, true);
         }
@@ -320,21 +296,6 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
         held = null;
     }
 
-    /** A final came: the audio up to {@code at} (all sent when -1) is settled. */
-    private void settled(long at) {
-        long upTo = at < 0 ? sent : Math.min(at, sent);
-        while (!unsettled.isEmpty() && unsettledFrom + unsettled.peekFirst().length <= upTo) {
-            forgetOldest();
-        }
-    }
-
-    private void forgetOldest() {
-        byte[] chunk = unsettled.pollFirst();
-        unsettledFrom += chunk.length;
-        unsettledBytes -= chunk.length;
-        sent = Math.max(sent, unsettledFrom);
-    }
-
     @Override
     public synchronized void audio(byte[] frame) {
         if (closed) {
@@ -351,18 +312,12 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
     private void send() {
         byte[] chunk = pending.toByteArray();
         pending.reset();
-        unsettled.addLast(chunk);
-        unsettledBytes += chunk.length;
-        int keep = turnOpen ? UNSETTLED_MS : IDLE_MS;
-        while (unsettledBytes > format.bytes(keep) && unsettled.size() > 1) {
-            forgetOldest(); // what a new socket need not hear again (or could not: too long unsettled)
-        }
-        if (finalizeAt >= 0 && finalizeAt < unsettledFrom) {
-            finalizeAt = -1; // nothing heard before it is kept: there is no turn left for it to end
-        }
+        // between turns only the last seconds: what a new socket need not hear again
+        unsettled.keep(chunk, format.bytes(turnOpen ? UNSETTLED_MS : IDLE_MS));
+        unsettled.forgetStaleFinalize();
         if (socket() != null) {
             writeBinary(chunk);
-            sent += chunk.length;
+            unsettled.sent(chunk.length);
         }
     }
 
@@ -374,7 +329,7 @@ final class AssemblyAiListen extends ProviderSocket implements SpeechToText.Stre
         if (pending.size() >= format.bytes(MIN_CHUNK_MS)) {
             send(); // the last of the caller's audio before the ForceEndpoint; less than 50 ms waits (it is silence)
         }
-        finalizeAt = unsettledFrom + unsettledBytes;
+        unsettled.finalizeAsked();
         WebSocket ws = socket();
         if (ws != null) {
             ws.writeTextMessage(FORCE_ENDPOINT);

@@ -12,8 +12,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -57,15 +55,8 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
     private final Vertx vertx;
     private final boolean flux;
     private final long keepAliveMs;
-    /** The caller's audio not settled yet, oldest first, from {@link #unsettledFrom} (bytes since the call began). */
-    private final Deque<byte[]> unsettled = new ArrayDeque<>();
-    private long unsettledFrom;
-    private long unsettledBytes;
-    /** Where the current socket's audio began, and how far it was sent (bytes since the call began). */
-    private long socketFrom;
-    private long sent;
-    /** Where the caller stopped when a Finalize (ForceEndTurn) was asked for that has no final yet; -1: none. */
-    private long finalizeAt = -1;
+    /** The caller's audio not settled yet, and the Finalize (ForceEndTurn) that has no final yet. */
+    private final UnsettledAudio unsettled = new UnsettledAudio();
     private long keepAlive = -1;
     private long bytes;
     private int fluxTurn = -1;
@@ -136,22 +127,10 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
     /** The socket opened: the audio not settled yet first (the Finalize still unanswered in its place). */
     @Override
     protected synchronized void opened(WebSocket ws) {
-        socketFrom = unsettledFrom;
-        sent = unsettledFrom;
         fluxTurn = -1; // a new socket counts its turns from 0
         fluxGiven = "";
-        boolean finalizing = finalizeAt >= 0;
-        for (byte[] frame : unsettled) {
-            if (finalizing && sent >= finalizeAt) {
-                ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);
-                finalizing = false;
-            }
-            ws.writeBinaryMessage(Buffer.buffer(frame));
-            sent += frame.length;
-        }
-        if (finalizing) {
-            ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);
-        }
+        unsettled.replay(frame -> ws.writeBinaryMessage(Buffer.buffer(frame)),
+                () -> ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE));
         if (!flux) {
             vertx.cancelTimer(keepAlive);
             keepAlive = vertx.setPeriodic(keepAliveMs, t -> keepAlive());
@@ -215,21 +194,16 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
     /** Where a result's audio ends on the call's audio, or -1 when it does not say. */
     private synchronized long end(Object start, Object duration) {
         if (start instanceof Number s && duration instanceof Number d) {
-            return socketFrom + Math.round((s.doubleValue() + d.doubleValue()) * format.bytes(1_000));
+            return unsettled.onSocket(Math.round((s.doubleValue() + d.doubleValue()) * format.bytes(1_000)));
         }
         return -1;
     }
 
     /** A final came: the audio up to {@code at} (all sent when -1) is settled; an answered Finalize is forgotten. */
     private synchronized void settled(long at, boolean answersFinalize) {
-        long upTo = at < 0 ? sent : Math.min(at, sent);
-        while (!unsettled.isEmpty() && unsettledFrom + unsettled.peekFirst().length <= upTo) {
-            byte[] frame = unsettled.pollFirst();
-            unsettledFrom += frame.length;
-            unsettledBytes -= frame.length;
-        }
+        unsettled.settle(at);
         if (answersFinalize) {
-            finalizeAt = -1;
+            unsettled.finalizeAnswered();
         }
     }
 
@@ -283,17 +257,10 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
             return;
         }
         bytes += frame.length;
-        unsettled.addLast(frame);
-        unsettledBytes += frame.length;
-        while (unsettledBytes > format.bytes(UNSETTLED_MS) && unsettled.size() > 1) {
-            byte[] oldest = unsettled.pollFirst(); // too long unsettled: what a new socket could not hear again
-            unsettledFrom += oldest.length;
-            unsettledBytes -= oldest.length;
-            sent = Math.max(sent, unsettledFrom);
-        }
+        unsettled.keep(frame, format.bytes(UNSETTLED_MS));
         if (socket() != null) {
             writeBinary(frame);
-            sent += frame.length;
+            unsettled.sent(frame.length);
         }
     }
 
@@ -302,7 +269,7 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
         if (closed) {
             return;
         }
-        finalizeAt = unsettledFrom + unsettledBytes;
+        unsettled.finalizeAsked();
         WebSocket ws = socket();
         if (ws != null) {
             ws.writeTextMessage(flux ? FORCE_END_TURN : FINALIZE);

@@ -9,6 +9,7 @@ import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvid
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import dev.voiceagent.domain.outbound.RetryBudget;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.inject.Typed;
@@ -69,10 +70,19 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         if ("assemblyai".equals(endpoint.provider())) {
             return assemblyAi(endpoint, format, listener);
         }
+        if ("speechmatics".equals(endpoint.provider())) {
+            return speechmatics(endpoint, format, listener);
+        }
+        if ("gladia".equals(endpoint.provider())) {
+            return gladia(endpoint, format, listener);
+        }
+        if ("elevenlabs".equals(endpoint.provider())) {
+            return scribe(endpoint, format, listener);
+        }
         if (!"deepgram".equals(endpoint.provider())) {
             throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
-                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI and OpenAI realtime"
-                    + " transcription can)");
+                    endpoint.provider()) + " for speech-to-text yet (Deepgram, AssemblyAI, Speechmatics, Gladia,"
+                    + " ElevenLabs and OpenAI realtime transcription can)");
         }
         String model = setting(endpoint, "model", endpoint.model(), "nova-3-general");
         boolean flux = model.startsWith("flux");
@@ -101,6 +111,51 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         Map<String, String> headers = Map.of("Authorization", key(endpoint, "AssemblyAI"));
         return new AssemblyAiListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
                 listener, model);
+    }
+
+    /**
+     * Speechmatics' real-time API ({@code /v2}, the key as a Bearer token) at the installation's address
+     * (VOICEAGENT_MODELS_SPEECHMATICS_BASE_URL, https -> wss): the configured operating point (the catalog's model,
+     * {@code enhanced}) and language, the call's audio as it is.
+     */
+    private SpeechToText.Stream speechmatics(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToText.Listener listener) {
+        String url = websocket(apis.address("speechmatics")) + "/v2";
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "Speechmatics"));
+        JsonObject start = SpeechmaticsListen.start(setting(endpoint, "model", endpoint.model(), "enhanced"),
+                setting(endpoint, "language", null, "en"), format, keyterms(endpoint));
+        return new SpeechmaticsListen(() -> http.webSocket(url, headers, timeout, false), vertx, budget, format, start,
+                listener);
+    }
+
+    /**
+     * Gladia's live v2 at the installation's address (VOICEAGENT_MODELS_GLADIA_BASE_URL): a session asked for with
+     * {@code POST /v2/live} (the key in {@code x-gladia-key}), then the WebSocket URL it answers with (a session token,
+     * no key); the configured model ({@code solaria-1}) and language.
+     */
+    private SpeechToText.Stream gladia(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String init = apis.address("gladia") + "/v2/live";
+        Map<String, String> headers = Map.of("x-gladia-key", key(endpoint, "Gladia"));
+        String body = GladiaListen.configuration(setting(endpoint, "model", endpoint.model(), "solaria-1"),
+                setting(endpoint, "language", null, "en"), format, keyterms(endpoint)).encode();
+        return new GladiaListen(() -> Future.fromCompletionStage(http.postJson(init, headers, body, timeout, false)
+                .subscribeAsCompletionStage()), url -> http.webSocket(url, Map.of(), timeout, false), vertx, budget,
+                format, listener);
+    }
+
+    /**
+     * ElevenLabs' realtime speech-to-text ({@code /v1/speech-to-text/realtime}, the key in {@code xi-api-key}) at the
+     * installation's address (VOICEAGENT_MODELS_ELEVENLABS_BASE_URL, https -> wss) or the base URL the organization
+     * chose (a data residency endpoint; then guarded): the configured model ({@code scribe_v2_realtime}) and language.
+     */
+    private SpeechToText.Stream scribe(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String url = websocket(own != null ? own : apis.elevenlabs()) + ElevenLabsListen.query(setting(endpoint,
+                "model", endpoint.model(), "scribe_v2_realtime"), setting(endpoint, "language", null, "en"), format,
+                keyterms(endpoint));
+        Map<String, String> headers = Map.of("xi-api-key", key(endpoint, "ElevenLabs"));
+        return new ElevenLabsListen(() -> http.webSocket(url, headers, timeout, own != null), vertx, budget, format,
+                listener);
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
