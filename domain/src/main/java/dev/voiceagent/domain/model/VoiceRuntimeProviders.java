@@ -23,7 +23,8 @@ public final class VoiceRuntimeProviders {
             "cartesia", "sarvam", "smallest", "azure_speech", "openai", "speaches", "dograh", "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
-            "xai", "sarvam", "smallest", "camb", "rime", "lmnt", "inworld", "dograh", "simulator");
+            "xai", "sarvam", "smallest", "camb", "rime", "lmnt", "inworld", "azure_speech", "google", "minimax",
+            "dograh", "simulator");
     /**
      * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API and those that speak
      * its protocol, Azure OpenAI's and xAI's Grok.

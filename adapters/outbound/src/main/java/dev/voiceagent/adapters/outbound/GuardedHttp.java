@@ -302,9 +302,9 @@ public class GuardedHttp {
     }
 
     /**
-     * POST a JSON body and stream the answer's body as it comes (server-sent events unless the headers accept
-     * something else, such as audio): its chunks, or a
-     * {@link StreamRefused} for a non-2xx answer, an {@link Unreachable} when it cannot be reached. {@code limit} bounds
+     * POST a JSON body (or another text body whose Content-Type the headers give, such as Azure's SSML) and stream the
+     * answer's body as it comes (server-sent events unless the headers accept something else, such as audio): its
+     * chunks, or a {@link StreamRefused} for a non-2xx answer, an {@link Unreachable} when it cannot be reached. {@code limit} bounds
      * the wait for the answer's head; cancelling the subscription resets the request (the provider stops generating).
      * Guarded like every request a tenant aims.
      */
@@ -331,7 +331,9 @@ public class GuardedHttp {
                         .setServer(SocketAddress.inetSocketAddress(target.port(), address.getHostAddress()))
                         .setIdleTimeout(limit.toMillis()).setFollowRedirects(false);
                 headers.forEach(options::putHeader);
-                options.putHeader("Content-Type", "application/json");
+                if (!headers.containsKey("Content-Type")) {
+                    options.putHeader("Content-Type", "application/json");
+                }
                 if (!headers.containsKey("Accept")) {
                     options.putHeader("Accept", "text/event-stream");
                 }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -19,6 +20,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @Singleton
 public class ProviderApis {
 
+    private static final String GOOGLE_TTS = "https://texttospeech.googleapis.com";
+    /** An Azure region's or a Google Cloud location's name, as it goes into a host name. */
+    private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
+
     /** OpenAI-compatible providers without a base_url field of their own. */
     static final Map<String, String> OPENAI_COMPATIBLE = Map.of(
             "groq", "https://api.groq.com/openai/v1",
@@ -26,7 +31,10 @@ public class ProviderApis {
 
     /**
      * The public addresses of the speech providers reached through {@link #address(String)}, by catalog id (REST and
-     * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
+     * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it. Azure
+     * Speech's holds {@code {region}}, filled in per configuration ({@link #azureSpeech(String)}); Google Cloud's
+     * text-to-speech and OAuth token endpoints have ids of their own ({@code google} is the Gemini API's,
+     * {@code voiceagent.models.google-base-url}).
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
@@ -42,7 +50,11 @@ public class ProviderApis {
             // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
             Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
             Map.entry("gladia", "https://api.gladia.io"),
-            Map.entry("azure_speech", "https://{region}.stt.speech.microsoft.com"));
+            Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
+            Map.entry("azure_stt", "https://{region}.stt.speech.microsoft.com"),
+            Map.entry("google_tts", GOOGLE_TTS),
+            Map.entry("google_oauth", "https://oauth2.googleapis.com"),
+            Map.entry("minimax", "https://api.minimax.io/v1"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
@@ -122,19 +134,39 @@ public class ProviderApis {
     }
 
     /**
-     * The installation's Azure Speech address for a configuration's region ({@code {region}} in it stands for the
-     * region; an address without it, a proxy's or a test's, serves every region).
-     *
-     * @throws IllegalArgumentException when the region is not a bare region name (letters and digits), which would
-     *         otherwise choose the host
+     * The installation's Azure Speech address in {@code region} (its {@code {region}} filled in: by default
+     * https://{region}.tts.speech.microsoft.com; one without it is used as it is); a region that is not a region's
+     * name (eastus, westeurope) is an IllegalArgumentException, so it cannot aim the request at another host.
      */
     public String azureSpeech(String region) {
-        String name = region == null ? "" : region.strip().toLowerCase(Locale.ROOT);
-        if (!name.matches("[a-z0-9]{1,40}")) {
-            throw new IllegalArgumentException("Azure Speech region \"" + region + "\" is not a region name (such as"
-                    + " eastus)");
+        return address("azure_speech").replace("{region}", regionName(region, "an Azure region"));
+    }
+
+    /** The installation's Azure Speech recognition address in {@code region}, as {@link #azureSpeech(String)}. */
+    public String azureListen(String region) {
+        return address("azure_stt").replace("{region}", regionName(region, "an Azure region"));
+    }
+
+    /**
+     * The installation's Google Cloud text-to-speech address: the regional endpoint of {@code location}
+     * (https://us-central1-texttospeech.googleapis.com) when one other than global is given and the address is
+     * Google's own, else the address as it is. A location that is not a location's name is an IllegalArgumentException.
+     */
+    public String googleTts(String location) {
+        String base = address("google_tts");
+        if (location == null || location.isBlank() || location.strip().equalsIgnoreCase("global")) {
+            return base;
         }
-        return address("azure_speech").replace("{region}", name);
+        String name = regionName(location, "a Google Cloud location");
+        return base.equals(GOOGLE_TTS) ? "https://" + name + "-texttospeech.googleapis.com" : base;
+    }
+
+    private static String regionName(String given, String what) {
+        String name = given == null ? "" : given.strip().toLowerCase(Locale.ROOT);
+        if (!REGION.matcher(name).matches()) {
+            throw new IllegalArgumentException("\"" + given + "\" is not the name of " + what);
+        }
+        return name;
     }
 
     /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */
@@ -189,6 +221,7 @@ public class ProviderApis {
             case "camb" -> "Camb.ai";
             case "lmnt" -> "LMNT";
             case "azure_speech" -> "Azure Speech";
+            case "minimax" -> "MiniMax";
             case "grok_realtime" -> "Grok";
             case "azure_realtime" -> "Azure OpenAI";
             case "ultravox_realtime" -> "Ultravox";

@@ -1,7 +1,9 @@
 package dev.voiceagent.adapters.outbound;
 
+import dev.voiceagent.adapters.outbound.speech.GoogleTokens;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
+import dev.voiceagent.domain.model.ModelService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -26,10 +28,12 @@ public class ProviderChecks implements ModelProviderCheck {
 
     private final GuardedHttp http;
     private final ProviderApis apis;
+    private final GoogleTokens googleTokens;
 
     public ProviderChecks(GuardedHttp http, ProviderApis apis) {
         this.http = http;
         this.apis = apis;
+        this.googleTokens = new GoogleTokens(http, apis, CHECK_LIMIT);
     }
 
     @Override
@@ -39,6 +43,12 @@ public class ProviderChecks implements ModelProviderCheck {
         // only the installation's own addresses skip the guard: they are its operator's choice
         String own = ProviderApis.own(endpoint);
         boolean guarded = own != null;
+        if (endpoint.service() == ModelService.TTS && provider.equals("google")) {
+            return googleTts(endpoint, key);
+        }
+        if (endpoint.service() == ModelService.TTS && provider.equals("minimax")) {
+            return miniMaxTts(own, key);
+        }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
@@ -94,6 +104,95 @@ public class ProviderChecks implements ModelProviderCheck {
         };
     }
 
+    /** Azure Speech: the voices of the configured region (the same key serves its speech-to-text). */
+    private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", "eastus"));
+        } catch (IllegalArgumentException notARegion) {
+            return Uni.createFrom().item(Optional.of("Azure Speech: " + notARegion.getMessage()));
+        }
+        return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
+                "azure_speech", base);
+    }
+
+    /**
+     * Google Cloud text-to-speech (not the Gemini API the other Google services are checked at): the configured
+     * language's voices, with the API key or else an access token of the service account whose key the credentials
+     * are (asked for first: the token endpoint refuses a bad or deleted key).
+     */
+    private Uni<Optional<String>> googleTts(ModelEndpoint endpoint, String key) {
+        String base;
+        try {
+            base = apis.googleTts(setting(endpoint, "location", null));
+        } catch (IllegalArgumentException notALocation) {
+            return Uni.createFrom().item(Optional.of("Google Cloud: " + notALocation.getMessage()));
+        }
+        String language = setting(endpoint, "language", "en-US");
+        String voices = base + "/v1/voices?languageCode=" + URLEncoder.encode(language, StandardCharsets.UTF_8);
+        if (key != null && !key.isBlank()) {
+            return ask(voices, Map.of("x-goog-api-key", key), false, "google", base);
+        }
+        Object credentials = endpoint.settings().get("credentials");
+        if (credentials == null || credentials instanceof String text && text.isBlank()) {
+            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key or a service"
+                    + " account's credentials"));
+        }
+        GoogleTokens.Account account;
+        try {
+            account = GoogleTokens.account(credentials);
+        } catch (IllegalArgumentException notAnAccount) {
+            return Uni.createFrom().item(Optional.of("Google Cloud: " + notAnAccount.getMessage()));
+        }
+        return googleTokens.token(account)
+                .chain(token -> ask(voices, Map.of("Authorization", "Bearer " + token), false, "google", base))
+                .onFailure().recoverWithItem(failure -> Optional.of("Google Cloud: " + failure.getMessage()));
+    }
+
+    /**
+     * MiniMax's speech API (its LLM is checked as OpenAI-compatible): its system voices, POST /v1/get_voice (MiniMax
+     * has no GET that lists anything for speech; this one is not billed). MiniMax answers a refused key under HTTP
+     * 200, with the refusal in {@code base_resp}. The base is the organization's T2A endpoint less {@code /t2a_v2}
+     * (guarded) or the installation's.
+     */
+    private Uni<Optional<String>> miniMaxTts(String own, String key) {
+        if (key == null || key.isBlank()) {
+            return Uni.createFrom().item(Optional.of("MiniMax API key is missing"));
+        }
+        String base = own == null ? apis.address("minimax")
+                : own.endsWith("/t2a_v2") ? own.substring(0, own.length() - "/t2a_v2".length()) : own;
+        return http.postJson(base + "/get_voice", Map.of("Authorization", "Bearer " + key),
+                new JsonObject().put("voice_type", "system").encode(), CHECK_LIMIT, own != null).map(reply -> {
+                    if (reply.status() / 100 != 2) {
+                        String said = message(reply.body());
+                        String status = reply.status() + (said == null ? "" : ": " + said);
+                        return Optional.of(reply.status() == 401 || reply.status() == 403 ? "Invalid MiniMax API key: "
+                                + base + " refused it (" + status + ")" : "MiniMax at " + base + " answered " + status);
+                    }
+                    JsonObject said = parsed(reply.body()).getValue("base_resp") instanceof JsonObject o ? o
+                            : new JsonObject();
+                    int code = said.getValue("status_code") instanceof Number n ? n.intValue() : 0;
+                    if (code == 0) {
+                        return Optional.<String>empty();
+                    }
+                    String words = code + ": " + (said.getValue("status_msg") instanceof String m ? m : "an error");
+                    return Optional.of(code == 1004 || code == 2049 ? "Invalid MiniMax API key: " + base
+                            + " refused it (" + words + ")" : "MiniMax at " + base + " answered " + words);
+                }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of("MiniMax: "
+                        + failure.getMessage()));
+    }
+
+    /** A POST check's time limit (a GET's is the client's). */
+    private static final Duration CHECK_LIMIT = Duration.ofSeconds(10);
+
+    private static JsonObject parsed(String body) {
+        try {
+            return new JsonObject(body);
+        } catch (DecodeException | ClassCastException notJson) {
+            return new JsonObject();
+        }
+    }
+
     /**
      * Azure OpenAI: the resource's model list with the key as api-key (the GA v1 API's {@code /openai/v1/models}, or
      * {@code /openai/models} at a preview api-version), through the address guard: the resource is the tenant's.
@@ -133,19 +232,6 @@ public class ProviderChecks implements ModelProviderCheck {
                 }).onFailure(GuardedHttp.Unreachable.class).recoverWithItem(failure -> Optional.of(name + ": "
                         + failure.getMessage()));
     }
-    /** Azure Speech's voice list, at the configured region's text-to-speech host (the installation's address). */
-    private Uni<Optional<String>> azureSpeech(ModelEndpoint endpoint, String key) {
-        String base;
-        try {
-            base = apis.azureSpeech(endpoint.settings().get("region") instanceof String r && !r.isBlank() ? r
-                    : "eastus").replace(".stt.speech.", ".tts.speech.");
-        } catch (IllegalArgumentException e) {
-            return Uni.createFrom().item(Optional.of(e.getMessage()));
-        }
-        return ask(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
-                endpoint.provider(), base);
-    }
-
     /** A job id no job has: asking its status costs nothing and tells a refused key from a taken one. */
     static final String NO_JOB = "voiceagent-key-check";
 

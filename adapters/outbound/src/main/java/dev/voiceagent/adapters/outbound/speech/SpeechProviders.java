@@ -41,6 +41,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     private final Vertx vertx;
     private final Duration timeout;
     private final RetryBudget budget;
+    private final GoogleTokens googleTokens;
 
     /**
      * @param timeout the time limit of one connection or request
@@ -58,6 +59,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         this.vertx = vertx;
         this.timeout = timeout;
         this.budget = new RetryBudget(attempts, backoff, budget);
+        this.googleTokens = new GoogleTokens(http, apis, timeout);
     }
 
     @Override
@@ -200,14 +202,14 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     /**
      * Azure Speech's conversation recognition (the Speech SDK's WebSocket protocol, {@code Ocp-Apim-Subscription-Key}
      * and a fresh {@code X-ConnectionId} on each connection) at the installation's address for the configured region
-     * (VOICEAGENT_MODELS_AZURE_SPEECH_BASE_URL, {@code {region}} in it the region; https -> wss): the call's audio as it
+     * (VOICEAGENT_MODELS_AZURE_STT_BASE_URL, {@code {region}} in it the region; https -> wss): the call's audio as it
      * is, the configured language (the catalog's {@code en-US}) and region ({@code eastus}).
      */
     private SpeechToText.Stream azureSpeech(ModelEndpoint endpoint, AudioFormat format,
             SpeechToText.Listener listener) {
         String base;
         try {
-            base = apis.azureSpeech(setting(endpoint, "region", null, "eastus"));
+            base = apis.azureListen(setting(endpoint, "region", null, "eastus"));
         } catch (IllegalArgumentException e) {
             throw new UnsupportedSpeechProvider(e.getMessage());
         }
@@ -260,6 +262,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
             case "rime" -> rime(endpoint, format, listener);
             case "lmnt" -> lmnt(endpoint, format, listener);
             case "inworld" -> inworld(endpoint, format, listener);
+            case "azure_speech" -> azure(endpoint, format, listener);
+            case "google" -> google(endpoint, format, listener);
+            case "minimax" -> miniMax(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for text-to-speech");
         };
@@ -485,6 +490,88 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return new SpeechRequests(http, vertx, budget, "Camb.ai", text -> new SpeechRequests.Request(url, headers,
                 request.copy().put("text", text).encode()),
                 () -> SpeechRequests.Conversion.fromPcm(rate, format), false, timeout, listener);
+    }
+
+    /**
+     * Azure Speech's REST synthesis per sentence ({@link AzureSpeech}) at the installation's address for the configured
+     * region (VOICEAGENT_MODELS_AZURE_SPEECH_BASE_URL, its {@code {region}} filled in; by default
+     * https://{region}.tts.speech.microsoft.com): SSML in, the call's own format out.
+     */
+    private TextToSpeech.Stream azure(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", null, "eastus"));
+        } catch (IllegalArgumentException notARegion) {
+            throw new UnsupportedSpeechProvider("Azure Speech: " + notARegion.getMessage());
+        }
+        Map<String, String> headers = AzureSpeech.headers(key(endpoint, "Azure Speech"), format);
+        String voice = setting(endpoint, "voice", null, "en-US-AriaNeural");
+        String language = setting(endpoint, "language", null, "en-US");
+        Double speed = number(endpoint, "speed");
+        return new SpeechRequests(http, vertx, budget, "Azure Speech", text -> new SpeechRequests.Request(
+                base + "/cognitiveservices/v1", headers, AzureSpeech.ssml(text, voice, language, speed)),
+                () -> AzureSpeech.decoder(format), false, timeout, listener);
+    }
+
+    /**
+     * Google Cloud Text-to-Speech's REST synthesis per sentence ({@link GoogleSpeech}) at the installation's address
+     * (VOICEAGENT_MODELS_GOOGLE_TTS_BASE_URL; the configured location's regional endpoint when it is Google's own),
+     * with the configuration's API key ({@code x-goog-api-key}) or, without one, an access token of the service account
+     * its {@code credentials} are the key of ({@link GoogleTokens}: a bearer token asked for before a sentence when
+     * none is held). Google's application default credentials are not looked for: a tenant's call never runs as the
+     * installation's own account.
+     */
+    private TextToSpeech.Stream google(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String base;
+        try {
+            base = apis.googleTts(setting(endpoint, "location", null, null));
+        } catch (IllegalArgumentException notALocation) {
+            throw new UnsupportedSpeechProvider("Google Cloud: " + notALocation.getMessage());
+        }
+        String url = base + "/v1/text:synthesize";
+        String voice = setting(endpoint, "voice", null, "en-US-Chirp3-HD-Charon");
+        String language = setting(endpoint, "language", null, "en-US");
+        Double speed = number(endpoint, "speed");
+        if (!blank(endpoint.apiKey())) {
+            Map<String, String> headers = Map.of("x-goog-api-key", endpoint.apiKey(), "Accept", "application/json");
+            return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
+                    headers, GoogleSpeech.body(text, voice, language, speed, format)),
+                    () -> GoogleSpeech.decoder(format), false, timeout, listener);
+        }
+        Object credentials = endpoint.settings().get("credentials");
+        if (credentials == null || credentials instanceof String text && text.isBlank()) {
+            throw new UnsupportedSpeechProvider("Google Cloud text-to-speech needs an API key or a service account's"
+                    + " credentials (its JSON key) in the model configuration");
+        }
+        GoogleTokens.Account account;
+        try {
+            account = GoogleTokens.account(credentials);
+        } catch (IllegalArgumentException notAnAccount) {
+            throw new UnsupportedSpeechProvider("Google Cloud: " + notAnAccount.getMessage());
+        }
+        return SpeechRequests.deferred(http, vertx, budget, "Google Cloud", text -> googleTokens.token(account)
+                .map(token -> new SpeechRequests.Request(url, Map.of("Authorization", "Bearer " + token, "Accept",
+                        "application/json"), GoogleSpeech.body(text, voice, language, speed, format))),
+                () -> GoogleSpeech.decoder(format), false, timeout, listener);
+    }
+
+    /**
+     * MiniMax's T2A v2 streamed per sentence ({@link MiniMaxSpeech}) at the base URL the organization chose (guarded) or
+     * the installation's address (VOICEAGENT_MODELS_MINIMAX_BASE_URL, by default https://api.minimax.io/v1), with the
+     * configuration's group id when it has one: PCM at the call's rate, μ-law encoded here for the phone.
+     */
+    private TextToSpeech.Stream miniMax(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
+        String own = ProviderApis.own(endpoint);
+        String url = MiniMaxSpeech.url(own != null ? own : apis.address("minimax"), setting(endpoint, "group_id", null,
+                null));
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + key(endpoint, "MiniMax"));
+        String model = setting(endpoint, "model", endpoint.model(), "speech-2.8-hd");
+        String voice = setting(endpoint, "voice", null, "English_Graceful_Lady");
+        Double speed = number(endpoint, "speed");
+        int rate = MiniMaxSpeech.rate(format);
+        return new SpeechRequests(http, vertx, budget, "MiniMax", text -> new SpeechRequests.Request(url, headers,
+                MiniMaxSpeech.body(text, model, voice, speed, rate)), () -> MiniMaxSpeech.decoder(format), own != null,
+                timeout, listener);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Pcm16;
 import dev.voiceagent.domain.audio.Resampler;
 import dev.voiceagent.domain.outbound.RetryBudget;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -25,15 +26,18 @@ import java.util.function.UnaryOperator;
 
 /**
  * Text-to-speech by one streamed HTTP request per sentence (Deepgram Aura's {@code POST /v1/speak}, OpenAI's
- * {@code POST /audio/speech}, xAI's, Smallest AI's and Camb.ai's): the audio is handed on as its chunks (or its events,
- * {@link Conversion#carried}) arrive, converted to the call's format when the provider cannot speak it
- * ({@link Conversion}); a cancelled sentence's request is reset, so the provider stops. An error event in an answer
- * under way fails the stream with the provider's words ({@link Said}). At most {@link #IN_FLIGHT} sentences are
+ * {@code POST /audio/speech}, xAI's, Smallest AI's, Camb.ai's, Azure Speech's SSML, Google Cloud's
+ * {@code text:synthesize}, MiniMax's server-sent events): the answer is read as its chunks arrive by the provider's
+ * {@link Decoder} (raw audio, or the audio its events carry, {@link Conversion#carried}, converted to the call's format
+ * when the provider cannot speak it: {@link Conversion}) and its audio handed on; a cancelled sentence's request is
+ * reset, so the provider stops. An error the provider says in an answer under way ({@link Said}) is tried again when
+ * it is worth it and fails the stream with the provider's words otherwise. At most {@link #IN_FLIGHT} sentences are
  * requested at once (the session plays them in order); the rest wait.
  *
  * <p>A sentence whose request fails (a 5xx, a 408 or a 429 with its Retry-After, a time-out, a connection refused or
- * reset, before or after some of its audio) is requested again after the {@link RetryBudget}'s wait, the listener told
- * to {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
+ * reset, an error the provider says in its answer that is worth another try ({@link Said}), before or after some of
+ * its audio) is requested again after the {@link RetryBudget}'s wait, the listener told to
+ * {@link TextToSpeech.Listener#restart restart} it first when some of its audio had come; a refusal not worth
  * another try (a bad key, a bad request) or a spent budget fails the stream, so no sentence is skipped silently. A
  * sentence's characters count when its audio is complete, or when it is cancelled after some of its audio came
  * ({@link TextToSpeech.Stream#characters()}); a sentence requested again counts once. Waits are Vert.x timers.
@@ -43,26 +47,46 @@ final class SpeechRequests implements TextToSpeech.Stream {
     private static final System.Logger LOG = System.getLogger(SpeechRequests.class.getName());
     static final int IN_FLIGHT = 3;
 
-    /** One sentence's request: its URL, headers and JSON body. */
+    /** One sentence's request: its URL, headers and body (JSON unless the headers give another Content-Type). */
     static final class Request {
         final String url;
         final Map<String, String> headers;
-        final String json;
+        final String body;
 
-        Request(String url, Map<String, String> headers, String json) {
+        Request(String url, Map<String, String> headers, String body) {
             this.url = url;
             this.headers = headers;
-            this.json = json;
+            this.body = body;
         }
     }
 
     /**
-     * The provider said, in an answer already under way, that the sentence failed (an error event in its body): its
-     * words. Not asked again: the stream fails with them.
+     * How one try's answer becomes the call's audio: each chunk of its body as it comes, then what is left at its end
+     * (never null: empty when there is no audio). Either may throw {@link Said} when the provider says the sentence
+     * failed. One per try, used on one thread at a time.
+     */
+    interface Decoder {
+
+        byte[] chunk(byte[] bytes);
+
+        byte[] end();
+    }
+
+    /**
+     * The provider said, in an answer already under way, that the sentence failed (an error event in its body, an
+     * answer without its audio): its words. Asked again when {@code again} (a rate limit, the provider's own hiccup);
+     * otherwise the stream fails with them.
      */
     static final class Said extends RuntimeException {
+        final boolean again;
+
         Said(String words) {
+            this(words, false);
+        }
+
+        Said(String words, boolean again) {
             super(words, null, false, false);
+            this.again = again;
         }
     }
 
@@ -70,7 +94,7 @@ final class SpeechRequests implements TextToSpeech.Stream {
      * How the provider's audio becomes the call's: as it is, or 16-bit PCM at a rate resampled (when it is not the
      * call's) and encoded; the audio is the body itself, or what its events carry ({@link #carried}).
      */
-    static final class Conversion {
+    static final class Conversion implements Decoder {
         private final Integer fromRate; // null: the provider already speaks the call's format
         private final AudioFormat to;
         private UnaryOperator<byte[]> events; // null: the body is the audio
@@ -99,7 +123,8 @@ final class SpeechRequests implements TextToSpeech.Stream {
             return this;
         }
 
-        byte[] convert(byte[] piece) {
+        @Override
+        public byte[] chunk(byte[] piece) {
             byte[] chunk = events == null ? piece : events.apply(piece);
             if (fromRate == null) {
                 return chunk;
@@ -119,7 +144,8 @@ final class SpeechRequests implements TextToSpeech.Stream {
             return encode(fromRate == to.sampleRate() ? samples : resampler().process(samples));
         }
 
-        byte[] finish() {
+        @Override
+        public byte[] end() {
             return fromRate == null || fromRate == to.sampleRate() ? new byte[0] : encode(resampler().flush());
         }
 
@@ -155,8 +181,8 @@ final class SpeechRequests implements TextToSpeech.Stream {
     private final Vertx vertx;
     private final RetryBudget budget;
     private final String provider;
-    private final Function<String, Request> requests;
-    private final Supplier<Conversion> conversions;
+    private final Function<String, Uni<Request>> requests;
+    private final Supplier<? extends Decoder> decoders;
     private final boolean guarded;
     private final Duration timeout;
     private final TextToSpeech.Listener listener;
@@ -166,18 +192,36 @@ final class SpeechRequests implements TextToSpeech.Stream {
     private boolean closed;
     private boolean failed;
 
+    /** Each sentence's request made from its text; each try's answer read by a fresh decoder. */
     SpeechRequests(GuardedHttp http, Vertx vertx, RetryBudget budget, String provider,
-            Function<String, Request> requests, Supplier<Conversion> conversions, boolean guarded, Duration timeout,
+            Function<String, Request> requests, Supplier<? extends Decoder> decoders, boolean guarded, Duration timeout,
             TextToSpeech.Listener listener) {
+        this(http, vertx, budget, provider, decoders, guarded, timeout, listener,
+                text -> Uni.createFrom().item(requests.apply(text)));
+    }
+
+    private SpeechRequests(GuardedHttp http, Vertx vertx, RetryBudget budget, String provider,
+            Supplier<? extends Decoder> decoders, boolean guarded, Duration timeout, TextToSpeech.Listener listener,
+            Function<String, Uni<Request>> requests) {
         this.http = http;
         this.vertx = vertx;
         this.budget = budget;
         this.provider = provider;
         this.requests = requests;
-        this.conversions = conversions;
+        this.decoders = decoders;
         this.guarded = guarded;
         this.timeout = timeout;
         this.listener = listener;
+    }
+
+    /**
+     * As the constructor, each try's request made when the try starts and only when it can be (after an access token
+     * is had, say); its failure fails the try as a request's would.
+     */
+    static SpeechRequests deferred(GuardedHttp http, Vertx vertx, RetryBudget budget, String provider,
+            Function<String, Uni<Request>> requests, Supplier<? extends Decoder> decoders, boolean guarded,
+            Duration timeout, TextToSpeech.Listener listener) {
+        return new SpeechRequests(http, vertx, budget, provider, decoders, guarded, timeout, listener, requests);
     }
 
     @Override
@@ -208,23 +252,24 @@ final class SpeechRequests implements TextToSpeech.Stream {
             listener.restart(sentence.utterance);
         }
         int mine = ++sentence.attempt;
-        Request request = requests.apply(sentence.text);
-        Conversion conversion = conversions.get();
-        sentence.request = http.postStream(request.url, request.headers, request.json, timeout, guarded)
+        Decoder decoder = decoders.get();
+        // what a decoder's Said throws fails this try and resets its request (Mutiny cancels upstream of a failed map)
+        sentence.request = Uni.createFrom().deferred(() -> requests.apply(sentence.text))
+                .onItem().transformToMulti(request -> http.postStream(request.url, request.headers, request.body,
+                        timeout, guarded))
+                .onItem().transform(chunk -> decoder.chunk(chunk.getBytes()))
                 .subscribe().with(
-                        chunk -> {
-                            byte[] audio;
-                            try {
-                                audio = conversion.convert(chunk.getBytes());
-                            } catch (Said said) {
-                                said(sentence, mine, said);
-                                return;
-                            }
-                            audio(sentence, mine, audio);
-                        },
+                        audio -> audio(sentence, mine, audio),
                         failure -> ended(sentence, mine, failure),
                         () -> {
-                            audio(sentence, mine, conversion.finish());
+                            byte[] rest;
+                            try {
+                                rest = decoder.end();
+                            } catch (Said failure) {
+                                ended(sentence, mine, failure);
+                                return;
+                            }
+                            audio(sentence, mine, rest);
                             ended(sentence, mine, null);
                         });
     }
@@ -243,18 +288,6 @@ final class SpeechRequests implements TextToSpeech.Stream {
         }
         sentence.delivered = true;
         return true;
-    }
-
-    /** An event in the answer said the sentence failed: its request is reset, and the stream fails with the words. */
-    private void said(Sentence sentence, int attempt, Said said) {
-        Cancellable request;
-        synchronized (this) {
-            request = sentence.attempt == attempt ? sentence.request : null;
-        }
-        if (request != null) {
-            request.cancel();
-        }
-        ended(sentence, attempt, said);
     }
 
     private void ended(Sentence sentence, int attempt, Throwable failure) {
@@ -290,6 +323,8 @@ final class SpeechRequests implements TextToSpeech.Stream {
         if (failure instanceof GuardedHttp.StreamRefused refused) {
             again = RetryBudget.transientStatus(refused.status);
             retryAfter = RetryBudget.retryAfter(refused.retryAfter, Instant.now());
+        } else if (failure instanceof Said said) {
+            again = said.again;
         } else {
             again = failure instanceof GuardedHttp.Unreachable && !(failure instanceof GuardedHttp.Refused);
         }

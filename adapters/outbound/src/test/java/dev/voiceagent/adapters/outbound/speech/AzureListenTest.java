@@ -86,7 +86,7 @@ class AzureListenTest {
                 AzureListenTest::voices, AzureListenTest::serve);
         http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(800));
         apis = new ProviderApis(server.base + "/v1", server.base, "v", server.base, server.base, server.base, "v")
-                .pointing("azure_speech", server.base);
+                .pointing("azure_stt", server.base).pointing("azure_speech", server.base);
         speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(800), 3, Duration.ofMillis(200),
                 Duration.ofSeconds(2));
     }
@@ -387,7 +387,7 @@ class AzureListenTest {
         assertThat(server.upgradesAt).hasSize(1);
 
         assertThatThrownBy(() -> speech.open(azure(KEY, "en-US", "evil.example/x"), AudioFormat.MULAW_8K,
-                new Heard())).isInstanceOf(UnsupportedSpeechProvider.class).hasMessageContaining("not a region name");
+                new Heard())).isInstanceOf(UnsupportedSpeechProvider.class).hasMessageContaining("is not the name of an Azure region");
     }
 
     @Test
@@ -428,9 +428,10 @@ class AzureListenTest {
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("Invalid Azure Speech API key")
                         .contains("401", "invalid subscription key"));
         assertThat(checks.problem(azure(KEY, "en-US", "east us")).await().atMost(Duration.ofSeconds(5)))
-                .hasValueSatisfying(problem -> assertThat(problem).contains("not a region name"));
+                .hasValueSatisfying(problem -> assertThat(problem).contains("is not the name of an Azure region"));
         assertThat(server.upgradesAt).isEmpty();
-        assertThat(new ProviderApis("o", "g", "v", "e", "d", "c", "v").azureSpeech(" WestEurope"))
-                .isEqualTo("https://westeurope.stt.speech.microsoft.com");
+        ProviderApis installed = new ProviderApis("o", "g", "v", "e", "d", "c", "v");
+        installed.pointing("azure_stt", ProviderApis.PUBLIC.get("azure_stt"));
+        assertThat(installed.azureListen(" WestEurope")).isEqualTo("https://westeurope.stt.speech.microsoft.com");
     }
 }
