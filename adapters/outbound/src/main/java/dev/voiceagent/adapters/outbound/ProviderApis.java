@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -24,15 +25,25 @@ public class ProviderApis {
             "groq", "https://api.groq.com/openai/v1",
             "xai", "https://api.x.ai/v1");
 
+    /** An Azure region's name, as it goes into a host name. */
+    private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
+
     /**
      * The public addresses of the speech providers reached through {@link #address(String)}, by catalog id (REST and
-     * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it.
+     * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it. Azure
+     * Speech's holds {@code {region}}, filled in per configuration ({@link #azureSpeech(String)}). Google Cloud's
+     * text-to-speech has an id of its own ({@code google} is the Gemini API's, {@code voiceagent.models.google-base-url}),
+     * and so has Rime's REST host ({@code rime_voices}: its voice catalog; its speech is on another host).
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("grok_realtime", "https://api.x.ai/v1"),
             Map.entry("xai", "https://api.x.ai/v1"),
             Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
+            Map.entry("google_tts", "https://texttospeech.googleapis.com"),
+            Map.entry("rime_voices", "https://users.rime.ai"),
+            Map.entry("minimax", "https://api.minimax.io/v1"),
             Map.entry("smallest", "https://api.smallest.ai"),
             Map.entry("camb", "https://client.camb.ai/apis"),
             Map.entry("rime", "https://users-ws.rime.ai"),
@@ -118,6 +129,19 @@ public class ProviderApis {
                         return known;
                     }));
         });
+    }
+
+    /**
+     * The installation's Azure Speech address in {@code region}: its {@code {region}} filled in (by default
+     * https://{region}.tts.speech.microsoft.com; an address without it is used as it is). A region that is not a
+     * region's name (eastus, westeurope) is an IllegalArgumentException, so it cannot aim the request at another host.
+     */
+    public String azureSpeech(String region) {
+        String name = region == null ? "" : region.strip().toLowerCase(Locale.ROOT);
+        if (!REGION.matcher(name).matches()) {
+            throw new IllegalArgumentException("\"" + region + "\" is not the name of an Azure region");
+        }
+        return address("azure_speech").replace("{region}", name);
     }
 
     /** Points a provider of {@link #address(String)} at {@code url} instead (a test's local fake). */

@@ -10,14 +10,29 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Voice catalogs: ElevenLabs GET /v1/voices and Cartesia GET /voices with the organization's key (ElevenLabs' premade
  * voices without one); the documented voices of OpenAI's and Deepgram's (Aura-2) text to speech, which need no call.
+ * <ul>
+ * <li>Azure Speech: GET https://{region}.tts.speech.microsoft.com/cognitiveservices/voices/list with the key as
+ * Ocp-Apim-Subscription-Key, the configured region (eastus by default) filled into {@code ProviderApis.PUBLIC}'s
+ * {@code azure_speech} address (learn.microsoft.com/azure/ai-services/speech-service/rest-text-to-speech, "Get a list
+ * of voices": ShortName, DisplayName, Gender, Locale, LocaleName).</li>
+ * <li>Google Cloud text-to-speech: GET https://texttospeech.googleapis.com/v1/voices?languageCode={language} with the
+ * API key as x-goog-api-key (cloud.google.com/text-to-speech/docs/reference/rest/v1/voices/list: name, languageCodes,
+ * ssmlGender), kept to the configured model's family (chirp_3_hd: the {@code <locale>-Chirp3-HD-<voice>} names).
+ * Without a key (the catalog's Google configuration takes a service account instead), the documented Chirp 3: HD
+ * voices in the configured language (cloud.google.com/text-to-speech/docs/chirp3-hd): a service account's token is
+ * not asked for to read a list that every project has.</li>
+ * </ul>
  */
 @ApplicationScoped
 public class Voices implements VoiceCatalog {
@@ -62,6 +77,21 @@ public class Voices implements VoiceCatalog {
             List.of("VR6AewLTigWG4xSOukaG", "Arnold", "male", "american", "crisp"),
             List.of("pNInz6obpgDQGcFmaJgB", "Adam", "male", "american", "deep"));
 
+    /** Google's Chirp 3: HD family, as its voice names spell it. */
+    static final String CHIRP3_HD = "Chirp3-HD";
+    /** Google's documented Chirp 3: HD voices (name, gender): every supported locale has each of them. */
+    static final List<List<String>> CHIRP3_HD_VOICES = List.of(
+            List.of("Achernar", "female"), List.of("Achird", "male"), List.of("Algenib", "male"),
+            List.of("Algieba", "male"), List.of("Alnilam", "male"), List.of("Aoede", "female"),
+            List.of("Autonoe", "female"), List.of("Callirrhoe", "female"), List.of("Charon", "male"),
+            List.of("Despina", "female"), List.of("Enceladus", "male"), List.of("Erinome", "female"),
+            List.of("Fenrir", "male"), List.of("Gacrux", "female"), List.of("Iapetus", "male"), List.of("Kore", "female"),
+            List.of("Laomedeia", "female"), List.of("Leda", "female"), List.of("Orus", "male"),
+            List.of("Pulcherrima", "female"), List.of("Puck", "male"), List.of("Rasalgethi", "male"),
+            List.of("Sadachbia", "male"), List.of("Sadaltager", "male"), List.of("Schedar", "male"),
+            List.of("Sulafat", "female"), List.of("Umbriel", "male"), List.of("Vindemiatrix", "female"),
+            List.of("Zephyr", "female"), List.of("Zubenelgenubi", "male"));
+
     private final GuardedHttp http;
     private final ProviderApis apis;
 
@@ -82,6 +112,8 @@ public class Voices implements VoiceCatalog {
                             v.get(1), v.get(4), v.get(3), v.get(2), "en", null)).toList()))
                     : elevenlabs(endpoint.apiKey(), endpoint).map(Optional::of);
             case "cartesia" -> cartesia(keyed(endpoint, "Cartesia")).map(Optional::of);
+            case "azure_speech" -> azureSpeech(keyed(endpoint, "Azure Speech"), endpoint).map(Optional::of);
+            case "google" -> google(endpoint).map(Optional::of);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -131,6 +163,67 @@ public class Voices implements VoiceCatalog {
                 });
     }
 
+    /**
+     * Azure Speech's voices in the configured region: ShortName is what synthesis takes, DisplayName its name, the
+     * locale's name (English (United States)) its description.
+     */
+    private Uni<List<Voice>> azureSpeech(String key, ModelEndpoint endpoint) {
+        String base;
+        try {
+            base = apis.azureSpeech(setting(endpoint, "region", "eastus"));
+        } catch (IllegalArgumentException notARegion) {
+            throw new DomainRuleViolation("Azure Speech: " + notARegion.getMessage());
+        }
+        return fetch(base + "/cognitiveservices/voices/list", Map.of("Ocp-Apim-Subscription-Key", key), false,
+                "Azure Speech").map(json -> objects(json, null).stream()
+                        .filter(v -> text(v, "ShortName") != null)
+                        .map(v -> new Voice(text(v, "ShortName"), either(text(v, "DisplayName"), text(v, "ShortName")),
+                                text(v, "LocaleName"), null, lower(text(v, "Gender")), text(v, "Locale"), null))
+                        .toList());
+    }
+
+    /**
+     * Google Cloud's voices in the configured language: with an API key its list, kept to the configured model's family
+     * (a voice is {@code <locale>-<family>-<voice>}: chirp_3_hd is Chirp3-HD); without one the documented Chirp 3: HD
+     * voices, the catalog's model.
+     */
+    private Uni<List<Voice>> google(ModelEndpoint endpoint) {
+        String language = setting(endpoint, "language", "en-US");
+        String family = compact(setting(endpoint, "model", endpoint == null ? null : endpoint.model(), "chirp_3_hd"));
+        if (endpoint == null || endpoint.apiKey() == null || endpoint.apiKey().isBlank()) {
+            if (!family.equals(compact(CHIRP3_HD))) {
+                throw new DomainRuleViolation("Listing Google Cloud voices of another model than Chirp 3: HD needs an"
+                        + " API key in the organization's Google Cloud text-to-speech configuration");
+            }
+            return Uni.createFrom().item(CHIRP3_HD_VOICES.stream().map(v -> new Voice(language + "-" + CHIRP3_HD
+                    + "-" + v.get(0), v.get(0), CHIRP3_HD, null, v.get(1), language, null)).toList());
+        }
+        String url = apis.address("google_tts") + "/v1/voices?languageCode="
+                + URLEncoder.encode(language, StandardCharsets.UTF_8);
+        return fetch(url, Map.of("x-goog-api-key", endpoint.apiKey()), false, "Google Cloud").map(json -> {
+            List<Voice> voices = new ArrayList<>();
+            for (JsonObject v : objects(json, "voices")) {
+                String name = text(v, "name");
+                JsonArray codes = v.getValue("languageCodes") instanceof JsonArray a ? a : new JsonArray();
+                String locale = codes.isEmpty() ? null : String.valueOf(codes.getValue(0));
+                if (name == null) {
+                    continue;
+                }
+                // <locale>-<family>-<voice>: en-US-Chirp3-HD-Charon, cmn-CN-Standard-A
+                String rest = locale != null && name.startsWith(locale + "-") ? name.substring(locale.length() + 1)
+                        : name;
+                int last = rest.lastIndexOf('-');
+                String voiceFamily = last < 0 ? rest : rest.substring(0, last);
+                if (compact(voiceFamily).equals(family)) {
+                    String gender = lower(text(v, "ssmlGender"));
+                    voices.add(new Voice(name, rest.substring(last + 1), voiceFamily, null,
+                            gender == null || gender.startsWith("ssml") ? null : gender, locale, null));
+                }
+            }
+            return voices;
+        });
+    }
+
     private Uni<Object> fetch(String url, Map<String, String> headers, boolean guarded, String provider) {
         return http.get(url, headers, guarded)
                 .onFailure(GuardedHttp.Unreachable.class)
@@ -152,5 +245,49 @@ public class Voices implements VoiceCatalog {
 
     private static String capitalized(String name) {
         return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    /** The objects of a JSON answer: the array it is, or the array under {@code field} of the object it is. */
+    private static List<JsonObject> objects(Object json, String field) {
+        JsonArray all = json instanceof JsonArray a ? a : json instanceof JsonObject o && field != null
+                && o.getValue(field) instanceof JsonArray inner ? inner : new JsonArray();
+        List<JsonObject> objects = new ArrayList<>();
+        for (Object item : all) {
+            if (item instanceof JsonObject v) {
+                objects.add(v);
+            }
+        }
+        return objects;
+    }
+
+    /** A field as text (a number as its digits), null when missing or blank. */
+    private static String text(JsonObject json, String field) {
+        Object value = json.getValue(field);
+        String text = value instanceof String s ? s : value instanceof Number n ? n.toString() : null;
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    private static String either(String text, String otherwise) {
+        return text != null ? text : otherwise;
+    }
+
+    private static String lower(String text) {
+        return text == null ? null : text.toLowerCase(Locale.ROOT);
+    }
+
+    /** Letters and digits only, lower case: chirp_3_hd and Chirp3-HD alike are chirp3hd. */
+    private static String compact(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+    }
+
+    /** A text setting of the organization's configuration, {@code fallback} without one. */
+    private static String setting(ModelEndpoint endpoint, String name, String fallback) {
+        return setting(endpoint, name, null, fallback);
+    }
+
+    private static String setting(ModelEndpoint endpoint, String name, String given, String fallback) {
+        Object value = endpoint == null ? null : endpoint.settings().get(name);
+        String chosen = value instanceof String s && !s.isBlank() ? s.strip() : given;
+        return chosen == null || chosen.isBlank() ? fallback : chosen;
     }
 }

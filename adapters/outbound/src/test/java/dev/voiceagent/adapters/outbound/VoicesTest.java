@@ -1,0 +1,171 @@
+package dev.voiceagent.adapters.outbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voiceagent.application.model.ModelEndpoint;
+import dev.voiceagent.application.model.Voice;
+import dev.voiceagent.application.shared.UpstreamServiceException;
+import dev.voiceagent.domain.model.ModelService;
+import dev.voiceagent.domain.shared.DomainRuleViolation;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The voice catalogs of the text-to-speech providers that list their voices, against a local server that answers as
+ * each provider does (the shapes of their documented answers) and records what it was asked: the path, the method, the
+ * key in the provider's own header, the query. A refusal carries the provider's words; an unreachable provider says so;
+ * a provider that needs the organization's key refuses without one.
+ */
+class VoicesTest {
+
+    /** A request as the fake provider saw it. */
+    record Seen(String method, String path, String query, Map<String, String> headers, String body) {
+    }
+
+    /** What the fake answers on a path: a status and a body. */
+    record Answer(int status, String body) {
+    }
+
+    private static final List<Seen> SEEN = new CopyOnWriteArrayList<>();
+    private static final Map<String, Answer> ANSWERS = new ConcurrentHashMap<>();
+    private static Vertx vertx;
+    private static HttpServer server;
+    private static String base;
+    private static Voices voices;
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().requestHandler(VoicesTest::answer);
+        server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        base = "http://127.0.0.1:" + server.actualPort();
+        GuardedHttp http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofSeconds(2));
+        ProviderApis apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v")
+                // the region is filled in where the real host takes it: here, the path's first segment
+                .pointing("azure_speech", base + "/{region}")
+                .pointing("google_tts", base);
+        voices = new Voices(http, apis);
+    }
+
+    @AfterAll
+    static void stop() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @BeforeEach
+    void clear() {
+        SEEN.clear();
+        ANSWERS.clear();
+    }
+
+    private static void answer(HttpServerRequest request) {
+        request.body().onSuccess(body -> {
+            Map<String, String> headers = new HashMap<>();
+            request.headers().forEach(h -> headers.put(h.getKey().toLowerCase(), h.getValue()));
+            SEEN.add(new Seen(request.method().name(), request.path(), request.query(), headers, body.toString()));
+            Answer answer = ANSWERS.getOrDefault(request.path(), new Answer(404, "{\"error\":\"no such path\"}"));
+            request.response().setStatusCode(answer.status()).putHeader("Content-Type", "application/json")
+                    .end(answer.body());
+        });
+    }
+
+    private static ModelEndpoint endpoint(String provider, String key, Map<String, Object> settings) {
+        return new ModelEndpoint(ModelService.TTS, provider, null, null, key == null ? List.of() : List.of(key),
+                settings, false);
+    }
+
+    private static List<Voice> list(String provider, ModelEndpoint endpoint) {
+        return voices.voices(provider, endpoint).await().atMost(Duration.ofSeconds(5)).orElseThrow();
+    }
+
+    private static Seen only() {
+        assertThat(SEEN).hasSize(1);
+        return SEEN.getFirst();
+    }
+
+    @Test
+    void azureSpeechListsTheRegionsVoicesWithTheSubscriptionKey() {
+        ANSWERS.put("/westeurope/cognitiveservices/voices/list", new Answer(200, """
+                [{"Name":"Microsoft Server Speech Text to Speech Voice (en-US, AriaNeural)","DisplayName":"Aria",
+                  "LocalName":"Aria","ShortName":"en-US-AriaNeural","Gender":"Female","Locale":"en-US",
+                  "LocaleName":"English (United States)","StyleList":["chat","cheerful"],"SampleRateHertz":"24000",
+                  "VoiceType":"Neural","Status":"GA","WordsPerMinute":"150"},
+                 {"Name":"Microsoft Server Speech Text to Speech Voice (de-DE, ConradNeural)","DisplayName":"Conrad",
+                  "LocalName":"Conrad","ShortName":"de-DE-ConradNeural","Gender":"Male","Locale":"de-DE",
+                  "LocaleName":"German (Germany)","SampleRateHertz":"48000","VoiceType":"Neural","Status":"GA"}]
+                """));
+
+        List<Voice> listed = list("azure_speech", endpoint("azure_speech", "az-key", Map.of("region", "westeurope")));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.headers()).containsEntry("ocp-apim-subscription-key", "az-key");
+        assertThat(listed).containsExactly(
+                new Voice("en-US-AriaNeural", "Aria", "English (United States)", null, "female", "en-US", null),
+                new Voice("de-DE-ConradNeural", "Conrad", "German (Germany)", null, "male", "de-DE", null));
+    }
+
+    @Test
+    void azureSpeechAsksEastUsWithoutARegionAndRefusesAnotherHost() {
+        ANSWERS.put("/eastus/cognitiveservices/voices/list", new Answer(200, "[]"));
+
+        assertThat(list("azure_speech", endpoint("azure_speech", "az-key", Map.of()))).isEmpty();
+        assertThat(only().path()).isEqualTo("/eastus/cognitiveservices/voices/list");
+        assertThatThrownBy(() -> list("azure_speech", endpoint("azure_speech", "az-key",
+                Map.of("region", "evil.example/x")))).isInstanceOf(DomainRuleViolation.class)
+                .hasMessageContaining("not the name of an Azure region");
+    }
+
+    @Test
+    void googleListsTheLanguagesVoicesOfTheModelsFamilyWithTheApiKey() {
+        ANSWERS.put("/v1/voices", new Answer(200, """
+                {"voices":[
+                  {"languageCodes":["en-GB"],"name":"en-GB-Chirp3-HD-Kore","ssmlGender":"FEMALE",
+                   "naturalSampleRateHertz":24000},
+                  {"languageCodes":["en-GB"],"name":"en-GB-Chirp3-HD-Charon","ssmlGender":"MALE",
+                   "naturalSampleRateHertz":24000},
+                  {"languageCodes":["en-GB"],"name":"en-GB-Neural2-A","ssmlGender":"FEMALE",
+                   "naturalSampleRateHertz":24000},
+                  {"languageCodes":["en-GB"],"name":"en-GB-Chirp-HD-D","ssmlGender":"MALE",
+                   "naturalSampleRateHertz":24000}]}
+                """));
+
+        List<Voice> listed = list("google", endpoint("google", "goog-key", Map.of("model", "chirp_3_hd",
+                "language", "en-GB")));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.path()).isEqualTo("/v1/voices");
+        assertThat(seen.query()).isEqualTo("languageCode=en-GB");
+        assertThat(seen.headers()).containsEntry("x-goog-api-key", "goog-key");
+        assertThat(listed).containsExactly(
+                new Voice("en-GB-Chirp3-HD-Kore", "Kore", "Chirp3-HD", null, "female", "en-GB", null),
+                new Voice("en-GB-Chirp3-HD-Charon", "Charon", "Chirp3-HD", null, "male", "en-GB", null));
+    }
+
+    @Test
+    void googleWithoutAKeyListsTheDocumentedChirp3HdVoicesInTheLanguage() {
+        List<Voice> listed = list("google", endpoint("google", null, Map.of("language", "fr-FR")));
+
+        assertThat(SEEN).isEmpty();
+        assertThat(listed).hasSize(30).contains(
+                new Voice("fr-FR-Chirp3-HD-Charon", "Charon", "Chirp3-HD", null, "male", "fr-FR", null),
+                new Voice("fr-FR-Chirp3-HD-Kore", "Kore", "Chirp3-HD", null, "female", "fr-FR", null));
+        assertThatThrownBy(() -> list("google", endpoint("google", null, Map.of("model", "journey"))))
+                .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("API key");
+    }
+}
