@@ -13,9 +13,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.MissingResourceException;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,6 +37,16 @@ import java.util.Optional;
  * Without a key (the catalog's Google configuration takes a service account instead), the documented Chirp 3: HD
  * voices in the configured language (cloud.google.com/text-to-speech/docs/chirp3-hd): a service account's token is
  * not asked for to read a list that every project has.</li>
+ * <li>Rime: GET https://users.rime.ai/data/voices/voice_details.json, public, no key (docs.rime.ai/api-reference/data/
+ * voice-details: speaker, gender, age, country, dialect, modelId, lang as ISO 639-2), kept to the configured model
+ * (arcana by default). Its address is {@code ProviderApis.PUBLIC}'s {@code rime_voices}: Rime speaks on another
+ * host.</li>
+ * <li>LMNT: GET https://api.lmnt.com/v1/ai/voice/list with X-API-Key and lmnt-version 1.1, the version its speech
+ * session and key check speak, as the reference's key check asks this list (docs.lmnt.com/api-reference/voice/
+ * list-voices: id, name, description, gender, state, preview_url), the voices that are ready.</li>
+ * <li>Inworld: GET https://api.inworld.ai/voices/v1/voices with the key as Basic, page after page by nextPageToken
+ * (the Voices API that replaces the deprecated /tts/v1/voices, as the reference's key check asks it: voiceId,
+ * displayName, langCode such as EN_US, description, tags, gender).</li>
  * </ul>
  */
 @ApplicationScoped
@@ -92,6 +107,13 @@ public class Voices implements VoiceCatalog {
             List.of("Sulafat", "female"), List.of("Umbriel", "male"), List.of("Vindemiatrix", "female"),
             List.of("Zephyr", "female"), List.of("Zubenelgenubi", "male"));
 
+    /** The LMNT API version spoken, as its speech session's (LmntStream) and its key check's. */
+    static final String LMNT_VERSION = "1.1";
+    /** The most pages of Inworld's voices read for one list. */
+    static final int INWORLD_PAGES = 20;
+    /** ISO 639-1 letters by ISO 639-2 code, terminology and bibliographic alike (deu and ger: de). */
+    private static final Map<String, String> ISO639_2 = iso639Codes();
+
     private final GuardedHttp http;
     private final ProviderApis apis;
 
@@ -114,6 +136,10 @@ public class Voices implements VoiceCatalog {
             case "cartesia" -> cartesia(keyed(endpoint, "Cartesia")).map(Optional::of);
             case "azure_speech" -> azureSpeech(keyed(endpoint, "Azure Speech"), endpoint).map(Optional::of);
             case "google" -> google(endpoint).map(Optional::of);
+            case "rime" -> rime(setting(endpoint, "model", endpoint == null ? null : endpoint.model(), "arcana"))
+                    .map(Optional::of);
+            case "lmnt" -> lmnt(keyed(endpoint, "LMNT")).map(Optional::of);
+            case "inworld" -> inworld(keyed(endpoint, "Inworld"), null, new ArrayList<>(), 1).map(Optional::of);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -224,6 +250,58 @@ public class Voices implements VoiceCatalog {
         });
     }
 
+    /** Rime's voices of {@code model}, one per speaker (a speaker of several languages is listed in its first). */
+    private Uni<List<Voice>> rime(String model) {
+        return fetch(apis.address("rime_voices") + "/data/voices/voice_details.json", Map.of(), false, "Rime")
+                .map(json -> {
+                    Map<String, Voice> bySpeaker = new LinkedHashMap<>();
+                    for (JsonObject v : objects(json, null)) {
+                        String speaker = text(v, "speaker");
+                        if (speaker != null && model.equals(text(v, "modelId"))) {
+                            bySpeaker.putIfAbsent(speaker, new Voice(speaker, capitalized(speaker),
+                                    joined(text(v, "age"), text(v, "country")), lower(text(v, "dialect")),
+                                    lower(text(v, "gender")), iso639(text(v, "lang")), null));
+                        }
+                    }
+                    return List.copyOf(bySpeaker.values());
+                });
+    }
+
+    /** LMNT's voices (its own and the account's) that are ready to speak. */
+    private Uni<List<Voice>> lmnt(String key) {
+        return fetch(apis.address("lmnt") + "/v1/ai/voice/list", Map.of("X-API-Key", key, "lmnt-version",
+                LMNT_VERSION), false, "LMNT").map(json -> objects(json, null).stream()
+                        .filter(v -> text(v, "id") != null && "ready".equals(either(text(v, "state"), "ready")))
+                        .map(v -> new Voice(text(v, "id"), either(text(v, "name"), text(v, "id")),
+                                text(v, "description"), null, gender(text(v, "gender")), null, text(v, "preview_url")))
+                        .toList());
+    }
+
+    /** Inworld's voices, page after page (at most {@link #INWORLD_PAGES}). */
+    private Uni<List<Voice>> inworld(String key, String pageToken, List<Voice> listed, int page) {
+        String url = apis.address("inworld") + "/voices/v1/voices"
+                + (pageToken == null ? "" : "?pageToken=" + URLEncoder.encode(pageToken, StandardCharsets.UTF_8));
+        return fetch(url, Map.of("Authorization", "Basic " + key), false, "Inworld").chain(json -> {
+            for (JsonObject v : objects(json, "voices")) {
+                String id = text(v, "voiceId");
+                if (id != null) {
+                    JsonArray tags = v.getValue("tags") instanceof JsonArray a ? a : new JsonArray();
+                    String gender = gender(text(v, "gender"));
+                    for (int i = 0; gender == null && i < tags.size(); i++) {
+                        gender = gender(String.valueOf(tags.getValue(i)));
+                    }
+                    String language = text(v, "langCode");
+                    listed.add(new Voice(id, either(text(v, "displayName"), id), text(v, "description"), null, gender,
+                            language == null ? null : Locale.forLanguageTag(language.replace('_', '-')).toLanguageTag(),
+                            null));
+                }
+            }
+            String next = json instanceof JsonObject o ? text(o, "nextPageToken") : null;
+            return next == null || page >= INWORLD_PAGES ? Uni.createFrom().item(listed)
+                    : inworld(key, next, listed, page + 1);
+        });
+    }
+
     private Uni<Object> fetch(String url, Map<String, String> headers, boolean guarded, String provider) {
         return http.get(url, headers, guarded)
                 .onFailure(GuardedHttp.Unreachable.class)
@@ -247,6 +325,19 @@ public class Voices implements VoiceCatalog {
         return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
+    private static Map<String, String> iso639Codes() {
+        Map<String, String> codes = new HashMap<>(Map.of("ger", "de", "fre", "fr", "chi", "zh", "dut", "nl",
+                "gre", "el", "per", "fa", "cze", "cs", "rum", "ro"));
+        for (String code : Locale.getISOLanguages()) {
+            try {
+                codes.putIfAbsent(Locale.of(code).getISO3Language(), code);
+            } catch (MissingResourceException noIso3) {
+                // a language without a three-letter code is not looked up by one
+            }
+        }
+        return Map.copyOf(codes);
+    }
+
     /** The objects of a JSON answer: the array it is, or the array under {@code field} of the object it is. */
     private static List<JsonObject> objects(Object json, String field) {
         JsonArray all = json instanceof JsonArray a ? a : json instanceof JsonObject o && field != null
@@ -265,6 +356,27 @@ public class Voices implements VoiceCatalog {
         Object value = json.getValue(field);
         String text = value instanceof String s ? s : value instanceof Number n ? n.toString() : null;
         return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    /** A gender as its provider spells it (F, Male, non-binary), as the other catalogs do: female, male, neutral. */
+    private static String gender(String given) {
+        return switch (given == null ? "" : given.toLowerCase(Locale.ROOT)) {
+            case "f", "female" -> "female";
+            case "m", "male" -> "male";
+            case "n", "neutral", "nonbinary", "non-binary", "non_binary" -> "neutral";
+            default -> null;
+        };
+    }
+
+    /** An ISO 639-2 code (eng, spa, ger) as the two letters the other catalogs use (en, es, de); itself otherwise. */
+    static String iso639(String code) {
+        return code == null ? null : ISO639_2.getOrDefault(code.toLowerCase(Locale.ROOT), code);
+    }
+
+    /** The texts that are given, joined by commas; null when none is. */
+    private static String joined(String... texts) {
+        String joined = String.join(", ", Arrays.stream(texts).filter(Objects::nonNull).toList());
+        return joined.isEmpty() ? null : joined;
     }
 
     private static String either(String text, String otherwise) {

@@ -36,7 +36,7 @@ class VoicesTest {
     record Seen(String method, String path, String query, Map<String, String> headers, String body) {
     }
 
-    /** What the fake answers on a path: a status and a body. */
+    /** What the fake answers on a path (or a path with its query, first): a status and a body. */
     record Answer(int status, String body) {
     }
 
@@ -57,7 +57,10 @@ class VoicesTest {
         ProviderApis apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v")
                 // the region is filled in where the real host takes it: here, the path's first segment
                 .pointing("azure_speech", base + "/{region}")
-                .pointing("google_tts", base);
+                .pointing("google_tts", base)
+                .pointing("rime_voices", base)
+                .pointing("lmnt", base)
+                .pointing("inworld", base);
         voices = new Voices(http, apis);
     }
 
@@ -77,7 +80,8 @@ class VoicesTest {
             Map<String, String> headers = new HashMap<>();
             request.headers().forEach(h -> headers.put(h.getKey().toLowerCase(), h.getValue()));
             SEEN.add(new Seen(request.method().name(), request.path(), request.query(), headers, body.toString()));
-            Answer answer = ANSWERS.getOrDefault(request.path(), new Answer(404, "{\"error\":\"no such path\"}"));
+            Answer answer = ANSWERS.getOrDefault(request.uri(), ANSWERS.getOrDefault(request.path(),
+                    new Answer(404, "{\"error\":\"no such path\"}")));
             request.response().setStatusCode(answer.status()).putHeader("Content-Type", "application/json")
                     .end(answer.body());
         });
@@ -167,5 +171,96 @@ class VoicesTest {
                 new Voice("fr-FR-Chirp3-HD-Kore", "Kore", "Chirp3-HD", null, "female", "fr-FR", null));
         assertThatThrownBy(() -> list("google", endpoint("google", null, Map.of("model", "journey"))))
                 .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("API key");
+    }
+
+    @Test
+    void rimeListsTheModelsSpeakersFromItsPublicCatalogWithoutTheKey() {
+        ANSWERS.put("/data/voices/voice_details.json", new Answer(200, """
+                [{"speaker":"astra","gender":"Female","age":"Young Adult","country":"US","dialect":"American",
+                  "demographic":"White","genre":["Any"],"modelId":"coda","language":"English","lang":"eng",
+                  "flagship":true},
+                 {"speaker":"luna","gender":"Female","age":"Young Adult","country":"US","dialect":"American",
+                  "demographic":"White","genre":["Any"],"modelId":"arcana","language":"English","lang":"eng",
+                  "flagship":true},
+                 {"speaker":"albion","gender":"Male","age":"Adult","country":"England","dialect":"English",
+                  "demographic":"White","genre":["Any"],"modelId":"arcana","language":"German","lang":"ger",
+                  "flagship":false},
+                 {"speaker":"luna","gender":"Female","age":"Young Adult","country":"Spain","dialect":"Spanish",
+                  "demographic":"White","genre":["Any"],"modelId":"arcana","language":"Spanish","lang":"spa",
+                  "flagship":false}]
+                """));
+
+        List<Voice> listed = list("rime", endpoint("rime", "rime-key", Map.of("model", "arcana")));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.path()).isEqualTo("/data/voices/voice_details.json");
+        assertThat(seen.headers()).doesNotContainKey("authorization");
+        assertThat(listed).containsExactly(
+                new Voice("luna", "Luna", "Young Adult, US", "american", "female", "en", null),
+                new Voice("albion", "Albion", "Adult, England", "english", "male", "de", null));
+    }
+
+    @Test
+    void lmntListsTheReadyVoicesWithTheKeyAndItsApiVersion() {
+        ANSWERS.put("/v1/ai/voice/list", new Answer(200, """
+                [{"id":"morgan","name":"Morgan","owner":"system","state":"ready","starred":false,"gender":"F",
+                  "type":"professional","description":"UK. Young adult. Conversational",
+                  "preview_url":"https://api.lmnt.com/v1/ai/voice/morgan/preview"},
+                 {"id":"b8c5e6","name":"My clone","owner":"me","state":"training","gender":"M","type":"instant"},
+                 {"id":"zeke","name":"Zeke","owner":"system","state":"ready","gender":"M","description":null}]
+                """));
+
+        List<Voice> listed = list("lmnt", endpoint("lmnt", "lmnt-key", Map.of()));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.headers()).containsEntry("x-api-key", "lmnt-key").containsEntry("lmnt-version", "1.1");
+        assertThat(listed).containsExactly(
+                new Voice("morgan", "Morgan", "UK. Young adult. Conversational", null, "female", null,
+                        "https://api.lmnt.com/v1/ai/voice/morgan/preview"),
+                new Voice("zeke", "Zeke", null, null, "male", null, null));
+    }
+
+    @Test
+    void inworldListsEveryPageWithTheBasicKey() {
+        // the first page's answer names the next page; the fake answers both on one path, by the token asked for
+        ANSWERS.put("/voices/v1/voices", new Answer(200, """
+                {"voices":[{"voiceId":"Ashley","displayName":"Ashley","langCode":"EN_US",
+                  "description":"A warm, natural female voice","tags":["female","warm"],"source":"SYSTEM"}],
+                 "nextPageToken":"page 2"}
+                """));
+        ANSWERS.put("/voices/v1/voices?pageToken=page+2", new Answer(200, """
+                {"voices":[{"voiceId":"workspace__hugo","displayName":"Hugo","langCode":"FR_FR","gender":"male",
+                  "description":"Cloned","tags":[],"source":"IVC"}]}
+                """));
+
+        List<Voice> listed = list("inworld", endpoint("inworld", "aW53b3JsZA==", Map.of()));
+
+        assertThat(SEEN).hasSize(2);
+        assertThat(SEEN).allSatisfy(seen -> assertThat(seen.headers()).containsEntry("authorization",
+                "Basic aW53b3JsZA=="));
+        assertThat(SEEN.get(0).query()).isNull();
+        assertThat(SEEN.get(1).query()).isEqualTo("pageToken=page+2");
+        assertThat(listed).containsExactly(
+                new Voice("Ashley", "Ashley", "A warm, natural female voice", null, "female", "en-US", null),
+                new Voice("workspace__hugo", "Hugo", "Cloned", null, "male", "fr-FR", null));
+    }
+
+    @Test
+    void aRefusalCarriesTheProvidersWords() {
+        ANSWERS.put("/v1/ai/voice/list", new Answer(401, "{\"error\":\"Invalid API key\"}"));
+
+        assertThatThrownBy(() -> list("lmnt", endpoint("lmnt", "wrong", Map.of())))
+                .isInstanceOf(UpstreamServiceException.class).hasMessage("LMNT answered 401: Invalid API key");
+    }
+
+    @Test
+    void aProviderThatListsWithTheOrganizationsKeyRefusesWithoutOne() {
+        assertThatThrownBy(() -> list("inworld", null)).isInstanceOf(DomainRuleViolation.class)
+                .hasMessageContaining("Inworld key");
+        assertThatThrownBy(() -> list("lmnt", endpoint("lmnt", null, Map.of())))
+                .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("LMNT key");
+        assertThat(SEEN).isEmpty();
     }
 }
