@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -47,6 +48,18 @@ import java.util.Optional;
  * <li>Inworld: GET https://api.inworld.ai/voices/v1/voices with the key as Basic, page after page by nextPageToken
  * (the Voices API that replaces the deprecated /tts/v1/voices, as the reference's key check asks it: voiceId,
  * displayName, langCode such as EN_US, description, tags, gender).</li>
+ * <li>MiniMax: POST https://api.minimax.io/v1/get_voice {"voice_type":"all"} with the key as Bearer
+ * (platform.minimax.io/docs/api-reference/speech/voice-management: system_voice, voice_cloning, voice_generation, each
+ * voice_id, voice_name, description; a refusal comes as base_resp under HTTP 200), at the organization's base URL less
+ * its /t2a_v2 when it chose one (guarded).</li>
+ * <li>xAI: GET https://api.x.ai/v1/tts/voices with the key as Bearer (docs.x.ai/developers/rest-api-reference/
+ * inference/voice: voices, each voice_id and name), under {@code ProviderApis.PUBLIC}'s {@code xai} address (its
+ * /v1, as its speech adapter's).</li>
+ * <li>Smallest AI: GET https://api.smallest.ai/waves/v1/{pool}/get_voices with the key as Bearer, the pool the
+ * configured model (lightning_v3.1: lightning-v3.1, lightning_v3.1_pro: lightning-v3.1-pro; smallest-ai-documentation
+ * get-voices-openapi.yaml: voiceId, displayName, tags with language names, accent, gender, age).</li>
+ * <li>Camb.ai: GET https://client.camb.ai/apis/list-voices with x-api-key (a list of id, voice_name, gender as
+ * 1 male and 2 female, description; as LiveKit's Camb.ai plugin reads it).</li>
  * </ul>
  */
 @ApplicationScoped
@@ -113,6 +126,10 @@ public class Voices implements VoiceCatalog {
     static final int INWORLD_PAGES = 20;
     /** ISO 639-1 letters by ISO 639-2 code, terminology and bibliographic alike (deu and ger: de). */
     private static final Map<String, String> ISO639_2 = iso639Codes();
+    /** ISO 639-1 letters by the language's English name, lower case (and the older names providers still use). */
+    private static final Map<String, String> LANGUAGES = languageNames();
+    /** How long a POST for a list may take. */
+    static final Duration POST_LIMIT = Duration.ofSeconds(10);
 
     private final GuardedHttp http;
     private final ProviderApis apis;
@@ -140,6 +157,11 @@ public class Voices implements VoiceCatalog {
                     .map(Optional::of);
             case "lmnt" -> lmnt(keyed(endpoint, "LMNT")).map(Optional::of);
             case "inworld" -> inworld(keyed(endpoint, "Inworld"), null, new ArrayList<>(), 1).map(Optional::of);
+            case "minimax" -> miniMax(keyed(endpoint, "MiniMax"), endpoint).map(Optional::of);
+            case "xai" -> xai(keyed(endpoint, "xAI")).map(Optional::of);
+            case "smallest" -> smallest(keyed(endpoint, "Smallest AI"),
+                    setting(endpoint, "model", endpoint.model(), "lightning_v3.1")).map(Optional::of);
+            case "camb" -> camb(keyed(endpoint, "Camb.ai")).map(Optional::of);
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -302,9 +324,93 @@ public class Voices implements VoiceCatalog {
         });
     }
 
+    /**
+     * MiniMax's voices of every kind: its system voices, the account's cloned and generated ones. A voice's language is
+     * the language its id begins with (English_Graceful_Lady, Chinese (Mandarin)_Reliable_Executive).
+     */
+    private Uni<List<Voice>> miniMax(String key, ModelEndpoint endpoint) {
+        String own = ProviderApis.own(endpoint);
+        String base = own == null ? apis.address("minimax")
+                : own.endsWith("/t2a_v2") ? own.substring(0, own.length() - "/t2a_v2".length()) : own;
+        return post(base + "/get_voice", Map.of("Authorization", "Bearer " + key),
+                new JsonObject().put("voice_type", "all").encode(), own != null, "MiniMax").map(json -> {
+                    JsonObject answer = json instanceof JsonObject o ? o : new JsonObject();
+                    JsonObject said = answer.getValue("base_resp") instanceof JsonObject o ? o : new JsonObject();
+                    String code = text(said, "status_code");
+                    if (code != null && !code.equals("0")) {
+                        String words = text(said, "status_msg");
+                        throw new UpstreamServiceException("MiniMax answered " + code
+                                + (words == null ? "" : ": " + words));
+                    }
+                    List<Voice> voices = new ArrayList<>();
+                    for (String kind : List.of("system_voice", "voice_cloning", "voice_generation")) {
+                        for (JsonObject v : objects(answer, kind)) {
+                            String id = text(v, "voice_id");
+                            if (id != null) {
+                                Object description = v.getValue("description");
+                                voices.add(new Voice(id, either(text(v, "voice_name"), id),
+                                        description instanceof JsonArray lines ? joined(lines.stream()
+                                                .map(String::valueOf).toArray(String[]::new)) : text(v, "description"),
+                                        null, null, languageNamed(id.contains("_") ? id.substring(0, id.indexOf('_'))
+                                                : null), null));
+                            }
+                        }
+                    }
+                    return voices;
+                });
+    }
+
+    /** xAI's text-to-speech voices. */
+    private Uni<List<Voice>> xai(String key) {
+        return fetch(apis.address("xai") + "/tts/voices", Map.of("Authorization", "Bearer " + key), false, "xAI")
+                .map(json -> objects(json, "voices").stream().filter(v -> text(v, "voice_id") != null)
+                        .map(v -> new Voice(text(v, "voice_id"), either(text(v, "name"), text(v, "voice_id")),
+                                text(v, "description"), null, gender(text(v, "gender")), text(v, "language"), null))
+                        .toList());
+    }
+
+    /** Smallest AI's voices of the configured model's pool: its path spells the model with dashes. */
+    private Uni<List<Voice>> smallest(String key, String model) {
+        String pool = URLEncoder.encode(model.replace('_', '-'), StandardCharsets.UTF_8);
+        return fetch(apis.address("smallest") + "/waves/v1/" + pool + "/get_voices", Map.of("Authorization",
+                "Bearer " + key), false, "Smallest AI").map(json -> objects(json, "voices").stream()
+                        .filter(v -> text(v, "voiceId") != null).map(v -> {
+                            JsonObject tags = v.getValue("tags") instanceof JsonObject t ? t : new JsonObject();
+                            JsonArray languages = tags.getValue("language") instanceof JsonArray a ? a
+                                    : new JsonArray();
+                            JsonArray uses = tags.getValue("usecases") instanceof JsonArray a ? a : new JsonArray();
+                            return new Voice(text(v, "voiceId"), either(text(v, "displayName"), text(v, "voiceId")),
+                                    joined(text(tags, "age"), uses.isEmpty() ? null : String.valueOf(uses.getValue(0))),
+                                    lower(text(tags, "accent")), gender(text(tags, "gender")),
+                                    languages.isEmpty() ? null : languageNamed(String.valueOf(languages.getValue(0))),
+                                    null);
+                        }).toList());
+    }
+
+    /** Camb.ai's voices: its gender is a number (1 male, 2 female; 0 not known, 9 not applicable). */
+    private Uni<List<Voice>> camb(String key) {
+        return fetch(apis.address("camb") + "/list-voices", Map.of("x-api-key", key), false, "Camb.ai")
+                .map(json -> objects(json, "payload").stream().filter(v -> text(v, "id") != null)
+                        .map(v -> new Voice(text(v, "id"), either(text(v, "voice_name"), text(v, "id")),
+                                text(v, "description"), null, switch (either(text(v, "gender"), "")) {
+                                    case "1" -> "male";
+                                    case "2" -> "female";
+                                    default -> null;
+                                }, null, null))
+                        .toList());
+    }
+
     private Uni<Object> fetch(String url, Map<String, String> headers, boolean guarded, String provider) {
-        return http.get(url, headers, guarded)
-                .onFailure(GuardedHttp.Unreachable.class)
+        return read(http.get(url, headers, guarded), provider);
+    }
+
+    private Uni<Object> post(String url, Map<String, String> headers, String json, boolean guarded, String provider) {
+        return read(http.postJson(url, headers, json, POST_LIMIT, guarded), provider);
+    }
+
+    /** The provider's JSON answer; its refusal in its words, or its being out of reach, as an upstream failure. */
+    private static Uni<Object> read(Uni<GuardedHttp.Reply> answer, String provider) {
+        return answer.onFailure(GuardedHttp.Unreachable.class)
                 .transform(failure -> new UpstreamServiceException(provider + ": " + failure.getMessage()))
                 .map(reply -> {
                     if (reply.status() / 100 != 2) {
@@ -338,6 +444,15 @@ public class Voices implements VoiceCatalog {
         return Map.copyOf(codes);
     }
 
+    private static Map<String, String> languageNames() {
+        Map<String, String> names = new HashMap<>(Map.of("bengali", "bn", "oriya", "or", "mandarin", "zh",
+                "cantonese", "yue"));
+        for (String code : Locale.getISOLanguages()) {
+            names.putIfAbsent(Locale.of(code).getDisplayLanguage(Locale.ENGLISH).toLowerCase(Locale.ROOT), code);
+        }
+        return Map.copyOf(names);
+    }
+
     /** The objects of a JSON answer: the array it is, or the array under {@code field} of the object it is. */
     private static List<JsonObject> objects(Object json, String field) {
         JsonArray all = json instanceof JsonArray a ? a : json instanceof JsonObject o && field != null
@@ -366,6 +481,15 @@ public class Voices implements VoiceCatalog {
             case "n", "neutral", "nonbinary", "non-binary", "non_binary" -> "neutral";
             default -> null;
         };
+    }
+
+    /** A language's English name (English, Chinese (Mandarin), hindi) as its ISO 639-1 letters; null if not one. */
+    static String languageNamed(String name) {
+        if (name == null) {
+            return null;
+        }
+        String plain = name.replaceAll("\\(.*\\)", "").strip().toLowerCase(Locale.ROOT);
+        return LANGUAGES.get(plain);
     }
 
     /** An ISO 639-2 code (eng, spa, ger) as the two letters the other catalogs use (en, es, de); itself otherwise. */

@@ -11,6 +11,9 @@ import dev.voiceagent.domain.shared.DomainRuleViolation;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +49,8 @@ class VoicesTest {
     private static HttpServer server;
     private static String base;
     private static Voices voices;
+    /** Its xAI is a port nobody listens on. */
+    private static Voices unreachable;
 
     @BeforeAll
     static void start() throws Exception {
@@ -60,8 +65,18 @@ class VoicesTest {
                 .pointing("google_tts", base)
                 .pointing("rime_voices", base)
                 .pointing("lmnt", base)
-                .pointing("inworld", base);
+                .pointing("inworld", base)
+                .pointing("minimax", base + "/v1")
+                .pointing("xai", base + "/v1")
+                .pointing("smallest", base)
+                .pointing("camb", base + "/apis");
         voices = new Voices(http, apis);
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        unreachable = new Voices(http, new ProviderApis(base + "/v1", base, "v", base, base, base, "v")
+                .pointing("xai", "http://127.0.0.1:" + closed + "/v1"));
     }
 
     @AfterAll
@@ -262,5 +277,105 @@ class VoicesTest {
         assertThatThrownBy(() -> list("lmnt", endpoint("lmnt", null, Map.of())))
                 .isInstanceOf(DomainRuleViolation.class).hasMessageContaining("LMNT key");
         assertThat(SEEN).isEmpty();
+    }
+
+    @Test
+    void miniMaxListsEveryKindOfVoiceWithAPost() {
+        ANSWERS.put("/v1/get_voice", new Answer(200, """
+                {"system_voice":[
+                  {"voice_id":"English_Graceful_Lady","voice_name":"Graceful Lady",
+                   "description":["A graceful, elegant female voice.","Narration"],"created_time":"1970-01-01"},
+                  {"voice_id":"Chinese (Mandarin)_Reliable_Executive","voice_name":"Reliable Executive",
+                   "description":["A steady male executive."]}],
+                 "voice_cloning":[{"voice_id":"MyVoice001","description":[],"created_time":"2025-06-01"}],
+                 "voice_generation":[],
+                 "base_resp":{"status_code":0,"status_msg":"success"}}
+                """));
+
+        List<Voice> listed = list("minimax", endpoint("minimax", "mm-key", Map.of("group_id", "123")));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("POST");
+        assertThat(seen.path()).isEqualTo("/v1/get_voice");
+        assertThat(seen.headers()).containsEntry("authorization", "Bearer mm-key")
+                .containsEntry("content-type", "application/json");
+        assertThat(new JsonObject(seen.body())).isEqualTo(new JsonObject().put("voice_type", "all"));
+        assertThat(listed).containsExactly(
+                new Voice("English_Graceful_Lady", "Graceful Lady", "A graceful, elegant female voice., Narration",
+                        null, null, "en", null),
+                new Voice("Chinese (Mandarin)_Reliable_Executive", "Reliable Executive", "A steady male executive.",
+                        null, null, "zh", null),
+                new Voice("MyVoice001", "MyVoice001", null, null, null, null, null));
+    }
+
+    @Test
+    void miniMaxsRefusalUnderHttp200CarriesItsWords() {
+        ANSWERS.put("/v1/get_voice", new Answer(200, """
+                {"base_resp":{"status_code":1004,"status_msg":"authorization failed, please check your api key"}}
+                """));
+
+        assertThatThrownBy(() -> list("minimax", endpoint("minimax", "wrong", Map.of())))
+                .isInstanceOf(UpstreamServiceException.class)
+                .hasMessage("MiniMax answered 1004: authorization failed, please check your api key");
+    }
+
+    @Test
+    void xaiListsItsVoicesWithTheBearerKey() {
+        ANSWERS.put("/v1/tts/voices", new Answer(200, """
+                {"voices":[{"voice_id":"eve","name":"Eve"},{"voice_id":"rex","name":"Rex"}]}
+                """));
+
+        List<Voice> listed = list("xai", endpoint("xai", "xai-key", Map.of()));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.headers()).containsEntry("authorization", "Bearer xai-key");
+        assertThat(listed).containsExactly(new Voice("eve", "Eve", null, null, null, null, null),
+                new Voice("rex", "Rex", null, null, null, null, null));
+    }
+
+    @Test
+    void smallestListsTheConfiguredModelsPool() {
+        ANSWERS.put("/waves/v1/lightning-v3.1-pro/get_voices", new Answer(200, """
+                {"voices":[{"voiceId":"meher","displayName":"Meher","tags":{"language":["hindi","english"],
+                   "accent":"indian","gender":"female","age":"young","emotions":[],"usecases":["conversational"]}},
+                  {"voiceId":"raghav","displayName":"Raghav","tags":{"language":["english"],"accent":"Indian",
+                   "gender":"male","age":"middle aged","emotions":[],"usecases":[]}}]}
+                """));
+
+        List<Voice> listed = list("smallest", endpoint("smallest", "sk_key", Map.of("model", "lightning_v3.1_pro")));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.headers()).containsEntry("authorization", "Bearer sk_key");
+        assertThat(listed).containsExactly(
+                new Voice("meher", "Meher", "young, conversational", "indian", "female", "hi", null),
+                new Voice("raghav", "Raghav", "middle aged", "indian", "male", "en", null));
+    }
+
+    @Test
+    void cambListsItsVoicesWithTheApiKey() {
+        ANSWERS.put("/apis/list-voices", new Answer(200, """
+                [{"id":147320,"voice_name":"Alice","gender":2,"age":30,"language":1,"description":"Calm",
+                  "is_published":true},
+                 {"id":12345,"voice_name":"Bob","gender":1,"age":null,"language":1,"description":null},
+                 {"id":999,"voice_name":"Narrator","gender":9}]
+                """));
+
+        List<Voice> listed = list("camb", endpoint("camb", "camb-key", Map.of()));
+
+        Seen seen = only();
+        assertThat(seen.method()).isEqualTo("GET");
+        assertThat(seen.headers()).containsEntry("x-api-key", "camb-key");
+        assertThat(listed).containsExactly(new Voice("147320", "Alice", "Calm", null, "female", null, null),
+                new Voice("12345", "Bob", null, null, "male", null, null),
+                new Voice("999", "Narrator", null, null, null, null, null));
+    }
+
+    @Test
+    void anUnreachableProviderSaysSo() {
+        assertThatThrownBy(() -> unreachable.voices("xai", endpoint("xai", "xai-key", Map.of())).await()
+                .atMost(Duration.ofSeconds(5))).isInstanceOf(UpstreamServiceException.class)
+                .hasMessageStartingWith("xAI: Could not reach 127.0.0.1");
     }
 }
