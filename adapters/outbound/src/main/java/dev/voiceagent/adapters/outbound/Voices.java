@@ -60,6 +60,10 @@ import java.util.Optional;
  * get-voices-openapi.yaml: voiceId, displayName, tags with language names, accent, gender, age).</li>
  * <li>Camb.ai: GET https://client.camb.ai/apis/list-voices with x-api-key (a list of id, voice_name, gender as
  * 1 male and 2 female, description; as LiveKit's Camb.ai plugin reads it).</li>
+ * <li>Sarvam: no call. Bulbul's speakers are a documented set per model and Sarvam has no API that lists them (its
+ * GET /voices lists the workspace's cloned voices, which speak through its voice-cloning API, not through Bulbul):
+ * bulbul:v2's and bulbul:v3's speakers as the reference's catalog lists them, the configured model's (both without a
+ * configuration).</li>
  * </ul>
  */
 @ApplicationScoped
@@ -104,6 +108,19 @@ public class Voices implements VoiceCatalog {
             List.of("TxGEqnHWrfWFTfGW9XjX", "Josh", "male", "american", "deep"),
             List.of("VR6AewLTigWG4xSOukaG", "Arnold", "male", "american", "crisp"),
             List.of("pNInz6obpgDQGcFmaJgB", "Adam", "male", "american", "deep"));
+
+    /**
+     * Sarvam's bulbul:v2 speakers (name, gender): docs.sarvam.ai's text-to-speech reference, as pipecat's
+     * SarvamTTSSpeakerV2 spells them.
+     */
+    static final List<List<String>> SARVAM_V2 = List.of(List.of("anushka", "female"), List.of("manisha", "female"),
+            List.of("vidya", "female"), List.of("arya", "female"), List.of("abhilash", "male"), List.of("karun", "male"),
+            List.of("hitesh", "male"));
+    /** Sarvam's bulbul:v3 speakers, as the reference's catalog lists them (their genders are not documented). */
+    static final List<String> SARVAM_V3 = List.of("shubh", "aditya", "ritu", "priya", "neha", "rahul", "pooja", "rohan",
+            "simran", "kavya", "amit", "dev", "ishita", "shreya", "ratan", "varun", "manan", "sumit", "roopa", "kabir",
+            "aayan", "ashutosh", "advait", "amelia", "sophia", "anand", "tanya", "tarun", "sunny", "mani", "gokul",
+            "vijay", "shruti", "suhani", "mohit", "kavitha", "rehan", "soham", "rupali");
 
     /** Google's Chirp 3: HD family, as its voice names spell it. */
     static final String CHIRP3_HD = "Chirp3-HD";
@@ -156,12 +173,14 @@ public class Voices implements VoiceCatalog {
             case "rime" -> rime(setting(endpoint, "model", endpoint == null ? null : endpoint.model(), "arcana"))
                     .map(Optional::of);
             case "lmnt" -> lmnt(keyed(endpoint, "LMNT")).map(Optional::of);
-            case "inworld" -> inworld(keyed(endpoint, "Inworld"), null, new ArrayList<>(), 1).map(Optional::of);
+            case "inworld" -> inworld(keyed(endpoint, "Inworld")).map(Optional::of);
             case "minimax" -> miniMax(keyed(endpoint, "MiniMax"), endpoint).map(Optional::of);
             case "xai" -> xai(keyed(endpoint, "xAI")).map(Optional::of);
             case "smallest" -> smallest(keyed(endpoint, "Smallest AI"),
                     setting(endpoint, "model", endpoint.model(), "lightning_v3.1")).map(Optional::of);
             case "camb" -> camb(keyed(endpoint, "Camb.ai")).map(Optional::of);
+            case "sarvam" -> Uni.createFrom().item(Optional.of(sarvam(endpoint == null ? null
+                    : setting(endpoint, "model", endpoint.model(), "bulbul:v2"))));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
@@ -272,6 +291,23 @@ public class Voices implements VoiceCatalog {
         });
     }
 
+    /**
+     * Sarvam's speakers of {@code model} (bulbul:v3-beta is v3's), both models' without one, none for a model whose
+     * speakers are not documented here; each says its model.
+     */
+    static List<Voice> sarvam(String model) {
+        List<Voice> v2 = SARVAM_V2.stream().map(v -> new Voice(v.get(0), capitalized(v.get(0)), "bulbul:v2 speaker",
+                null, v.get(1), null, null)).toList();
+        List<Voice> v3 = SARVAM_V3.stream().map(v -> new Voice(v, capitalized(v), "bulbul:v3 speaker", null, null,
+                null, null)).toList();
+        if (model == null) {
+            List<Voice> both = new ArrayList<>(v2);
+            both.addAll(v3);
+            return List.copyOf(both);
+        }
+        return model.startsWith("bulbul:v2") ? v2 : model.startsWith("bulbul:v3") ? v3 : List.of();
+    }
+
     /** Rime's voices of {@code model}, one per speaker (a speaker of several languages is listed in its first). */
     private Uni<List<Voice>> rime(String model) {
         return fetch(apis.address("rime_voices") + "/data/voices/voice_details.json", Map.of(), false, "Rime")
@@ -300,6 +336,11 @@ public class Voices implements VoiceCatalog {
     }
 
     /** Inworld's voices, page after page (at most {@link #INWORLD_PAGES}). */
+    private Uni<List<Voice>> inworld(String key) {
+        return inworld(key, null, new ArrayList<>(), 1);
+    }
+
+    /** Inworld's page {@code page} (the first without a token), added to the voices {@code listed} so far. */
     private Uni<List<Voice>> inworld(String key, String pageToken, List<Voice> listed, int page) {
         String url = apis.address("inworld") + "/voices/v1/voices"
                 + (pageToken == null ? "" : "?pageToken=" + URLEncoder.encode(pageToken, StandardCharsets.UTF_8));

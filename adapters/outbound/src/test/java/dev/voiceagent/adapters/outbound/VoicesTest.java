@@ -378,4 +378,19 @@ class VoicesTest {
                 .atMost(Duration.ofSeconds(5))).isInstanceOf(UpstreamServiceException.class)
                 .hasMessageStartingWith("xAI: Could not reach 127.0.0.1");
     }
+
+    @Test
+    void sarvamListsTheConfiguredModelsDocumentedSpeakersWithoutACall() {
+        List<Voice> v3 = list("sarvam", endpoint("sarvam", "sarvam-key", Map.of("model", "bulbul:v3")));
+        List<Voice> v2 = list("sarvam", endpoint("sarvam", "sarvam-key", Map.of()));
+        List<Voice> both = list("sarvam", null);
+
+        assertThat(SEEN).isEmpty();
+        assertThat(v3).hasSize(39).first().isEqualTo(new Voice("shubh", "Shubh", "bulbul:v3 speaker", null, null,
+                null, null));
+        assertThat(v2).hasSize(7).contains(new Voice("anushka", "Anushka", "bulbul:v2 speaker", null, "female", null,
+                null), new Voice("hitesh", "Hitesh", "bulbul:v2 speaker", null, "male", null, null));
+        assertThat(both).hasSize(46).containsAll(v2).containsAll(v3);
+        assertThat(list("sarvam", endpoint("sarvam", "sarvam-key", Map.of("model", "bulbul:v9")))).isEmpty();
+    }
 }
