@@ -245,7 +245,7 @@ public class Voices implements VoiceCatalog {
                 "Azure Speech").map(json -> objects(json, null).stream()
                         .filter(v -> text(v, "ShortName") != null)
                         .map(v -> new Voice(text(v, "ShortName"), either(text(v, "DisplayName"), text(v, "ShortName")),
-                                text(v, "LocaleName"), null, lower(text(v, "Gender")), text(v, "Locale"), null))
+                                text(v, "LocaleName"), null, gender(text(v, "Gender")), text(v, "Locale"), null))
                         .toList());
     }
 
@@ -271,20 +271,19 @@ public class Voices implements VoiceCatalog {
             List<Voice> voices = new ArrayList<>();
             for (JsonObject v : objects(json, "voices")) {
                 String name = text(v, "name");
-                JsonArray codes = v.getValue("languageCodes") instanceof JsonArray a ? a : new JsonArray();
-                String locale = codes.isEmpty() ? null : String.valueOf(codes.getValue(0));
                 if (name == null) {
                     continue;
                 }
+                JsonArray codes = v.getValue("languageCodes") instanceof JsonArray a ? a : new JsonArray();
+                String locale = codes.isEmpty() ? null : String.valueOf(codes.getValue(0));
                 // <locale>-<family>-<voice>: en-US-Chirp3-HD-Charon, cmn-CN-Standard-A
                 String rest = locale != null && name.startsWith(locale + "-") ? name.substring(locale.length() + 1)
                         : name;
                 int last = rest.lastIndexOf('-');
                 String voiceFamily = last < 0 ? rest : rest.substring(0, last);
                 if (compact(voiceFamily).equals(family)) {
-                    String gender = lower(text(v, "ssmlGender"));
                     voices.add(new Voice(name, rest.substring(last + 1), voiceFamily, null,
-                            gender == null || gender.startsWith("ssml") ? null : gender, locale, null));
+                            gender(text(v, "ssmlGender")), locale, null));
                 }
             }
             return voices;
@@ -318,7 +317,7 @@ public class Voices implements VoiceCatalog {
                         if (speaker != null && model.equals(text(v, "modelId"))) {
                             bySpeaker.putIfAbsent(speaker, new Voice(speaker, capitalized(speaker),
                                     joined(text(v, "age"), text(v, "country")), lower(text(v, "dialect")),
-                                    lower(text(v, "gender")), iso639(text(v, "lang")), null));
+                                    gender(text(v, "gender")), iso639(text(v, "lang")), null));
                         }
                     }
                     return List.copyOf(bySpeaker.values());
@@ -514,7 +513,10 @@ public class Voices implements VoiceCatalog {
         return text == null || text.isBlank() ? null : text.strip();
     }
 
-    /** A gender as its provider spells it (F, Male, non-binary), as the other catalogs do: female, male, neutral. */
+    /**
+     * A gender as its provider spells it (F, Male, FEMALE, Non-binary), as the other catalogs do: female, male, neutral;
+     * null when it is not said (SSML_VOICE_GENDER_UNSPECIFIED).
+     */
     private static String gender(String given) {
         return switch (given == null ? "" : given.toLowerCase(Locale.ROOT)) {
             case "f", "female" -> "female";

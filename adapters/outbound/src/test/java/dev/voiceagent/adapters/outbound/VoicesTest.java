@@ -160,7 +160,9 @@ class VoicesTest {
                   {"languageCodes":["en-GB"],"name":"en-GB-Neural2-A","ssmlGender":"FEMALE",
                    "naturalSampleRateHertz":24000},
                   {"languageCodes":["en-GB"],"name":"en-GB-Chirp-HD-D","ssmlGender":"MALE",
-                   "naturalSampleRateHertz":24000}]}
+                   "naturalSampleRateHertz":24000},
+                  {"languageCodes":["en-GB"],"name":"en-GB-Chirp3-HD-Sadachbia",
+                   "ssmlGender":"SSML_VOICE_GENDER_UNSPECIFIED","naturalSampleRateHertz":24000}]}
                 """));
 
         List<Voice> listed = list("google", endpoint("google", "goog-key", Map.of("model", "chirp_3_hd",
@@ -173,7 +175,8 @@ class VoicesTest {
         assertThat(seen.headers()).containsEntry("x-goog-api-key", "goog-key");
         assertThat(listed).containsExactly(
                 new Voice("en-GB-Chirp3-HD-Kore", "Kore", "Chirp3-HD", null, "female", "en-GB", null),
-                new Voice("en-GB-Chirp3-HD-Charon", "Charon", "Chirp3-HD", null, "male", "en-GB", null));
+                new Voice("en-GB-Chirp3-HD-Charon", "Charon", "Chirp3-HD", null, "male", "en-GB", null),
+                new Voice("en-GB-Chirp3-HD-Sadachbia", "Sadachbia", "Chirp3-HD", null, null, "en-GB", null));
     }
 
     @Test
@@ -200,6 +203,9 @@ class VoicesTest {
                  {"speaker":"albion","gender":"Male","age":"Adult","country":"England","dialect":"English",
                   "demographic":"White","genre":["Any"],"modelId":"arcana","language":"German","lang":"ger",
                   "flagship":false},
+                 {"speaker":"nova","gender":"Non-binary","age":"Adult","country":"US","dialect":"American",
+                  "demographic":"","genre":["Any"],"modelId":"arcana","language":"English","lang":"eng",
+                  "flagship":false},
                  {"speaker":"luna","gender":"Female","age":"Young Adult","country":"Spain","dialect":"Spanish",
                   "demographic":"White","genre":["Any"],"modelId":"arcana","language":"Spanish","lang":"spa",
                   "flagship":false}]
@@ -213,7 +219,8 @@ class VoicesTest {
         assertThat(seen.headers()).doesNotContainKey("authorization");
         assertThat(listed).containsExactly(
                 new Voice("luna", "Luna", "Young Adult, US", "american", "female", "en", null),
-                new Voice("albion", "Albion", "Adult, England", "english", "male", "de", null));
+                new Voice("albion", "Albion", "Adult, England", "english", "male", "de", null),
+                new Voice("nova", "Nova", "Adult, US", "american", "neutral", "en", null));
     }
 
     @Test
