@@ -32,15 +32,19 @@ public class ProviderApis {
     /**
      * The public addresses of the speech providers reached through {@link #address(String)}, by catalog id (REST and
      * WebSocket alike: https -> wss). Each adapter documents which of its provider's endpoints hangs off it. Azure
-     * Speech's holds {@code {region}}, filled in per configuration ({@link #azureSpeech(String)}); Google Cloud's
-     * text-to-speech and OAuth token endpoints have ids of their own ({@code google} is the Gemini API's,
-     * {@code voiceagent.models.google-base-url}).
+     * Speech's holds {@code {region}}, filled in per configuration ({@link #azureSpeech(String)}). Google Cloud's
+     * text-to-speech has an id of its own ({@code google} is the Gemini API's, {@code voiceagent.models.google-base-url}),
+     * and so has Rime's REST host ({@code rime_voices}: its voice catalog; its speech is on another host).
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
             Map.entry("grok_realtime", "https://api.x.ai/v1"),
             Map.entry("xai", "https://api.x.ai/v1"),
             Map.entry("sarvam", "https://api.sarvam.ai"),
+            Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
+            Map.entry("google_tts", GOOGLE_TTS),
+            Map.entry("rime_voices", "https://users.rime.ai"),
+            Map.entry("minimax", "https://api.minimax.io/v1"),
             Map.entry("smallest", "https://api.smallest.ai"),
             Map.entry("camb", "https://client.camb.ai/apis"),
             Map.entry("rime", "https://users-ws.rime.ai"),
@@ -50,11 +54,8 @@ public class ProviderApis {
             // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
             Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
             Map.entry("gladia", "https://api.gladia.io"),
-            Map.entry("azure_speech", "https://{region}.tts.speech.microsoft.com"),
             Map.entry("azure_stt", "https://{region}.stt.speech.microsoft.com"),
-            Map.entry("google_tts", GOOGLE_TTS),
-            Map.entry("google_oauth", "https://oauth2.googleapis.com"),
-            Map.entry("minimax", "https://api.minimax.io/v1"));
+            Map.entry("google_oauth", "https://oauth2.googleapis.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 
