@@ -41,7 +41,10 @@ public class ProviderApis {
             Map.entry("speechmatics", "https://eu2.rt.speechmatics.com"),
             // Speechmatics' batch API: only its key check (the real-time host has no REST endpoint)
             Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
-            Map.entry("gladia", "https://api.gladia.io"));
+            Map.entry("gladia", "https://api.gladia.io"),
+            Map.entry("google_realtime", "https://generativelanguage.googleapis.com"),
+            Map.entry("google_vertex_realtime", "https://aiplatform.googleapis.com"),
+            Map.entry("google_oauth", "https://oauth2.googleapis.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound;
 
+import dev.voiceagent.adapters.outbound.speech.LiveModels;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
 import io.smallrye.mutiny.Uni;
@@ -43,6 +44,9 @@ public class ProviderChecks implements ModelProviderCheck {
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
             return ask(compatible.url() + "/models", headers, compatible.guarded(), provider, compatible.url());
+        }
+        if ("google_vertex_realtime".equals(provider)) { // a service account's access token: nothing of Vertex billed
+            return LiveModels.vertexCheck(http, apis, endpoint);
         }
         if (key == null && !"speaches".equals(provider)) {
             return Uni.createFrom().item(Optional.of(ProviderApis.display(provider) + " API key is missing"));
@@ -90,6 +94,9 @@ public class ProviderChecks implements ModelProviderCheck {
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("speechmatics_batch"));
             case "gladia" -> ask(apis.address("gladia") + "/v2/live?limit=1", Map.of("x-gladia-key", key), false,
                     provider, apis.address("gladia"));
+            // the models the key may use: Google AI's list, free
+            case "google_realtime" -> ask(apis.address("google_realtime") + "/v1beta/models?pageSize=1",
+                    Map.of("x-goog-api-key", key), false, provider, apis.address("google_realtime"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }
