@@ -44,7 +44,8 @@ public class ProviderApis {
             Map.entry("gladia", "https://api.gladia.io"),
             Map.entry("google_realtime", "https://generativelanguage.googleapis.com"),
             Map.entry("google_vertex_realtime", "https://aiplatform.googleapis.com"),
-            Map.entry("google_oauth", "https://oauth2.googleapis.com"));
+            Map.entry("google_oauth", "https://oauth2.googleapis.com"),
+            Map.entry("ultravox_realtime", "https://api.ultravox.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -97,6 +97,9 @@ public class ProviderChecks implements ModelProviderCheck {
             // the models the key may use: Google AI's list, free
             case "google_realtime" -> ask(apis.address("google_realtime") + "/v1beta/models?pageSize=1",
                     Map.of("x-goog-api-key", key), false, provider, apis.address("google_realtime"));
+            // the account the key belongs to
+            case "ultravox_realtime" -> ask(apis.address("ultravox_realtime") + "/api/accounts/me",
+                    Map.of("X-API-Key", key), false, provider, apis.address("ultravox_realtime"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

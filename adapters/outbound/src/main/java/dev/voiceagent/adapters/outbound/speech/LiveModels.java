@@ -10,7 +10,10 @@ import dev.voiceagent.domain.outbound.RetryBudget;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +33,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * VOICEAGENT_MODELS_GOOGLE_VERTEX_REALTIME_BASE_URL in its place, and its token endpoint
  * VOICEAGENT_MODELS_GOOGLE_OAUTH_BASE_URL, default https://oauth2.googleapis.com; a configuration without credentials
  * uses the installation's Application Default Credentials, a service account's key file named by
- * GOOGLE_APPLICATION_CREDENTIALS, as the reference does). Each stream outlives a provider's hiccup within the
+ * GOOGLE_APPLICATION_CREDENTIALS, as the reference does); Ultravox ({@code ultravox_realtime}: calls created at the
+ * installation's address, VOICEAGENT_MODELS_ULTRAVOX_REALTIME_BASE_URL, default https://api.ultravox.ai, with the key
+ * as {@code X-API-Key}, then joined at the address Ultravox gives). Each stream outlives a provider's hiccup within the
  * installation's budget ({@code voiceagent.voice.retry.*}).
  */
 @Singleton
@@ -43,7 +48,8 @@ public class LiveModels {
     /** A Google Cloud location as it goes into a host name ({@code global}, {@code us-central1}, {@code eu}). */
     private static final Pattern LOCATION = Pattern.compile("[a-z]+(-[a-z0-9]+)*");
     private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
-    private static final Set<String> PROVIDERS = Set.of("google_realtime", "google_vertex_realtime");
+    private static final Set<String> PROVIDERS = Set.of("google_realtime", "google_vertex_realtime",
+            "ultravox_realtime");
 
     private final GuardedHttp http;
     private final ProviderApis apis;
@@ -87,6 +93,7 @@ public class LiveModels {
         return switch (endpoint.provider()) {
             case "google_realtime" -> gemini(endpoint, format, listener);
             case "google_vertex_realtime" -> vertex(endpoint, format, listener);
+            case "ultravox_realtime" -> ultravox(endpoint, format, listener);
             default -> throw new UnsupportedSpeechProvider("The voice runtime cannot use " + ProviderApis.display(
                     endpoint.provider()) + " for speech-to-speech");
         };
@@ -163,6 +170,52 @@ public class LiveModels {
                             + " Default Credentials: " + failure.getMessage())));
         }
         return defaultAccount;
+    }
+
+    /** Ultravox: a call created at the installation's Ultravox address with the key, then joined. */
+    private SpeechToSpeech.Stream ultravox(ModelEndpoint endpoint, AudioFormat format,
+            SpeechToSpeech.Listener listener) {
+        String key = SpeechProviders.key(endpoint, "Ultravox");
+        String base = apis.address("ultravox_realtime");
+        UltravoxCall.Starter starter = (body, prior) -> {
+            String url = base + "/api/calls" + (prior == null ? "" : "?priorCallId="
+                    + URLEncoder.encode(prior, StandardCharsets.UTF_8));
+            return Future.fromCompletionStage(http.postJson(url, Map.of("X-API-Key", key), body.encode(), timeout,
+                    false).subscribeAsCompletionStage()).compose(reply -> {
+                        if (reply.status() / 100 != 2) {
+                            String message = "POST /api/calls answered " + reply.status() + ultravoxWords(reply.body());
+                            return Future.failedFuture(RetryBudget.transientStatus(reply.status())
+                                    ? new IllegalStateException(message) : new UltravoxCall.Refused(message));
+                        }
+                        JsonObject call = new JsonObject(reply.body());
+                        String join = call.getString("joinUrl");
+                        if (join == null) {
+                            return Future.failedFuture(new UltravoxCall.Refused("the created call has no joinUrl"));
+                        }
+                        return http.webSocket(join, Map.of(), timeout, false)
+                                .map(ws -> new UltravoxCall.Joined(call.getString("callId"), ws));
+                    });
+        };
+        return new UltravoxCall(starter, vertx, budget, format,
+                SpeechProviders.setting(endpoint, "model", endpoint.model(), "ultravox-v0.7"),
+                SpeechProviders.setting(endpoint, "voice", null, "Mark"), listener);
+    }
+
+    /** Ultravox's words in a refusal ({@code {"detail": ...}}, or the body itself). */
+    private static String ultravoxWords(String body) {
+        if (body == null || body.isBlank()) {
+            return "";
+        }
+        String words = body.strip();
+        try {
+            Object detail = new JsonObject(words).getValue("detail");
+            if (detail instanceof String given && !given.isBlank()) {
+                words = given;
+            }
+        } catch (DecodeException | ClassCastException notJson) {
+            // the body as it is
+        }
+        return ": " + (words.length() > 300 ? words.substring(0, 300) + "..." : words);
     }
 
     /** The model's resource name on Vertex AI, as google-genai's {@code t_model} makes it. */
