@@ -118,9 +118,23 @@ final class GeminiLive implements SpeechToSpeech.Stream {
 
     /**
      * What a connection is set up with besides the node: the model as the setup names it ({@code models/...} or the
-     * Vertex resource), the voice, the language code (BCP-47), the temperature (null: Gemini's own), Vertex or not.
+     * Vertex resource), the voice, the language code (BCP-47), the temperature (null: Gemini's own), Vertex or not. (A
+     * class, not a record: the native build's check takes the adapters' records for JSON bodies.)
      */
-    record Model(String name, String voice, String language, Double temperature, boolean vertex) {
+    static final class Model {
+        final String name;
+        final String voice;
+        final String language;
+        final Double temperature;
+        final boolean vertex;
+
+        Model(String name, String voice, String language, Double temperature, boolean vertex) {
+            this.name = name;
+            this.voice = voice;
+            this.language = language;
+            this.temperature = temperature;
+            this.vertex = vertex;
+        }
 
         /** Gemini 3 models run only after a realtime input (pipecat's "nudge"). */
         boolean gemini3() {
@@ -139,12 +153,25 @@ final class GeminiLive implements SpeechToSpeech.Stream {
         }
     }
 
-    /** A response's spoken item: its words in the context and the audio it came with (for a truncation). */
-    private record Spoken(Entry entry, long[] bytes) {
+    /** A response's spoken item: its words in the context and the bytes of audio it came with (for a truncation). */
+    private static final class Spoken {
+        final Entry entry;
+        long bytes;
+
+        Spoken(Entry entry) {
+            this.entry = entry;
+        }
     }
 
     /** A function's result: Gemini's {@code FunctionResponse}, and the text it is in the context. */
-    private record Answer(JsonObject response, String text) {
+    private static final class Answer {
+        final JsonObject response;
+        final String text;
+
+        Answer(JsonObject response, String text) {
+            this.response = response;
+            this.text = text;
+        }
     }
 
     private final Supplier<Future<WebSocket>> connect;
@@ -245,16 +272,16 @@ final class GeminiLive implements SpeechToSpeech.Stream {
      */
     static JsonObject setup(Model model, SpeechToSpeech.Setup node, String handle, boolean initialHistory) {
         JsonObject speech = new JsonObject().put("voiceConfig", new JsonObject().put("prebuiltVoiceConfig",
-                new JsonObject().put("voiceName", model.voice())));
-        if (model.language() != null) {
-            speech.put("languageCode", model.language());
+                new JsonObject().put("voiceName", model.voice)));
+        if (model.language != null) {
+            speech.put("languageCode", model.language);
         }
         JsonObject generation = new JsonObject().put("responseModalities", new JsonArray().add("AUDIO"))
                 .put("speechConfig", speech);
-        if (model.temperature() != null) {
-            generation.put("temperature", model.temperature());
+        if (model.temperature != null) {
+            generation.put("temperature", model.temperature);
         }
-        JsonObject setup = new JsonObject().put("model", model.name()).put("generationConfig", generation);
+        JsonObject setup = new JsonObject().put("model", model.name).put("generationConfig", generation);
         if (node.instructions() != null && !node.instructions().isBlank()) {
             setup.put("systemInstruction", new JsonObject().put("parts", new JsonArray().add(new JsonObject()
                     .put("text", node.instructions()))));
@@ -369,11 +396,11 @@ final class GeminiLive implements SpeechToSpeech.Stream {
         if (seeding) {
             heldContext.clear(); // the seed carries the whole context
         } else {
-            answered.forEach(a -> heldContext.add(contextMessage("user", a.text())));
+            answered.forEach(a -> heldContext.add(contextMessage("user", a.text)));
         }
         openCalls.clear();
         answered.clear();
-        boolean initialHistory = seeding && !history.isEmpty() && !model.vertex();
+        boolean initialHistory = seeding && !history.isEmpty() && !model.vertex;
         JsonObject setupMessage = setup(model, setup, resumeWith, initialHistory);
         Future<WebSocket> opening;
         try {
@@ -760,7 +787,7 @@ final class GeminiLive implements SpeechToSpeech.Stream {
         conversion = null;
         responseEntry = new Entry("model", "");
         history.add(responseEntry);
-        spoken.put(responseId, new Spoken(responseEntry, new long[1]));
+        spoken.put(responseId, new Spoken(responseEntry));
         listener.responseStarted(responseId);
     }
 
@@ -782,7 +809,7 @@ final class GeminiLive implements SpeechToSpeech.Stream {
 
     private void deliver(byte[] audio) {
         if (audio.length > 0) {
-            spoken.get(responseId).bytes()[0] += audio.length;
+            spoken.get(responseId).bytes += audio.length;
             listener.audio(responseId, responseId, audio);
         }
     }
@@ -928,7 +955,7 @@ final class GeminiLive implements SpeechToSpeech.Stream {
                         .put("turns", new JsonArray().add(turn("user", text))).put("turnComplete", false)));
             }
             JsonArray responses = new JsonArray();
-            answered.forEach(a -> responses.add(a.response()));
+            answered.forEach(a -> responses.add(a.response));
             answered.clear();
             send(new JsonObject().put("toolResponse", new JsonObject().put("functionResponses", responses)));
         } else if (text != null || !model.gemini3()) {
@@ -993,14 +1020,14 @@ final class GeminiLive implements SpeechToSpeech.Stream {
     @Override
     public synchronized void truncate(String itemId, long audioEndMs) {
         Spoken item = spoken.get(itemId);
-        if (item == null || item.bytes()[0] <= 0 || item.entry().text == null) {
+        if (item == null || item.bytes <= 0 || item.entry.text == null) {
             return;
         }
-        double share = Math.min(1, Math.max(0, audioEndMs / (double) format.millis(item.bytes()[0])));
-        String[] words = item.entry().text.strip().split("\\s+");
+        double share = Math.min(1, Math.max(0, audioEndMs / (double) format.millis(item.bytes)));
+        String[] words = item.entry.text.strip().split("\\s+");
         int kept = (int) Math.round(words.length * share);
         if (kept < words.length) {
-            item.entry().text = kept == 0 ? "" : String.join(" ", List.of(words).subList(0, kept)) + " ...";
+            item.entry.text = kept == 0 ? "" : String.join(" ", List.of(words).subList(0, kept)) + " ...";
         }
     }
 

@@ -109,16 +109,22 @@ final class GoogleServiceAccount {
         }
     }
 
-    /** An access token: the one kept while it is good for five minutes more, else a new one. */
-    synchronized Future<String> token() {
-        if (token != null && Instant.now().isBefore(expires.minus(EARLY))) {
-            return Future.succeededFuture(token);
+    /**
+     * An access token: the one kept while it is good for five minutes more, else a new one. Its future completes
+     * outside this account's lock (the streams waiting on it take their own).
+     */
+    Future<String> token() {
+        Promise<String> promise;
+        synchronized (this) {
+            if (token != null && Instant.now().isBefore(expires.minus(EARLY))) {
+                return Future.succeededFuture(token);
+            }
+            if (fetching != null) {
+                return fetching;
+            }
+            promise = Promise.promise();
+            fetching = promise.future();
         }
-        if (fetching != null) {
-            return fetching;
-        }
-        Promise<String> promise = Promise.promise();
-        fetching = promise.future();
         String body = "grant_type=" + URLEncoder.encode(GRANT, StandardCharsets.UTF_8) + "&assertion="
                 + URLEncoder.encode(assertion(Instant.now()), StandardCharsets.UTF_8);
         http.exchange("POST", tokenUrl, Map.of("Content-Type", "application/x-www-form-urlencoded",
@@ -129,7 +135,7 @@ final class GoogleServiceAccount {
                     }
                     promise.fail(failure);
                 });
-        return fetching;
+        return promise.future();
     }
 
     private void answered(Promise<String> promise, GuardedHttp.Exchange reply) {
@@ -139,14 +145,17 @@ final class GoogleServiceAccount {
         } catch (DecodeException | ClassCastException notJson) {
             // the body's own words below
         }
+        String issued = reply.status() / 100 == 2 && json != null ? json.getString("access_token") : null;
         synchronized (this) {
             fetching = null;
-            if (reply.status() / 100 == 2 && json != null && json.getString("access_token") != null) {
-                token = json.getString("access_token");
+            if (issued != null) {
+                token = issued;
                 expires = Instant.now().plusSeconds(json.getLong("expires_in", LIFETIME.toSeconds()));
-                promise.complete(token);
-                return;
             }
+        }
+        if (issued != null) {
+            promise.complete(issued);
+            return;
         }
         String body = reply.body().strip();
         Object words = json == null ? null : json.getValue("error_description", json.getValue("error"));

@@ -89,8 +89,15 @@ final class UltravoxCall implements SpeechToSpeech.Stream {
         Future<Joined> start(JsonObject body, String priorCallId);
     }
 
-    /** A created call, joined. */
-    record Joined(String callId, WebSocket socket) {
+    /** A created call, joined. (A class, not a record: the native build's check takes records for JSON bodies.) */
+    static final class Joined {
+        final String callId;
+        final WebSocket socket;
+
+        Joined(String callId, WebSocket socket) {
+            this.callId = callId;
+            this.socket = socket;
+        }
     }
 
     /** A refusal not worth another try (a bad key, a body Ultravox refused). */
@@ -224,7 +231,7 @@ final class UltravoxCall implements SpeechToSpeech.Stream {
     private synchronized void joined(int gen, AsyncResult<Joined> result) {
         if (gen != generation || closed) {
             if (result.succeeded()) {
-                result.result().socket().close();
+                result.result().socket.close();
             }
             return;
         }
@@ -242,8 +249,8 @@ final class UltravoxCall implements SpeechToSpeech.Stream {
             }
             return;
         }
-        WebSocket ws = result.result().socket();
-        callId = result.result().callId();
+        WebSocket ws = result.result().socket;
+        callId = result.result().callId;
         socket = ws;
         ws.binaryMessageHandler(buffer -> agentAudio(gen, buffer));
         ws.textMessageHandler(text -> received(gen, text));
