@@ -702,6 +702,7 @@ final class GeminiLive implements SpeechToSpeech.Stream {
             openUserTurn();
         }
         listener.speechStarted();
+        awaitQuiet();
     }
 
     private void openUserTurn() {
@@ -726,7 +727,12 @@ final class GeminiLive implements SpeechToSpeech.Stream {
         if (userEntry != null) {
             userEntry.text = userText.toString();
         }
-        if (!userStopped) {
+        awaitQuiet();
+    }
+
+    /** (Re)starts the wait after which an unanswered caller's turn is taken as stopped. */
+    private void awaitQuiet() {
+        if (userItem != null && !userStopped) {
             cancelTimer(quietTimer);
             String item = userItem;
             quietTimer = vertx.setTimer(QUIET_MS, t -> quiet(item));

@@ -638,6 +638,24 @@ class GeminiLiveTest {
     }
 
     @Test
+    void aGoAwayDuringAResponseWaitsForItsEnd() throws Exception {
+        Heard heard = new Heard();
+        SpeechToSpeech.Stream stream = call(heard, AudioFormat.MULAW_8K, Map.of());
+        Session first = SESSIONS.getFirst();
+        first.send(modelAudio(tone(440, 100, 24_000)));
+        first.send(new JsonObject().put("goAway", new JsonObject().put("timeLeft", "5s")));
+        Thread.sleep(200);
+        assertThat(SESSIONS).as("the answer under way is not cut").hasSize(1);
+        first.send(content(new JsonObject().put("turnComplete", true))
+                .put("sessionResumptionUpdate", new JsonObject().put("newHandle", "handle-9").put("resumable", true)));
+        await(() -> SESSIONS.size() == 2 && !SESSIONS.get(1).messages.isEmpty(), "the new connection");
+        assertThat(SESSIONS.get(1).setup().getJsonObject("sessionResumption").getString("handle"))
+                .isEqualTo("handle-9");
+        assertThat(heard.events).contains("done:gemini-r1:completed").noneMatch(e -> e.startsWith("failed"));
+        stream.close();
+    }
+
+    @Test
     void aCloseWith1008AfterTheSetupFailsAtOnceWithGooglesWords() throws Exception {
         Heard heard = new Heard();
         SpeechToSpeech.Stream stream = realtime.open(gemini("wrong-key", Map.of()), AudioFormat.MULAW_8K, heard);
