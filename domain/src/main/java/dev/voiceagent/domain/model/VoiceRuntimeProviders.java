@@ -27,9 +27,10 @@ public final class VoiceRuntimeProviders {
             "dograh", "simulator");
     /**
      * Speech-to-speech models a call can run on (a realtime configuration): OpenAI's Realtime API and those that speak
-     * its protocol, Azure OpenAI's and xAI's Grok.
+     * its protocol, Azure OpenAI's and xAI's Grok; Gemini Live (Google AI and Vertex AI) and Ultravox, each on its own.
      */
-    public static final List<String> REALTIME = List.of("openai_realtime", "azure_realtime", "grok_realtime");
+    public static final List<String> REALTIME = List.of("openai_realtime", "azure_realtime", "grok_realtime",
+            "google_realtime", "google_vertex_realtime", "ultravox_realtime");
 
     private VoiceRuntimeProviders() {
     }

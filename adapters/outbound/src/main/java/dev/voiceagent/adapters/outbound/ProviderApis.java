@@ -55,7 +55,10 @@ public class ProviderApis {
             Map.entry("speechmatics_batch", "https://eu1.asr.api.speechmatics.com"),
             Map.entry("gladia", "https://api.gladia.io"),
             Map.entry("azure_stt", "https://{region}.stt.speech.microsoft.com"),
-            Map.entry("google_oauth", "https://oauth2.googleapis.com"));
+            Map.entry("google_realtime", "https://generativelanguage.googleapis.com"),
+            Map.entry("google_vertex_realtime", "https://aiplatform.googleapis.com"),
+            Map.entry("google_oauth", "https://oauth2.googleapis.com"),
+            Map.entry("ultravox_realtime", "https://api.ultravox.ai"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

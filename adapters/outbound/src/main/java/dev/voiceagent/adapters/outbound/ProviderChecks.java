@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.adapters.outbound.speech.GoogleTokens;
+import dev.voiceagent.adapters.outbound.speech.LiveModels;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
 import dev.voiceagent.domain.model.ModelService;
@@ -54,6 +55,9 @@ public class ProviderChecks implements ModelProviderCheck {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
             return ask(compatible.url() + "/models", headers, compatible.guarded(), provider, compatible.url());
         }
+        if ("google_vertex_realtime".equals(provider)) { // a service account's access token: nothing of Vertex billed
+            return LiveModels.vertexCheck(http, apis, endpoint);
+        }
         if (key == null && !"speaches".equals(provider)) {
             return Uni.createFrom().item(Optional.of(ProviderApis.display(provider) + " API key is missing"));
         }
@@ -100,6 +104,12 @@ public class ProviderChecks implements ModelProviderCheck {
             case "smallest" -> ask(apis.address("smallest") + "/waves/v1/voice-cloning",
                     Map.of("Authorization", "Bearer " + key), false, provider, apis.address("smallest"));
             case "azure_speech" -> azureSpeech(endpoint, key);
+            // the models the key may use: Google AI's list, free
+            case "google_realtime" -> ask(apis.address("google_realtime") + "/v1beta/models?pageSize=1",
+                    Map.of("x-goog-api-key", key), false, provider, apis.address("google_realtime"));
+            // the account the key belongs to
+            case "ultravox_realtime" -> ask(apis.address("ultravox_realtime") + "/api/accounts/me",
+                    Map.of("X-API-Key", key), false, provider, apis.address("ultravox_realtime"));
             default -> Uni.createFrom().item(Optional.empty());
         };
     }

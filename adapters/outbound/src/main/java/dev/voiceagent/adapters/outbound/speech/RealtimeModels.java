@@ -6,6 +6,7 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,9 @@ public class RealtimeModels implements SpeechToSpeech {
     private final GuardedHttp http;
     private final ProviderApis apis;
     private final Duration timeout;
+    /** Gemini Live and Ultravox, which speak protocols of their own. */
+    @Inject
+    LiveModels live;
 
     public RealtimeModels(GuardedHttp http, ProviderApis apis,
             @ConfigProperty(name = "voiceagent.models.timeout", defaultValue = "PT10S") Duration timeout) {
@@ -53,6 +57,9 @@ public class RealtimeModels implements SpeechToSpeech {
 
     @Override
     public Stream open(ModelEndpoint endpoint, AudioFormat format, Listener listener) {
+        if (LiveModels.serves(endpoint.provider())) {
+            return live.open(endpoint, format, listener);
+        }
         Target target = switch (endpoint.provider()) {
             case "openai_realtime" -> openAi(endpoint);
             case "azure_realtime" -> azure(endpoint);

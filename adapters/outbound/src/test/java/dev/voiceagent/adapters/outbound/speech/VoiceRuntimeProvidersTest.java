@@ -49,6 +49,8 @@ class VoiceRuntimeProvidersTest {
         speech = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(1));
         realtime = new RealtimeModels(http, apis, Duration.ofMillis(300));
+        realtime.live = new LiveModels(http, apis, vertx, Duration.ofMillis(300), 3, Duration.ofMillis(100),
+                Duration.ofSeconds(1), Optional.empty());
     }
 
     @AfterAll
