@@ -30,6 +30,7 @@ public class ProviderApis {
      */
     public static final Map<String, String> PUBLIC = Map.ofEntries(
             Map.entry("assemblyai", "https://streaming.assemblyai.com"),
+            Map.entry("google_stt", "https://speech.googleapis.com"),
             Map.entry("grok_realtime", "https://api.x.ai/v1"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();

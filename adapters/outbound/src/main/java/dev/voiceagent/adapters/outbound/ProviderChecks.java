@@ -2,6 +2,7 @@ package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
+import dev.voiceagent.domain.model.ModelService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -17,7 +18,9 @@ import java.util.Set;
  * Atlas Cloud, OpenRouter, Groq, Hugging Face, MiniMax, self-hosted Speaches, the installation's managed
  * endpoint), ElevenLabs GET /v1/user, Deepgram GET /v1/projects, Cartesia GET /voices, AssemblyAI GET
  * /v3/token (a temporary streaming token: the streaming service itself answers, and no session is opened, which it
- * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list. Other providers are not asked (as in the reference). A refusal or an unreachable provider
+ * would bill by the minute), Grok GET /v1/models, Azure OpenAI its resource's model list, Google Cloud
+ * Speech-to-Text GET /v1/operations?pageSize=1 (its long-running operations: the key is checked, nothing billed).
+ * Other providers are not asked (as in the reference). A refusal or an unreachable provider
  * is its message.
  */
 @ApplicationScoped
@@ -38,6 +41,9 @@ public class ProviderChecks implements ModelProviderCheck {
         // only the installation's own addresses skip the guard: they are its operator's choice
         String own = ProviderApis.own(endpoint);
         boolean guarded = own != null;
+        if (endpoint.service() == ModelService.STT && "google".equals(provider)) {
+            return googleSpeech(key);
+        }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
@@ -63,6 +69,20 @@ public class ProviderChecks implements ModelProviderCheck {
             case "azure_realtime" -> azure(endpoint, key);
             default -> Uni.createFrom().item(Optional.empty());
         };
+    }
+
+    /**
+     * Google Cloud Speech-to-Text: its v1 long-running operations listed (one at most) with the key as
+     * {@code x-goog-api-key}. Google checks the key before the method (400 "API key not valid", 403 for a key or
+     * project the API is not enabled for) and bills nothing for a listing.
+     */
+    private Uni<Optional<String>> googleSpeech(String key) {
+        if (key == null) {
+            return Uni.createFrom().item(Optional.of("Google Cloud Speech-to-Text needs an API key (the voice runtime"
+                    + " signs in with one)"));
+        }
+        String base = apis.address("google_stt");
+        return ask(base + "/v1/operations?pageSize=1", Map.of("x-goog-api-key", key), false, "google", base);
     }
 
     /**
