@@ -25,6 +25,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetServer;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientOptions;
@@ -59,8 +60,9 @@ import org.junit.jupiter.api.Test;
  * dictionary as phrases, interim results and voice activity events), then the audio in 100 ms requests; interim
  * results split into a stable and an unstable part, Google's own final at a silence after words, the finals a
  * half-close brings, {@code END_OF_SINGLE_UTTERANCE}. And the faults: a refusal ({@code UNAUTHENTICATED},
- * {@code PERMISSION_DENIED}: failed with Google's words, no second try), a call never answered (timed out, tried
- * again), a stream ended mid-utterance (opened again, the utterance's audio sent again, heard once), a stream replaced
+ * {@code PERMISSION_DENIED}, an error said in a response: failed with Google's words, no second try), a call never
+ * answered (timed out, tried again), a connection that never speaks HTTP/2 (timed out, three tries), a stream ended
+ * mid-utterance (opened again, the utterance's audio sent again, heard once), a stream replaced
  * before Google's time limit; what is refused at open, and the key check.
  */
 class GoogleListenTest {
@@ -367,9 +369,12 @@ class GoogleListenTest {
     }
 
     private static GoogleListen listen(Heard heard, long timeoutMs, long rotateMs) {
+        return listen(heard, timeoutMs, rotateMs, Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)));
+    }
+
+    private static GoogleListen listen(Heard heard, long timeoutMs, long rotateMs, int port) {
         String given = key;
-        SocketAddress address = SocketAddress.inetSocketAddress(Integer.parseInt(base.substring(base.lastIndexOf(':')
-                + 1)), "127.0.0.1");
+        SocketAddress address = SocketAddress.inetSocketAddress(port, "127.0.0.1");
         return new GoogleListen(() -> client.request(address, GoogleListen.STREAMING_RECOGNIZE).map(call -> {
             call.headers().set("x-goog-api-key", given);
             return call;
@@ -592,6 +597,27 @@ class GoogleListenTest {
         Thread.sleep(600);
         assertThat(failed.events).containsExactly("failed:Google Speech-to-Text: no answer within 400 ms");
         assertThat(CALLS).as("three tries").hasSize(3);
+    }
+
+    @Test
+    void aConnectionThatNeverSpeaksHttp2TimesOutAndFailsAfterTheTries() throws Exception {
+        List<Long> accepted = new CopyOnWriteArrayList<>();
+        NetServer silent = vertx.createNetServer().connectHandler(socket -> accepted.add(System.nanoTime()));
+        silent.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+            Heard failed = new Heard();
+            long from = System.nanoTime();
+            GoogleListen stream = listen(failed, 300, GoogleListen.ROTATE_MS, silent.actualPort());
+            say(stream, 1, 5);
+            stream.finalizeNow();
+            await(() -> !failed.events.isEmpty(), "the failure");
+            assertThat(failed.events).containsExactly("failed:Google Speech-to-Text: no connection within 300 ms");
+            assertThat((System.nanoTime() - from) / 1_000_000).as("three tries, each its time limit")
+                    .isGreaterThanOrEqualTo(900);
+            assertThat(accepted).isNotEmpty();
+        } finally {
+            silent.close();
+        }
     }
 
     @Test
