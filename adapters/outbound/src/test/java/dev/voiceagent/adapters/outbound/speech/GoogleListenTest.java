@@ -62,7 +62,8 @@ import org.junit.jupiter.api.Test;
  * half-close brings, {@code END_OF_SINGLE_UTTERANCE}. And the faults: a refusal ({@code UNAUTHENTICATED},
  * {@code PERMISSION_DENIED}, an error said in a response: failed with Google's words, no second try), a call never
  * answered (timed out, tried again), a connection that never speaks HTTP/2 (timed out, three tries), a stream ended
- * mid-utterance (opened again, the utterance's audio sent again, heard once), a stream replaced
+ * mid-utterance (opened again, the utterance's audio sent again, heard once; between utterances only the last few
+ * seconds), a stream replaced
  * before Google's time limit; what is refused at open, and the key check.
  */
 class GoogleListenTest {
@@ -536,6 +537,24 @@ class GoogleListenTest {
         assertThat(stream.seconds()).as("the caller's audio counted once").isEqualTo(0.8);
         stream.close();
         assertThat(heard.events).noneMatch(e -> e.startsWith("failed:"));
+    }
+
+    @Test
+    void betweenUtterancesOnlyTheLastSecondsAreSentAgainNotABurstOfSilence() throws Exception {
+        Heard heard = new Heard();
+        SpeechToText.Stream stream = speech.open(google(key), AudioFormat.MULAW_8K, heard);
+        say(stream, 0, 10);
+        say(stream, SILENCE, 5);
+        await(() -> heard.finals().contains("final:Hello."), "Google's own final");
+        say(stream, SILENCE, 250); // five seconds without a word while the agent speaks
+        await(() -> CALLS.getFirst().frames.size() == 265, "the silence heard");
+        fail(CALLS.getFirst(), GrpcStatus.INTERNAL, "Internal error encountered.");
+        await(() -> CALLS.size() == 2 && CALLS.get(1).frames.size() == GoogleListen.IDLE_MS / 20,
+                "the last " + GoogleListen.IDLE_MS + " ms sent again");
+        Thread.sleep(200);
+        assertThat(CALLS.get(1).frames).as("not five seconds").hasSize(GoogleListen.IDLE_MS / 20)
+                .containsOnly(SILENCE);
+        stream.close();
     }
 
     @Test
