@@ -19,8 +19,9 @@ public final class VoiceRuntimeProviders {
      * Speech-to-text providers a call can listen with: Deepgram live, AssemblyAI streaming, and OpenAI realtime
      * transcription (OpenAI, a self-hosted OpenAI-compatible server, the installation's managed models).
      */
-    public static final List<String> STT = List.of("deepgram", "assemblyai", "speechmatics", "gladia", "elevenlabs",
-            "cartesia", "sarvam", "smallest", "azure_speech", "openai", "speaches", "dograh", "simulator");
+    public static final List<String> STT = List.of("deepgram", "assemblyai", "google", "speechmatics", "gladia",
+            "elevenlabs", "cartesia", "sarvam", "smallest", "azure_speech", "openai", "speaches", "dograh",
+            "simulator");
     /** Text-to-speech providers a call can speak with ("dograh": the installation's managed voice). */
     public static final List<String> TTS = List.of("elevenlabs", "cartesia", "deepgram", "openai", "speaches",
             "xai", "sarvam", "smallest", "camb", "rime", "lmnt", "inworld", "azure_speech", "google", "minimax",

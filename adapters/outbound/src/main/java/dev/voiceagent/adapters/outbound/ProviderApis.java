@@ -58,7 +58,8 @@ public class ProviderApis {
             Map.entry("google_realtime", "https://generativelanguage.googleapis.com"),
             Map.entry("google_vertex_realtime", "https://aiplatform.googleapis.com"),
             Map.entry("google_oauth", "https://oauth2.googleapis.com"),
-            Map.entry("ultravox_realtime", "https://api.ultravox.ai"));
+            Map.entry("ultravox_realtime", "https://api.ultravox.ai"),
+            Map.entry("google_stt", "https://speech.googleapis.com"));
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
 

@@ -50,6 +50,9 @@ public class ProviderChecks implements ModelProviderCheck {
         if (endpoint.service() == ModelService.TTS && provider.equals("minimax")) {
             return miniMaxTts(own, key);
         }
+        if (endpoint.service() == ModelService.STT && "google".equals(provider)) {
+            return googleSpeech(key);
+        }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
@@ -201,6 +204,20 @@ public class ProviderChecks implements ModelProviderCheck {
         } catch (DecodeException | ClassCastException notJson) {
             return new JsonObject();
         }
+    }
+
+    /**
+     * Google Cloud Speech-to-Text: its v1 long-running operations listed (one at most) with the key as
+     * {@code x-goog-api-key}. Google checks the key before the method (400 "API key not valid", 403 for a key or
+     * project the API is not enabled for) and bills nothing for a listing.
+     */
+    private Uni<Optional<String>> googleSpeech(String key) {
+        if (key == null) {
+            return Uni.createFrom().item(Optional.of("Google Cloud Speech-to-Text needs an API key (the voice runtime"
+                    + " signs in with one)"));
+        }
+        String base = apis.address("google_stt");
+        return ask(base + "/v1/operations?pageSize=1", Map.of("x-goog-api-key", key), false, "google", base);
     }
 
     /**

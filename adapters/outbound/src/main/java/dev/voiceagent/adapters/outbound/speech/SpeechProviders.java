@@ -11,14 +11,20 @@ import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import dev.voiceagent.domain.outbound.RetryBudget;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientOptions;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -42,6 +48,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     private final Duration timeout;
     private final RetryBudget budget;
     private final GoogleTokens googleTokens;
+    /** Google Cloud's gRPC clients (HTTP/2, shared by the calls), by address. */
+    private final Map<String, GrpcClient> grpc = new ConcurrentHashMap<>();
 
     /**
      * @param timeout the time limit of one connection or request
@@ -70,6 +78,7 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         return switch (endpoint.provider()) {
             case "deepgram" -> deepgram(endpoint, format, listener);
             case "assemblyai" -> assemblyAi(endpoint, format, listener);
+            case "google" -> google(endpoint, format, listener);
             case "speechmatics" -> speechmatics(endpoint, format, listener);
             case "gladia" -> gladia(endpoint, format, listener);
             case "elevenlabs" -> scribe(endpoint, format, listener);
@@ -218,6 +227,62 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String key = key(endpoint, "Azure Speech");
         return new AzureListen(() -> http.webSocket(url, Map.of("Ocp-Apim-Subscription-Key", key, "X-ConnectionId",
                 AzureListen.id()), timeout, false), vertx, budget, format, language, keyterms(endpoint), listener);
+    }
+
+    /**
+     * Google Cloud Speech-to-Text v1 streaming over gRPC ({@code google.cloud.speech.v1.Speech/StreamingRecognize},
+     * the key as {@code x-goog-api-key}; v2 would need a project and OAuth) at the installation's address
+     * (VOICEAGENT_MODELS_GOOGLE_STT_BASE_URL; TLS for https, cleartext HTTP/2 for http) or, for the {@code eu} and
+     * {@code us} locations, at v1's regional hosts: the call's audio as it is, the configured model (the catalog's
+     * {@code latest_long}) and language. Only an API key signs in: service-account credentials alone are refused, as
+     * are the Chirp models and the regions only v2 serves.
+     */
+    private SpeechToText.Stream google(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
+        String name = "Google Cloud Speech-to-Text";
+        if (blank(endpoint.apiKey()) && endpoint.settings().get("credentials") instanceof String credentials
+                && !credentials.isBlank()) {
+            throw new UnsupportedSpeechProvider(name + " needs an API key in the model configuration: the voice"
+                    + " runtime does not sign in with a service account's credentials yet");
+        }
+        String key = key(endpoint, name);
+        String model = setting(endpoint, "model", endpoint.model(), "latest_long");
+        if (model.startsWith("chirp")) {
+            throw new UnsupportedSpeechProvider(name + " model " + model + " is served by Speech-to-Text v2 only;"
+                    + " the voice runtime streams with v1 (latest_long, latest_short, telephony, phone_call...)");
+        }
+        URI base = URI.create(googleSpeech(setting(endpoint, "location", null, "global")));
+        boolean tls = "https".equals(base.getScheme());
+        SocketAddress address = SocketAddress.inetSocketAddress(base.getPort() > 0 ? base.getPort() : tls ? 443 : 80,
+                base.getHost());
+        GrpcClient client = grpc.computeIfAbsent(base.toString(), b -> GrpcClient.client(vertx, new GrpcClientOptions()
+                .setTransportOptions(new HttpClientOptions().setSsl(tls).setUseAlpn(tls).setForceSni(tls)
+                        .setVerifyHost(true).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(GRPC_CONNECTIONS)
+                        .setConnectTimeout((int) timeout.toMillis()))));
+        return new GoogleListen(() -> client.request(address, GoogleListen.STREAMING_RECOGNIZE).map(call -> {
+            call.headers().set("x-goog-api-key", key);
+            return call;
+        }), vertx, budget, format, listener, GoogleListen.config(model, setting(endpoint, "language", null, "en-US"),
+                format, keyterms(endpoint)), timeout.toMillis(), GoogleListen.ROTATE_MS);
+    }
+
+    /** HTTP/2 connections to Google per address (each carries as many calls as Google lets one connection carry). */
+    static final int GRPC_CONNECTIONS = 16;
+
+    /**
+     * Where Speech-to-Text v1 serves a location: {@code global} at the installation's address, the {@code eu} and
+     * {@code us} multi-regions at their own hosts (unless the installation points Google elsewhere); v1 has no other.
+     */
+    private String googleSpeech(String location) {
+        String installed = apis.address("google_stt");
+        if ("global".equals(location)) {
+            return installed;
+        }
+        if (!"eu".equals(location) && !"us".equals(location)) {
+            throw new UnsupportedSpeechProvider("Google Cloud Speech-to-Text v1 serves the locations global, eu and"
+                    + " us, not " + location + " (a Speech-to-Text v2 region)");
+        }
+        return installed.equals(ProviderApis.PUBLIC.get("google_stt")) ? "https://" + location
+                + "-speech.googleapis.com" : installed;
     }
 
     /** The words a call's speech-to-text is told to expect (its workflow's dictionary). */
