@@ -75,7 +75,11 @@ public final class NativeReflectionCheck {
                     + " records are retry pauses and VICIdial's outcomes, never bound",
             "dev.voiceagent.adapters.outbound.tracing",
             "traces go out in OTLP's protobuf encoding (OpenTelemetry's own marshalers); its records are an open"
-                    + " trace and a Langfuse project held in memory, never bound");
+                    + " trace and a Langfuse project held in memory, never bound",
+            "dev.voiceagent.adapters.outbound.speech",
+            "the speech providers' messages are read and written field by field with Vert.x's JsonObject (Google's"
+                    + " as its protobuf messages); its records are a call's connection targets held in memory, never"
+                    + " bound");
 
     /** What binds a record to JSON by reflection: Jackson's data binding and Vert.x's methods that call it. */
     private static final Set<String> BINDING_METHODS = Set.of("mapTo", "mapFrom", "decodeValue");
