@@ -111,4 +111,51 @@ class SpeechProvidersVoiceCallEndToEndTest {
                 .containsSubsequence("ForceEndpoint", "ForceEndpoint", "Terminate");
         assertThat(run.getDouble("usage_info.stt.'assemblyai/u3-rt-pro'.audio_seconds")).isGreaterThan(4.0);
     }
+
+    @Test
+    void aPhoneCallSpeaksWithRimesWebSocketInTheCallsOwnMuLawAndKeepsItsWordTimings() throws Exception {
+        pipeline(Map.of("provider", "deepgram", "api_key", "dg-voice-test", "model", "nova-3-general"),
+                Map.of("provider", "rime", "api_key", "rime-voice-test", "voice", "celeste", "model", "arcana"));
+        JsonPath run = phoneCall();
+
+        assertThat(FakeVoiceProviders.TTS_QUERIES).singleElement().asString()
+                .contains("speaker=celeste", "modelId=arcana", "audioFormat=mulaw", "samplingRate=8000",
+                        "segment=never");
+        assertThat(String.join(" ", FakeVoiceProviders.TTS_TEXTS)).as("every sentence spoken")
+                .contains("Hello, this is Acme.", "How can I help you?", "It ships today.", "Anything else?",
+                        "Thank you, goodbye.");
+        long characters = run.getLong("usage_info.tts.'rime/arcana'.characters");
+        assertThat(characters).as("the characters Rime spoke, metered once")
+                .isEqualTo(FakeVoiceProviders.spokenCharacters("rime-voice-test"));
+    }
+
+    @Test
+    void aCallerWhoCutsRimeShortHearsTheRestClearedAndTheTranscriptKeepsTheWordsHeard() throws Exception {
+        pipeline(Map.of("provider", "assemblyai", "api_key", "aa-voice-test", "model", "u3-rt-pro"),
+                Map.of("provider", "rime", "api_key", "rime-voice-test", "voice", "celeste"));
+        FakeVoiceProviders.CALLER_LINES.addAll(List.of("Tell me about returns.", "Stop please.",
+                "No that is all thanks."));
+        String answer = VoiceCallEndToEndTest.RETURNS + " " + VoiceCallEndToEndTest.REFUNDS;
+        FakeVoiceProviders.REPLIES.addAll(List.of(Reply.says(answer),
+                Reply.says("Sure. Anything else?"), Reply.calls("done"), Reply.says("Thank you, goodbye.")));
+        String url = calls.dial(workflow);
+        long runId = TwilioCalls.runOf(url);
+        SimulatedCaller caller = new SimulatedCaller(vertx);
+        callers.add(caller);
+        caller.connect(url);
+        caller.pauses(4_000).says("Tell me about returns.").pauses(2_200).says("Stop please.").pauses(3_000)
+                .says("No that is all thanks.").pauses(1_000);
+        String reason = calls.ended(caller, workflow, runId, 40);
+        JsonPath run = calls.completedRun(workflow, runId);
+        assertThat(reason).as("the call ended with %s (%s)", run.getString("gathered_context.error"),
+                FakeVoiceProviders.VIOLATIONS).isEqualTo("end_call_node");
+        assertThat(FakeVoiceProviders.VIOLATIONS).isEmpty();
+        assertThat(caller.clears).as("the answer cut by the caller's second line").hasSize(1);
+        String transcript = new String(Api.download(run.getString("transcript_public_url")), StandardCharsets.UTF_8);
+        String cut = transcript.lines().filter(l -> l.startsWith("assistant: Returns are easy.")).findFirst()
+                .orElseThrow();
+        assertThat(answer).as("what the caller heard of the answer, and no more")
+                .startsWith(cut.substring("assistant: ".length())).isNotEqualTo(cut.substring("assistant: ".length()));
+        assertThat(transcript).contains("user: Stop please.\n", "assistant: Sure. Anything else?\n");
+    }
 }
