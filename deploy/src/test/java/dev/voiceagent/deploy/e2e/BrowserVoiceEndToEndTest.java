@@ -343,8 +343,8 @@ public class BrowserVoiceEndToEndTest {
     void aBrowserCallOnAProviderTheRuntimeCannotUseIsToldWhyBeforeItEnds() throws Exception {
         Map<String, Object> pipeline = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline",
                 "pipeline", Map.of("llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
-                        "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
-                        "tts", Map.of("provider", "google", "api_key", "g-voice-test"))));
+                        "stt", Map.of("provider", "huggingface", "api_key", "hf_voice-test"),
+                        "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test"))));
         // stored before the save-time check existed (it is refused when saved now)
         modelConfigurations.saveOrganizationConfiguration(organization, pipeline, java.time.Instant.now()).await()
                 .indefinitely();
@@ -353,9 +353,9 @@ public class BrowserVoiceEndToEndTest {
         assertThat(caller.closed.get(20, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         assertThat(caller.events("rtf-pipeline-error")).as("the dashboard's pipeline error, with the reason")
                 .singleElement().satisfies(e -> {
-                    assertThat(e.getJsonObject("payload").getString("error")).contains("Google", "text-to-speech");
+                    assertThat(e.getJsonObject("payload").getString("error")).contains("Hugging Face", "cannot listen on a call");
                     assertThat(e.getJsonObject("payload").getBoolean("fatal")).isTrue();
                 });
-        assertThat(completedRun(runId).getString("gathered_context.error")).contains("Google");
+        assertThat(completedRun(runId).getString("gathered_context.error")).contains("Hugging Face");
     }
 }

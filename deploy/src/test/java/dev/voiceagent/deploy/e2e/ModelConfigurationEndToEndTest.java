@@ -131,16 +131,15 @@ class ModelConfigurationEndToEndTest {
         Map<String, Object> llm = Map.of("provider", "openai", "api_key", "k");
         Map<String, Object> tts = Map.of("provider", "cartesia", "api_key", "ca-1");
         Map<String, Object> stt = Map.of("provider", "deepgram", "api_key", "dg-2");
-        var refused = as(key).body(pipeline(llm, Map.of("provider", "google"), stt)).put(V2).then().statusCode(422)
-                .body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "tts", "provider")))
+        var refused = as(key).body(pipeline(llm, tts, Map.of("provider", "huggingface", "api_key", "hf_1"))).put(V2)
+                .then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt", "provider")))
                 .body("detail[0].type", equalTo("voice_runtime_unsupported")).extract().jsonPath();
-        assertThat(refused.getString("detail[0].msg")).contains("cannot use google for text-to-speech",
-                "elevenlabs", "cartesia", "deepgram", "openai");
-        as(key).body(pipeline(llm, tts, Map.of("provider", "gladia", "api_key", "gl-1"))).put(V2).then()
-                .statusCode(422).body("detail[0].loc", equalTo(List.of("body", "byok", "pipeline", "stt",
-                        "provider"))).body("detail[0].msg", org.hamcrest.Matchers.containsString("speech-to-text"));
-        as(key).body(Map.of("tts", Map.of("provider", "rime", "api_key", "r-1"))).put("/api/v1/user/configurations/user")
-                .then().statusCode(422).body("detail[0].loc", equalTo(List.of("body", "tts", "provider")));
+        assertThat(refused.getString("detail[0].msg")).contains("cannot use huggingface for speech-to-text",
+                "does not stream", "deepgram", "assemblyai", "google", "gladia");
+        as(key).body(Map.of("stt", Map.of("provider", "huggingface", "api_key", "hf_1")))
+                .put("/api/v1/user/configurations/user")
+                .then().statusCode(422).body("detail[0].loc", equalTo(List.of("body", "stt", "provider")));
         as(key).get(V2).then().statusCode(200).body("source", equalTo("empty"));
         as(key).body(pipeline(llm, tts, Map.of("provider", "deepgram", "api_key", "dg-2", "model",
                 "flux-general-en"))).put(V2).then().statusCode(200); // Flux listens on calls too

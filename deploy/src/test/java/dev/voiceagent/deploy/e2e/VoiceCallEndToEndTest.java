@@ -648,19 +648,19 @@ class VoiceCallEndToEndTest {
     @Test
     void aRealtimeModelTheRuntimeCannotSpeakIsRefusedWhenSavedAndOneStoredBeforeEndsItsCallsWithTheReason()
             throws Exception {
-        Map<String, Object> ultravox = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime",
-                "realtime", Map.of("realtime", Map.of("provider", "ultravox_realtime", "api_key", "uv-test"),
+        // every speech-to-speech model of the catalog talks: a model no longer in it (stored before it was dropped)
+        Map<String, Object> gone = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "realtime",
+                "realtime", Map.of("realtime", Map.of("provider", "retired_realtime", "api_key", "rt-test"),
                         "llm", Map.of("provider", "openai", "api_key", "sk-voice-test"))));
-        as(key).body(ultravox).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
-                .body("detail[0].loc", org.hamcrest.Matchers.hasItems("realtime", "provider"))
-                .body("detail[0].type", org.hamcrest.Matchers.equalTo("voice_runtime_unsupported"));
-        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), ultravox, Instant.now())
+        as(key).body(gone).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422)
+                .body("detail[0].loc", org.hamcrest.Matchers.hasItem("realtime"));
+        modelConfigurations.saveOrganizationConfiguration(account.organizationId(), gone, Instant.now())
                 .await().indefinitely();
         String url = dial();
         SimulatedCaller caller = caller().connect(url);
         assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         JsonPath run = completedRun(runOf(url));
-        assertThat(run.getString("gathered_context.error")).contains("Ultravox", "speech-to-speech");
+        assertThat(run.getString("gathered_context.error")).contains("Retired_realtime", "speech-to-speech");
         assertThat(FakeRealtimeModel.QUERIES).isEmpty();
     }
 
@@ -1114,8 +1114,8 @@ class VoiceCallEndToEndTest {
     void aProviderTheRuntimeCannotUseEndsTheCallWithTheReasonOnTheRun() throws Exception {
         Map<String, Object> pipeline = Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline",
                 "pipeline", Map.of("llm", Map.of("provider", "openai", "api_key", "sk-voice-test"),
-                        "stt", Map.of("provider", "deepgram", "api_key", "dg-voice-test"),
-                        "tts", Map.of("provider", "google", "api_key", "g-voice-test"))));
+                        "stt", Map.of("provider", "huggingface", "api_key", "hf_voice-test"),
+                        "tts", Map.of("provider", "elevenlabs", "api_key", "el-voice-test"))));
         // refused when saved; one stored before that check existed still reaches a call, which ends with the reason
         as(key).body(pipeline).put("/api/v1/organizations/model-configurations/v2").then().statusCode(422);
         modelConfigurations.saveOrganizationConfiguration(account.organizationId(), pipeline, Instant.now())
@@ -1125,7 +1125,7 @@ class VoiceCallEndToEndTest {
         assertThat(caller.closed.get(10, TimeUnit.SECONDS)).isEqualTo("pipeline_error");
         JsonPath run = completedRun(runOf(url));
         assertThat(run.getString("gathered_context.call_disposition")).isEqualTo("pipeline_error");
-        assertThat(run.getString("gathered_context.error")).contains("Google", "text-to-speech");
+        assertThat(run.getString("gathered_context.error")).contains("Hugging Face", "cannot listen on a call");
     }
 
     /** The HTTP status a media socket's upgrade is refused with (0 when it is accepted). */

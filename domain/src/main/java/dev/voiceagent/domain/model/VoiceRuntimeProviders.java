@@ -33,7 +33,23 @@ public final class VoiceRuntimeProviders {
     public static final List<String> REALTIME = List.of("openai_realtime", "azure_realtime", "grok_realtime",
             "google_realtime", "google_vertex_realtime", "ultravox_realtime");
 
+    /**
+     * The catalog's providers a call cannot use, by service, with the reason (what the refusal says): Hugging Face's
+     * speech recognition does not stream.
+     */
+    public static final Map<ModelService, Map<String, String>> CANNOT_STREAM = Map.of(ModelService.STT, Map.of(
+            "huggingface", "its inference API transcribes a whole recording per request (one POST of the audio, one"
+                    + " text back) and does not stream, so nothing would be heard while the caller speaks"));
+
     private VoiceRuntimeProviders() {
+    }
+
+    /** Why {@code provider} cannot be used for {@code service} on a call. */
+    private static String why(ModelService service, String provider) {
+        String reason = CANNOT_STREAM.getOrDefault(service, Map.of()).get(provider);
+        return "The voice runtime cannot use " + provider + " for " + what(service)
+                + (reason != null ? ": " + reason + "; choose one of " : " yet: choose one of ")
+                + String.join(", ", of(service).stream().filter(p -> !"simulator".equals(p)).toList());
     }
 
     public static List<String> of(ModelService service) {
@@ -70,9 +86,7 @@ public final class VoiceRuntimeProviders {
 
     private static void refuseUnusable(ModelService service, Map<?, ?> section, String where) {
         if (section.get("provider") instanceof String provider && !of(service).contains(provider)) {
-            throw new DomainRuleViolation(where + ": the voice runtime cannot use " + provider + " for "
-                    + what(service) + " yet: choose one of " + String.join(", ",
-                    of(service).stream().filter(p -> !"simulator".equals(p)).toList()));
+            throw new DomainRuleViolation(where + ": " + why(service, provider));
         }
     }
 
@@ -100,12 +114,9 @@ public final class VoiceRuntimeProviders {
         }
         String provider = String.valueOf(settings.get("provider"));
         if (checks(service) && !of(service).contains(provider)) {
-            String what = what(service);
             return Optional.of(new SettingsProblem(ModelSettingsCheck.append(loc, "provider"),
-                    "The voice runtime cannot use " + provider + " for " + what + " yet: choose one of "
-                            + String.join(", ", of(service).stream().filter(p -> !"simulator".equals(p)).toList())
-                            + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
-                            "voice_runtime_unsupported", provider));
+                    why(service, provider) + (service == ModelService.REALTIME ? "" : " (or simulator, for tests)"),
+                    "voice_runtime_unsupported", provider));
         }
         if (service == ModelService.TTS && "elevenlabs".equals(provider)
                 && settings.get("speed") instanceof Number speed

@@ -68,15 +68,22 @@ class ModelConfigurationDocumentTest {
     void fallbacksAreRefusedWithTheirPlaceWhenTheyCannotServeACall() {
         var refused = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
                 Map.of("provider", "elevenlabs", "api_key", "k", "fallbacks", List.of(
-                        Map.of("provider", "google", "api_key", "g"), // a voice no call can speak with yet
+                        Map.of("provider", "google", "api_key", "g"),
                         Map.of("provider", "cartesia", "api_key", "c", "fallbacks", List.of()))),
                 Map.of("provider", "deepgram", "api_key", "k", "fallbacks", Map.of("provider", "openai"))), BODY);
         assertThat(refused.problems()).extracting(SettingsProblem::loc).containsExactly(
-                List.of("body", "byok", "pipeline", "tts", "fallbacks", 0, "provider"),
                 List.of("body", "byok", "pipeline", "tts", "fallbacks", 1, "fallbacks"),
                 List.of("body", "byok", "pipeline", "stt", "fallbacks"));
         assertThat(refused.problems()).extracting(SettingsProblem::type)
-                .containsExactly("voice_runtime_unsupported", "extra_forbidden", "list_type");
+                .containsExactly("extra_forbidden", "list_type");
+        var deaf = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k"),
+                Map.of("provider", "elevenlabs", "api_key", "k"), Map.of("provider", "deepgram", "api_key", "k",
+                        "fallbacks", List.of(Map.of("provider", "huggingface", "api_key", "hf_1")))), BODY);
+        assertThat(deaf.problems()).singleElement().satisfies(p -> {
+            assertThat(p.loc()).isEqualTo(List.of("body", "byok", "pipeline", "stt", "fallbacks", 0, "provider"));
+            assertThat(p.type()).isEqualTo("voice_runtime_unsupported"); // an ear no call can listen with
+            assertThat(p.msg()).contains("does not stream");
+        });
         var many = ModelConfigurationDocument.checkV2(pipeline(Map.of("provider", "openai", "api_key", "k",
                 "fallbacks", List.of(Map.of("provider", "groq", "api_key", "1"), Map.of("provider", "groq",
                         "api_key", "2"), Map.of("provider", "groq", "api_key", "3"), Map.of("provider", "groq",

@@ -7,6 +7,7 @@ import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.model.VoiceRuntimeProviders;
 import dev.voiceagent.domain.outbound.RetryBudget;
 import io.vertx.core.Future;
@@ -685,9 +686,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
      * whole recording in one request and answers one text (huggingface.co/docs/inference-providers/tasks/
      * automatic-speech-recognition); it has no stream to send a caller's audio to as it comes.
      */
-    static final String HUGGINGFACE_STT = "Hugging Face cannot listen on a call: its inference API transcribes a whole"
-            + " recording per request (one POST of the audio, one text back) and does not stream, so nothing would be"
-            + " heard while the caller speaks";
+    static final String HUGGINGFACE_STT = "Hugging Face cannot listen on a call: "
+            + VoiceRuntimeProviders.CANNOT_STREAM.get(ModelService.STT).get("huggingface");
 
     /** OpenAI's {@code pcm} speech: 24 kHz, 16-bit signed little-endian, mono. */
     static final int OPENAI_PCM_RATE = 24_000;
