@@ -1,7 +1,6 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.adapters.outbound.speech.GoogleTokens;
-import dev.voiceagent.adapters.outbound.speech.LiveModels;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
 import dev.voiceagent.domain.model.ModelService;
@@ -15,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Checks a configured key with the provider itself, by the cheapest authenticated read it offers that neither speaks
@@ -58,8 +58,10 @@ public class ProviderChecks implements ModelProviderCheck {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
             return ask(compatible.url() + "/models", headers, compatible.guarded(), provider, compatible.url());
         }
-        if ("google_vertex_realtime".equals(provider)) { // a service account's access token: nothing of Vertex billed
-            return LiveModels.vertexCheck(http, apis, endpoint);
+        // a service account's access token: nothing of Vertex billed (Vertex has no free call that would ask more)
+        if ("google_vertex_realtime".equals(provider)) {
+            return withGoogleToken("Gemini Live on Vertex AI", endpoint, "Gemini Live on Vertex AI needs a service"
+                    + " account's credentials", token -> Uni.createFrom().item(Optional.empty()));
         }
         if (key == null && !"speaches".equals(provider)) {
             return Uni.createFrom().item(Optional.of(ProviderApis.display(provider) + " API key is missing"));
@@ -146,20 +148,30 @@ public class ProviderChecks implements ModelProviderCheck {
         if (key != null && !key.isBlank()) {
             return ask(voices, Map.of("x-goog-api-key", key), false, "google", base);
         }
+        return withGoogleToken("Google Cloud", endpoint, "Google Cloud text-to-speech needs an API key or a service"
+                + " account's credentials", token -> ask(voices, Map.of("Authorization", "Bearer " + token), false,
+                        "google", base));
+    }
+
+    /**
+     * What {@code then} asks with an access token of the service account whose key the configuration's
+     * {@code credentials} are (the token the calls of that account share: GoogleTokens), or the problem: no
+     * credentials ({@code missing}), not a service account's key, a token refused (Google's words).
+     */
+    private Uni<Optional<String>> withGoogleToken(String name, ModelEndpoint endpoint, String missing,
+            Function<String, Uni<Optional<String>>> then) {
         Object credentials = endpoint.settings().get("credentials");
         if (credentials == null || credentials instanceof String text && text.isBlank()) {
-            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key or a service"
-                    + " account's credentials"));
+            return Uni.createFrom().item(Optional.of(missing));
         }
         GoogleTokens.Account account;
         try {
             account = GoogleTokens.account(credentials);
         } catch (IllegalArgumentException notAnAccount) {
-            return Uni.createFrom().item(Optional.of("Google Cloud: " + notAnAccount.getMessage()));
+            return Uni.createFrom().item(Optional.of(name + ": " + notAnAccount.getMessage()));
         }
-        return googleTokens.token(account)
-                .chain(token -> ask(voices, Map.of("Authorization", "Bearer " + token), false, "google", base))
-                .onFailure().recoverWithItem(failure -> Optional.of("Google Cloud: " + failure.getMessage()));
+        return googleTokens.token(account).chain(then::apply)
+                .onFailure().recoverWithItem(failure -> Optional.of(name + ": " + failure.getMessage()));
     }
 
     /**
