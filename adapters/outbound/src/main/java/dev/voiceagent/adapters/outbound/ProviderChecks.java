@@ -51,7 +51,7 @@ public class ProviderChecks implements ModelProviderCheck {
             return miniMaxTts(own, key);
         }
         if (endpoint.service() == ModelService.STT && "google".equals(provider)) {
-            return googleSpeech(key);
+            return googleSpeech(endpoint, key);
         }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
@@ -220,16 +220,19 @@ public class ProviderChecks implements ModelProviderCheck {
 
     /**
      * Google Cloud Speech-to-Text: its v1 long-running operations listed (one at most) with the key as
-     * {@code x-goog-api-key}. Google checks the key before the method (400 "API key not valid", 403 for a key or
-     * project the API is not enabled for) and bills nothing for a listing.
+     * {@code x-goog-api-key} or else an access token of the service account whose key the credentials are (asked for
+     * first, as for text-to-speech). Google checks the key before the method (400 "API key not valid", 403 for a key
+     * or project the API is not enabled for) and bills nothing for a listing.
      */
-    private Uni<Optional<String>> googleSpeech(String key) {
-        if (key == null) {
-            return Uni.createFrom().item(Optional.of("Google Cloud Speech-to-Text needs an API key (the voice runtime"
-                    + " signs in with one)"));
-        }
+    private Uni<Optional<String>> googleSpeech(ModelEndpoint endpoint, String key) {
         String base = apis.address("google_stt");
-        return ask(base + "/v1/operations?pageSize=1", Map.of("x-goog-api-key", key), false, "google", base);
+        String operations = base + "/v1/operations?pageSize=1";
+        if (key != null && !key.isBlank()) {
+            return ask(operations, Map.of("x-goog-api-key", key), false, "google", base);
+        }
+        return withGoogleToken("Google Cloud Speech-to-Text", endpoint, "Google Cloud Speech-to-Text needs an API key"
+                + " or a service account's credentials", token -> ask(operations, Map.of("Authorization", "Bearer "
+                        + token), false, "google", base));
     }
 
     /**

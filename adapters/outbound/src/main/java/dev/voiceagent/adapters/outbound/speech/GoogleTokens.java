@@ -21,9 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Access tokens of Google Cloud service accounts, for every configuration that signs in with a service account's JSON
- * key ({@code credentials}) rather than an API key (Google Cloud text-to-speech, Gemini Live on Vertex AI, their key
- * checks) and for the installation's Application Default Credentials (Vertex AI's fallback). OAuth 2.0's JWT bearer
- * grant (RFC 7523) as Google's "Using OAuth 2.0 for Server to Server Applications"
+ * key ({@code credentials}) rather than an API key (Google Cloud text-to-speech and speech-to-text, Gemini Live on
+ * Vertex AI, their key checks) and for the installation's Application Default Credentials (Vertex AI's fallback).
+ * OAuth 2.0's JWT bearer grant (RFC 7523) as Google's "Using OAuth 2.0 for Server to Server Applications"
  * (developers.google.com/identity/protocols/oauth2/service-account) describes it: a JWT signed with the account's
  * private key (RS256, its {@code private_key_id} as {@code kid}; {@code iss} the account's email, {@code scope}
  * cloud-platform, an hour long, and {@code aud} the token endpoint it is posted to: "always
