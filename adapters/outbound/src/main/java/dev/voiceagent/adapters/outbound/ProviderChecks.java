@@ -1,7 +1,6 @@
 package dev.voiceagent.adapters.outbound;
 
 import dev.voiceagent.adapters.outbound.speech.GoogleTokens;
-import dev.voiceagent.adapters.outbound.speech.LiveModels;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.model.ModelProviderCheck;
 import dev.voiceagent.domain.model.ModelService;
@@ -15,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Checks a configured key with the provider itself, by the cheapest authenticated read it offers that neither speaks
@@ -51,15 +51,17 @@ public class ProviderChecks implements ModelProviderCheck {
             return miniMaxTts(own, key);
         }
         if (endpoint.service() == ModelService.STT && "google".equals(provider)) {
-            return googleSpeech(key);
+            return googleSpeech(endpoint, key);
         }
         Base compatible = openAiCompatibleBase(endpoint, own);
         if (compatible != null) {
             Map<String, String> headers = key == null ? Map.of() : Map.of("Authorization", "Bearer " + key);
             return ask(compatible.url() + "/models", headers, compatible.guarded(), provider, compatible.url());
         }
-        if ("google_vertex_realtime".equals(provider)) { // a service account's access token: nothing of Vertex billed
-            return LiveModels.vertexCheck(http, apis, endpoint);
+        // a service account's access token: nothing of Vertex billed (Vertex has no free call that would ask more)
+        if ("google_vertex_realtime".equals(provider)) {
+            return withGoogleToken("Gemini Live on Vertex AI", endpoint, "Gemini Live on Vertex AI needs a service"
+                    + " account's credentials", token -> Uni.createFrom().item(Optional.empty()));
         }
         if (key == null && !"speaches".equals(provider)) {
             return Uni.createFrom().item(Optional.of(ProviderApis.display(provider) + " API key is missing"));
@@ -146,20 +148,30 @@ public class ProviderChecks implements ModelProviderCheck {
         if (key != null && !key.isBlank()) {
             return ask(voices, Map.of("x-goog-api-key", key), false, "google", base);
         }
+        return withGoogleToken("Google Cloud", endpoint, "Google Cloud text-to-speech needs an API key or a service"
+                + " account's credentials", token -> ask(voices, Map.of("Authorization", "Bearer " + token), false,
+                        "google", base));
+    }
+
+    /**
+     * What {@code then} asks with an access token of the service account whose key the configuration's
+     * {@code credentials} are (the token the calls of that account share: GoogleTokens), or the problem: no
+     * credentials ({@code missing}), not a service account's key, a token refused (Google's words).
+     */
+    private Uni<Optional<String>> withGoogleToken(String name, ModelEndpoint endpoint, String missing,
+            Function<String, Uni<Optional<String>>> then) {
         Object credentials = endpoint.settings().get("credentials");
         if (credentials == null || credentials instanceof String text && text.isBlank()) {
-            return Uni.createFrom().item(Optional.of("Google Cloud text-to-speech needs an API key or a service"
-                    + " account's credentials"));
+            return Uni.createFrom().item(Optional.of(missing));
         }
         GoogleTokens.Account account;
         try {
             account = GoogleTokens.account(credentials);
         } catch (IllegalArgumentException notAnAccount) {
-            return Uni.createFrom().item(Optional.of("Google Cloud: " + notAnAccount.getMessage()));
+            return Uni.createFrom().item(Optional.of(name + ": " + notAnAccount.getMessage()));
         }
-        return googleTokens.token(account)
-                .chain(token -> ask(voices, Map.of("Authorization", "Bearer " + token), false, "google", base))
-                .onFailure().recoverWithItem(failure -> Optional.of("Google Cloud: " + failure.getMessage()));
+        return googleTokens.token(account).chain(then::apply)
+                .onFailure().recoverWithItem(failure -> Optional.of(name + ": " + failure.getMessage()));
     }
 
     /**
@@ -208,16 +220,19 @@ public class ProviderChecks implements ModelProviderCheck {
 
     /**
      * Google Cloud Speech-to-Text: its v1 long-running operations listed (one at most) with the key as
-     * {@code x-goog-api-key}. Google checks the key before the method (400 "API key not valid", 403 for a key or
-     * project the API is not enabled for) and bills nothing for a listing.
+     * {@code x-goog-api-key} or else an access token of the service account whose key the credentials are (asked for
+     * first, as for text-to-speech). Google checks the key before the method (400 "API key not valid", 403 for a key
+     * or project the API is not enabled for) and bills nothing for a listing.
      */
-    private Uni<Optional<String>> googleSpeech(String key) {
-        if (key == null) {
-            return Uni.createFrom().item(Optional.of("Google Cloud Speech-to-Text needs an API key (the voice runtime"
-                    + " signs in with one)"));
-        }
+    private Uni<Optional<String>> googleSpeech(ModelEndpoint endpoint, String key) {
         String base = apis.address("google_stt");
-        return ask(base + "/v1/operations?pageSize=1", Map.of("x-goog-api-key", key), false, "google", base);
+        String operations = base + "/v1/operations?pageSize=1";
+        if (key != null && !key.isBlank()) {
+            return ask(operations, Map.of("x-goog-api-key", key), false, "google", base);
+        }
+        return withGoogleToken("Google Cloud Speech-to-Text", endpoint, "Google Cloud Speech-to-Text needs an API key"
+                + " or a service account's credentials", token -> ask(operations, Map.of("Authorization", "Bearer "
+                        + token), false, "google", base));
     }
 
     /**

@@ -421,7 +421,9 @@ final class GeminiLive implements SpeechToSpeech.Stream {
         }
         if (result.failed()) {
             Throwable failure = result.cause();
-            boolean again = !(failure instanceof GuardedHttp.Refused) && !(failure instanceof Refused);
+            // a refused address, or credentials Google's token service refused, are not worth another try
+            boolean again = !(failure instanceof GuardedHttp.Refused)
+                    && !(failure instanceof SpeechRequests.Said said && !said.again);
             Duration retryAfter = null;
             if (failure instanceof GuardedHttp.SocketRefused refused) {
                 again = RetryBudget.transientStatus(refused.status);
@@ -1046,13 +1048,6 @@ final class GeminiLive implements SpeechToSpeech.Stream {
     public synchronized void close() {
         if (!closed) {
             shut();
-        }
-    }
-
-    /** A refusal not worth another try (credentials the provider's token service refused). */
-    static final class Refused extends RuntimeException {
-        Refused(String message) {
-            super(message, null, false, false);
         }
     }
 }

@@ -33,7 +33,8 @@ import java.util.function.Supplier;
 
 /**
  * One call's Google Cloud Speech-to-Text streaming recognition, v1 {@code Speech/StreamingRecognize} over gRPC (Google
- * streams recognition over gRPC only) on Vert.x's gRPC client: the key as the {@code x-goog-api-key} metadata, a first
+ * streams recognition over gRPC only) on Vert.x's gRPC client: the key as the {@code x-goog-api-key} metadata (or a
+ * service account's access token as {@code authorization: Bearer}, asked for before each call), a first
  * request with the {@code streaming_config} (the call's own audio: {@code MULAW} at 8 kHz from a phone,
  * {@code LINEAR16} at 16 kHz from a browser; the language; the model, {@code use_enhanced} for the two that have an
  * enhanced variant, {@code phone_call} and {@code video}; automatic punctuation; the workflow's dictionary as a
@@ -67,8 +68,9 @@ import java.util.function.Supplier;
  * at once, and again within the {@link RetryBudget} if the new one fails too; one whose half-close is not answered
  * within the time limit is cancelled and tried again the same way. A refusal ({@code UNAUTHENTICATED},
  * {@code PERMISSION_DENIED}, {@code INVALID_ARGUMENT}: Google's answer to a bad key or configuration,
- * {@code FAILED_PRECONDITION}, {@code NOT_FOUND}, {@code UNIMPLEMENTED}) fails the stream at once with Google's
- * words. Each stream is billed on its own; usage counts the caller's audio once.
+ * {@code FAILED_PRECONDITION}, {@code NOT_FOUND}, {@code UNIMPLEMENTED}), like a service account's token refused
+ * ({@link GoogleTokens}), fails the stream at once with Google's words. Each stream is billed on its own; usage
+ * counts the caller's audio once.
  */
 final class GoogleListen implements SpeechToText.Stream {
 
@@ -236,7 +238,11 @@ final class GoogleListen implements SpeechToText.Stream {
         cancelTimer(connectTimer);
         connectTimer = -1;
         if (result.failed()) {
-            failed(PROVIDER + ": " + result.cause().getMessage(), false);
+            if (result.cause() instanceof SpeechRequests.Said said && !said.again) { // a token refused: no retry
+                giveUp(PROVIDER + ": " + said.getMessage());
+            } else {
+                failed(PROVIDER + ": " + result.cause().getMessage(), false);
+            }
             return;
         }
         Leg opened = new Leg(result.result(), unsettledFrom);

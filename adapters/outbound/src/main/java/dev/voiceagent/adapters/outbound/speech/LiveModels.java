@@ -7,7 +7,6 @@ import dev.voiceagent.application.voice.runtime.port.out.SpeechToSpeech;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.outbound.RetryBudget;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -19,7 +18,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -29,14 +27,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * hands them over): Gemini Live on Google AI ({@code google_realtime}: the key as {@code x-goog-api-key}, at the
  * installation's address, VOICEAGENT_MODELS_GOOGLE_REALTIME_BASE_URL, default
  * https://generativelanguage.googleapis.com) and on Vertex AI ({@code google_vertex_realtime}: the project's model at
- * its location, a service account's access token; Google's host for the location, or the installation's
- * VOICEAGENT_MODELS_GOOGLE_VERTEX_REALTIME_BASE_URL in its place, and its token endpoint
- * VOICEAGENT_MODELS_GOOGLE_OAUTH_BASE_URL, default https://oauth2.googleapis.com; a configuration without credentials
- * uses the installation's Application Default Credentials, a service account's key file named by
- * GOOGLE_APPLICATION_CREDENTIALS, as the reference does); Ultravox ({@code ultravox_realtime}: calls created at the
- * installation's address, VOICEAGENT_MODELS_ULTRAVOX_REALTIME_BASE_URL, default https://api.ultravox.ai, with the key
- * as {@code X-API-Key}, then joined at the address Ultravox gives). Each stream outlives a provider's hiccup within the
- * installation's budget ({@code voiceagent.voice.retry.*}).
+ * its location, a service account's access token ({@link GoogleTokens}: shared with every other use of that account);
+ * Google's host for the location, or the installation's VOICEAGENT_MODELS_GOOGLE_VERTEX_REALTIME_BASE_URL in its
+ * place; a configuration without credentials uses the installation's Application Default Credentials, a service
+ * account's key file named by GOOGLE_APPLICATION_CREDENTIALS, as the reference does); Ultravox
+ * ({@code ultravox_realtime}: calls created at the installation's address,
+ * VOICEAGENT_MODELS_ULTRAVOX_REALTIME_BASE_URL, default https://api.ultravox.ai, with the key as {@code X-API-Key},
+ * then joined at the address Ultravox gives). Each stream outlives a provider's hiccup within the installation's
+ * budget ({@code voiceagent.voice.retry.*}).
  */
 @Singleton
 public class LiveModels {
@@ -47,7 +45,6 @@ public class LiveModels {
     static final String VERTEX_MODEL = "google/gemini-live-2.5-flash-native-audio";
     /** A Google Cloud location as it goes into a host name ({@code global}, {@code us-central1}, {@code eu}). */
     private static final Pattern LOCATION = Pattern.compile("[a-z]+(-[a-z0-9]+)*");
-    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<String> PROVIDERS = Set.of("google_realtime", "google_vertex_realtime",
             "ultravox_realtime");
 
@@ -56,11 +53,10 @@ public class LiveModels {
     private final Vertx vertx;
     private final Duration timeout;
     private final RetryBudget budget;
-    /** Service accounts by identity, with the access tokens they hold (shared by the calls of one account). */
-    private final Map<String, GoogleServiceAccount> accounts = new ConcurrentHashMap<>();
+    private final GoogleTokens googleTokens;
     /** The installation's Application Default Credentials: a service account's key file, or none. */
     private final Optional<String> defaultCredentials;
-    private Future<GoogleServiceAccount> defaultAccount;
+    private Future<GoogleTokens.Account> defaultAccount;
 
     /**
      * @param timeout the time limit of one connection (its upgrade, then its setup) or token request
@@ -82,6 +78,7 @@ public class LiveModels {
         this.vertx = vertx;
         this.timeout = timeout;
         this.budget = new RetryBudget(attempts, backoff, budget);
+        this.googleTokens = new GoogleTokens(http, apis, timeout);
     }
 
     /** Whether {@code provider} is one of these. */
@@ -132,13 +129,16 @@ public class LiveModels {
                     + " location");
         }
         Object credentials = endpoint.settings().get("credentials");
-        String tokenUrl = apis.address("google_oauth") + "/token";
-        Supplier<Future<GoogleServiceAccount>> account;
+        Supplier<Future<GoogleTokens.Account>> account;
         if (credentials == null || credentials instanceof String text && text.isBlank()) {
-            account = () -> defaultAccount(tokenUrl);
+            account = this::defaultAccount;
         } else {
-            GoogleServiceAccount own = accounts.computeIfAbsent(GoogleServiceAccount.identity(credentials) + " "
-                    + tokenUrl, id -> GoogleServiceAccount.of(credentials, http, tokenUrl, timeout));
+            GoogleTokens.Account own;
+            try {
+                own = GoogleTokens.account(credentials);
+            } catch (IllegalArgumentException notAnAccount) {
+                throw new UnsupportedSpeechProvider("Gemini Live on Vertex AI: " + notAnAccount.getMessage());
+            }
             account = () -> Future.succeededFuture(own);
         }
         String model = SpeechProviders.setting(endpoint, "model", endpoint.model(), VERTEX_MODEL).strip();
@@ -148,7 +148,8 @@ public class LiveModels {
                 SpeechProviders.setting(endpoint, "voice", null, "Charon"),
                 GeminiLive.languageCode(SpeechProviders.setting(endpoint, "language", null, "en")),
                 temperature(endpoint), true);
-        return new GeminiLive(() -> account.get().compose(GoogleServiceAccount::token)
+        return new GeminiLive(() -> account.get().compose(signer -> Future.fromCompletionStage(googleTokens
+                        .token(signer).subscribeAsCompletionStage()))
                 .compose(token -> http.webSocket(url, Map.of("Authorization", "Bearer " + token), timeout, false)),
                 vertx, budget, timeout, format, setup, "Gemini Live on Vertex AI", listener);
     }
@@ -157,17 +158,17 @@ public class LiveModels {
      * The account of the installation's Application Default Credentials (a service account's key file, read once,
      * without blocking), as the reference falls back to them; none configured fails every connection with the reason.
      */
-    private synchronized Future<GoogleServiceAccount> defaultAccount(String tokenUrl) {
+    private synchronized Future<GoogleTokens.Account> defaultAccount() {
         if (defaultCredentials.isEmpty()) {
-            return Future.failedFuture(new GeminiLive.Refused("the configuration has no service account credentials"
-                    + " and the installation no Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)"));
+            return Future.failedFuture(new SpeechRequests.Said("the configuration has no service account credentials"
+                    + " and the installation no Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)",
+                    false));
         }
         if (defaultAccount == null) {
             defaultAccount = vertx.fileSystem().readFile(defaultCredentials.get())
-                    .map(file -> GoogleServiceAccount.of(file.toString(StandardCharsets.UTF_8), http, tokenUrl,
-                            timeout))
-                    .recover(failure -> Future.failedFuture(new GeminiLive.Refused("the installation's Application"
-                            + " Default Credentials: " + failure.getMessage())));
+                    .map(file -> GoogleTokens.account(file.toString(StandardCharsets.UTF_8)))
+                    .recover(failure -> Future.failedFuture(new SpeechRequests.Said("the installation's Application"
+                            + " Default Credentials: " + failure.getMessage(), false)));
         }
         return defaultAccount;
     }
@@ -240,24 +241,6 @@ public class LiveModels {
             case "us", "eu" -> "https://aiplatform." + location + ".rep.googleapis.com";
             default -> "https://" + location + "-aiplatform.googleapis.com";
         };
-    }
-
-    /**
-     * The key check of Gemini Live on Vertex AI: an access token of the configured service account (its project and
-     * location are not asked: Vertex has no free call that would).
-     */
-    public static Uni<Optional<String>> vertexCheck(GuardedHttp http, ProviderApis apis, ModelEndpoint endpoint) {
-        GoogleServiceAccount account;
-        try {
-            account = GoogleServiceAccount.of(endpoint.settings().get("credentials"), http,
-                    apis.address("google_oauth") + "/token", CHECK_TIMEOUT);
-        } catch (UnsupportedSpeechProvider unusable) {
-            return Uni.createFrom().item(Optional.of(unusable.getMessage()));
-        }
-        return Uni.createFrom().completionStage(() -> account.token().toCompletionStage())
-                .map(token -> Optional.<String>empty())
-                .onFailure().recoverWithItem(failure -> Optional.of("Gemini Live on Vertex AI: "
-                        + failure.getMessage()));
     }
 
     private static Double temperature(ModelEndpoint endpoint) {

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -231,21 +232,34 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
     }
 
     /**
-     * Google Cloud Speech-to-Text v1 streaming over gRPC ({@code google.cloud.speech.v1.Speech/StreamingRecognize},
-     * the key as {@code x-goog-api-key}; v2 would need a project and OAuth) at the installation's address
-     * (VOICEAGENT_MODELS_GOOGLE_STT_BASE_URL; TLS for https, cleartext HTTP/2 for http) or, for the {@code eu} and
-     * {@code us} locations, at v1's regional hosts: the call's audio as it is, the configured model (the catalog's
-     * {@code latest_long}) and language. Only an API key signs in: service-account credentials alone are refused, as
-     * are the Chirp models and the regions only v2 serves.
+     * Google Cloud Speech-to-Text v1 streaming over gRPC ({@code google.cloud.speech.v1.Speech/StreamingRecognize};
+     * v2 would need a project) at the installation's address (VOICEAGENT_MODELS_GOOGLE_STT_BASE_URL; TLS for https,
+     * cleartext HTTP/2 for http) or, for the {@code eu} and {@code us} locations, at v1's regional hosts: the call's
+     * audio as it is, the configured model (the catalog's {@code latest_long}) and language. It signs in with the
+     * configuration's API key ({@code x-goog-api-key}) or, without one, with an access token of the service account
+     * its {@code credentials} are the key of ({@code authorization: Bearer}; {@link GoogleTokens}: asked before each
+     * gRPC call is opened, the held one while it is fresh; a refused one fails the stream at once). Google's
+     * application default credentials are not looked for, as for text-to-speech. The Chirp models and the regions
+     * only v2 serves are refused.
      */
     private SpeechToText.Stream google(ModelEndpoint endpoint, AudioFormat format, SpeechToText.Listener listener) {
         String name = "Google Cloud Speech-to-Text";
-        if (blank(endpoint.apiKey()) && endpoint.settings().get("credentials") instanceof String credentials
-                && !credentials.isBlank()) {
-            throw new UnsupportedSpeechProvider(name + " needs an API key in the model configuration: the voice"
-                    + " runtime does not sign in with a service account's credentials yet");
+        Supplier<Future<Map<String, String>>> signIn;
+        Object credentials = endpoint.settings().get("credentials");
+        if (blank(endpoint.apiKey()) && credentials != null && !(credentials instanceof String text
+                && text.isBlank())) {
+            GoogleTokens.Account account;
+            try {
+                account = GoogleTokens.account(credentials);
+            } catch (IllegalArgumentException notAnAccount) {
+                throw new UnsupportedSpeechProvider(name + ": " + notAnAccount.getMessage());
+            }
+            signIn = () -> Future.fromCompletionStage(googleTokens.token(account).subscribeAsCompletionStage())
+                    .map(token -> Map.of("authorization", "Bearer " + token));
+        } else {
+            Map<String, String> metadata = Map.of("x-goog-api-key", key(endpoint, name));
+            signIn = () -> Future.succeededFuture(metadata);
         }
-        String key = key(endpoint, name);
         String model = setting(endpoint, "model", endpoint.model(), "latest_long");
         if (model.startsWith("chirp")) {
             throw new UnsupportedSpeechProvider(name + " model " + model + " is served by Speech-to-Text v2 only;"
@@ -259,11 +273,12 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 .setTransportOptions(new HttpClientOptions().setSsl(tls).setUseAlpn(tls).setForceSni(tls)
                         .setVerifyHost(true).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(GRPC_CONNECTIONS)
                         .setConnectTimeout((int) timeout.toMillis()))));
-        return new GoogleListen(() -> client.request(address, GoogleListen.STREAMING_RECOGNIZE).map(call -> {
-            call.headers().set("x-goog-api-key", key);
-            return call;
-        }), vertx, budget, format, listener, GoogleListen.config(model, setting(endpoint, "language", null, "en-US"),
-                format, keyterms(endpoint)), timeout.toMillis(), GoogleListen.ROTATE_MS);
+        return new GoogleListen(() -> signIn.get().compose(metadata -> client.request(address,
+                GoogleListen.STREAMING_RECOGNIZE).map(call -> {
+                    metadata.forEach(call.headers()::set);
+                    return call;
+                })), vertx, budget, format, listener, GoogleListen.config(model, setting(endpoint, "language", null,
+                        "en-US"), format, keyterms(endpoint)), timeout.toMillis(), GoogleListen.ROTATE_MS);
     }
 
     /** HTTP/2 connections to Google per address (each carries as many calls as Google lets one connection carry). */

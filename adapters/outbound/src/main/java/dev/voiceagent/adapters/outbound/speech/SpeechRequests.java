@@ -74,8 +74,9 @@ final class SpeechRequests implements TextToSpeech.Stream {
 
     /**
      * The provider said, in an answer already under way, that the sentence failed (an error event in its body, an
-     * answer without its audio): its words. Asked again when {@code again} (a rate limit, the provider's own hiccup);
-     * otherwise the stream fails with them.
+     * answer without its audio), or would not sign in ({@link GoogleTokens}: Google's token service refused the
+     * credentials): its words. Asked again when {@code again} (a rate limit, the provider's own hiccup); otherwise the
+     * stream fails with them (here, and in the streams that sign in the same way).
      */
     static final class Said extends RuntimeException {
         final boolean again;

@@ -766,6 +766,9 @@ class GeminiLiveTest {
         realtime.open(vertex(serviceAccount(), "global"), AudioFormat.MULAW_8K, again).configure(node(NODE, true));
         await(() -> SESSIONS.size() == 2, "a second call");
         assertThat(TOKEN_REQUESTS).as("the token kept").hasSize(1);
+        assertThat(new ProviderChecks(http, apis).problem(vertex(serviceAccount(), "global")).await()
+                .atMost(Duration.ofSeconds(5))).isEmpty();
+        assertThat(TOKEN_REQUESTS).as("the key check shares the calls' token").hasSize(1);
         stream.close();
         assertThat(heard.failures()).isEmpty();
     }
@@ -773,7 +776,8 @@ class GeminiLiveTest {
     @Test
     void vertexWithoutCredentialsUsesTheInstallationsDefaultCredentials() throws Exception {
         Path file = Files.createTempFile("adc", ".json");
-        Files.writeString(file, serviceAccount());
+        // a key of its own: the token of the configured one, which another test may have got, is shared by the process
+        Files.writeString(file, serviceAccount().replace("key-1", "adc-key"));
         LiveModels installation = new LiveModels(http, apis, vertx, Duration.ofMillis(600), 3, Duration.ofMillis(100),
                 Duration.ofSeconds(2), Optional.of(file.toString()));
         Heard heard = new Heard();

@@ -36,7 +36,13 @@ import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -64,7 +70,9 @@ import org.junit.jupiter.api.Test;
  * answered (timed out, tried again), a connection that never speaks HTTP/2 (timed out, three tries), a stream ended
  * mid-utterance (opened again, the utterance's audio sent again, heard once; between utterances only the last few
  * seconds), a stream replaced
- * before Google's time limit; what is refused at open, and the key check.
+ * before Google's time limit; what is refused at open, and the key check. A service account signs in with an access
+ * token (a JWT bearer grant at a local token endpoint that verifies the assertion) as {@code authorization: Bearer}
+ * metadata, the token kept for the next calls and the key check; a refused one fails the stream in Google's words.
  */
 class GoogleListenTest {
 
@@ -94,6 +102,7 @@ class GoogleListenTest {
         final GrpcServerRequest<StreamingRecognizeRequest, StreamingRecognizeResponse> request;
         final Context context;
         final String key;
+        final String authorization;
         final Behaviour behaviour;
         /** "config", "audio" for each request, "half-close" at the end of the client's requests, in order. */
         final List<String> received = new CopyOnWriteArrayList<>();
@@ -113,6 +122,7 @@ class GoogleListenTest {
             this.request = request;
             this.context = Vertx.currentContext();
             this.key = request.headers().get("x-goog-api-key");
+            this.authorization = request.headers().get("authorization");
             this.behaviour = behaviour;
         }
     }
@@ -123,6 +133,11 @@ class GoogleListenTest {
     private static final List<Call> CALLS = new CopyOnWriteArrayList<>();
     private static final List<Long> CALLED_AT = new CopyOnWriteArrayList<>();
     private static final List<HttpServerRequest> CHECKS = new CopyOnWriteArrayList<>();
+    /** The token requests, each its JWT's header and claims and whether its signature is the account's. */
+    private static final List<JsonObject> TOKEN_REQUESTS = new CopyOnWriteArrayList<>();
+    /** The service account's key (the token endpoint knows its public half), and one Google never issued. */
+    private static KeyPair accountKey;
+    private static KeyPair otherKey;
     private static Vertx vertx;
     private static String base;
     private static GuardedHttp http;
@@ -137,6 +152,8 @@ class GoogleListenTest {
         HttpServer server = vertx.createHttpServer().requestHandler(request -> {
             if (request.path().startsWith("/v1/operations")) {
                 check(request);
+            } else if (request.path().equals("/token")) {
+                request.body().onSuccess(body -> token(request, body.toString(StandardCharsets.US_ASCII)));
             } else {
                 grpc.handle(request);
             }
@@ -144,7 +161,12 @@ class GoogleListenTest {
         server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         base = "http://127.0.0.1:" + server.actualPort();
         http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), java.time.Duration.ofMillis(800));
-        apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v").pointing("google_stt", base);
+        apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v").pointing("google_stt", base)
+                .pointing("google_oauth", base);
+        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        accountKey = rsa.generateKeyPair();
+        otherKey = rsa.generateKeyPair();
         speech = new SpeechProviders(http, apis, vertx, java.time.Duration.ofMillis(800), 3,
                 java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(2));
         client = GrpcClient.client(vertx, new GrpcClientOptions().setTransportOptions(new HttpClientOptions()
@@ -163,13 +185,16 @@ class GoogleListenTest {
         CALLS.clear();
         CALLED_AT.clear();
         CHECKS.clear();
+        TOKEN_REQUESTS.clear();
     }
 
-    /** GET /v1/operations as Google answers it: the key checked before anything. */
+    /** GET /v1/operations as Google answers it: the key (or a token the token endpoint issued) checked first. */
     private static void check(HttpServerRequest request) {
         CHECKS.add(request);
         String given = request.getHeader("x-goog-api-key");
-        int status = given != null && given.startsWith(KEY) ? 200 : "denied-key".equals(given) ? 403 : 400;
+        String bearer = request.getHeader("Authorization");
+        int status = given != null && given.startsWith(KEY) || bearer != null && bearer.startsWith("Bearer ya29-")
+                ? 200 : "denied-key".equals(given) ? 403 : 400;
         JsonObject body = status == 200 ? new JsonObject() : new JsonObject().put("error", new JsonObject()
                 .put("code", status).put("status", status == 403 ? "PERMISSION_DENIED" : "INVALID_ARGUMENT")
                 .put("message", status == 403 ? "Cloud Speech-to-Text API has not been used in project 123456 before"
@@ -177,10 +202,56 @@ class GoogleListenTest {
         request.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
     }
 
-    /** StreamingRecognize: the key checked at once (a trailers-only refusal), then the requests. */
+    /**
+     * Google's token endpoint, the JWT bearer grant: the assertion's RS256 signature checked with the account's public
+     * key; a token an hour long, named after the test's key (so the test's calls are known by it), or invalid_grant.
+     */
+    private static void token(HttpServerRequest request, String form) {
+        Map<String, String> fields = new HashMap<>();
+        for (String pair : form.split("&")) {
+            String[] kv = pair.split("=", 2);
+            fields.put(kv[0], kv.length < 2 ? "" : URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+        }
+        String[] jwt = fields.getOrDefault("assertion", "").split("\\.");
+        boolean signed;
+        try {
+            Signature rs256 = Signature.getInstance("SHA256withRSA");
+            rs256.initVerify(accountKey.getPublic());
+            rs256.update((jwt[0] + "." + jwt[1]).getBytes(StandardCharsets.US_ASCII));
+            signed = rs256.verify(Base64.getUrlDecoder().decode(jwt[2]));
+        } catch (Exception e) {
+            signed = false;
+        }
+        TOKEN_REQUESTS.add(new JsonObject().put("grant", fields.get("grant_type")).put("signed", signed)
+                .put("header", new JsonObject(new String(Base64.getUrlDecoder().decode(jwt[0]),
+                        StandardCharsets.UTF_8)))
+                .put("claims", new JsonObject(new String(Base64.getUrlDecoder().decode(jwt[1]),
+                        StandardCharsets.UTF_8))));
+        if (!signed) {
+            request.response().setStatusCode(400).putHeader("Content-Type", "application/json")
+                    .end("{\"error\":\"invalid_grant\",\"error_description\":\"Invalid JWT Signature.\"}");
+            return;
+        }
+        request.response().putHeader("Content-Type", "application/json").end(new JsonObject()
+                .put("access_token", "ya29-" + key + "-" + TOKEN_REQUESTS.size()).put("expires_in", 3_599)
+                .put("token_type", "Bearer").encode());
+    }
+
+    /** A service account's JSON key, as the Google Cloud console downloads it. */
+    private static String credentials(String email, KeyPair pair) {
+        String pem = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'})
+                .encodeToString(pair.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+        return new JsonObject().put("type", "service_account").put("project_id", "voice-agent")
+                .put("private_key_id", "kid-1").put("private_key", pem).put("client_email", email)
+                .put("token_uri", "https://oauth2.googleapis.com/token").encode();
+    }
+
+    /** StreamingRecognize: the key or token checked at once (a trailers-only refusal), then the requests. */
     private static void call(GrpcServerRequest<StreamingRecognizeRequest, StreamingRecognizeResponse> request) {
         String given = request.headers().get("x-goog-api-key");
-        boolean current = key.equals(given) || REFUSED.contains(given);
+        String bearer = request.headers().get("authorization");
+        boolean current = given != null && (key.equals(given) || REFUSED.contains(given))
+                || bearer != null && bearer.startsWith("Bearer ya29-" + key + "-");
         Behaviour behaviour = !current || BEHAVIOURS.isEmpty() ? Behaviour.ANSWER : BEHAVIOURS.pollFirst();
         Call call = new Call(request, behaviour);
         if (current) {
@@ -663,8 +734,8 @@ class GoogleListenTest {
         Heard heard = new Heard();
         assertThatThrownBy(() -> speech.open(google(null, "latest_long", Map.of("credentials",
                 "{\"type\":\"service_account\"}")), AudioFormat.MULAW_8K, heard))
-                .isInstanceOf(UnsupportedSpeechProvider.class).hasMessageContaining("needs an API key")
-                .hasMessageContaining("service account");
+                .isInstanceOf(UnsupportedSpeechProvider.class)
+                .hasMessage("Google Cloud Speech-to-Text: the service account's key lacks client_email or private_key");
         assertThatThrownBy(() -> speech.open(google(null), AudioFormat.MULAW_8K, heard))
                 .isInstanceOf(UnsupportedSpeechProvider.class).hasMessageContaining("no API key");
         assertThatThrownBy(() -> speech.open(google(key, "chirp_3", Map.of()), AudioFormat.MULAW_8K, heard))
@@ -699,9 +770,72 @@ class GoogleListenTest {
         assertThat(checks.problem(google("denied-key")).await().atMost(java.time.Duration.ofSeconds(5)))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("Invalid Google API key")
                         .contains("403", "has not been used in project"));
+        assertThat(checks.problem(google(null)).await().atMost(java.time.Duration.ofSeconds(5)))
+                .hasValueSatisfying(problem -> assertThat(problem).contains("needs an API key or a service account"));
         assertThat(checks.problem(google(null, "latest_long", Map.of("credentials", "{}"))).await()
                 .atMost(java.time.Duration.ofSeconds(5))).hasValueSatisfying(problem -> assertThat(problem)
-                        .contains("needs an API key"));
+                        .contains("lacks client_email or private_key"));
         assertThat(CALLS).isEmpty();
+    }
+
+    @Test
+    void aServiceAccountSignsInWithABearerTokenAskedBeforeEachCallAndSharedWithTheKeyCheck() throws Exception {
+        String email = "listener@voice-agent.iam.gserviceaccount.com";
+        ModelEndpoint account = google(null, "latest_long", Map.of("credentials", credentials(email, accountKey)));
+        Heard heard = new Heard();
+        SpeechToText.Stream stream = speech.open(account, AudioFormat.MULAW_8K, heard);
+        await(() -> CALLS.size() == 1 || !heard.events.isEmpty(), "the call");
+        assertThat(heard.events).as("nothing failed").isEmpty();
+        String bearer = "Bearer ya29-" + key + "-1";
+        Call first = CALLS.getFirst();
+        assertThat(first.authorization).as("the service account's token as the call's metadata").isEqualTo(bearer);
+        assertThat(first.key).as("no API key").isNull();
+        assertThat(TOKEN_REQUESTS).singleElement().satisfies(grant -> {
+            assertThat(grant.getString("grant")).isEqualTo("urn:ietf:params:oauth:grant-type:jwt-bearer");
+            assertThat(grant.getBoolean("signed")).as("RS256 with the account's key").isTrue();
+            assertThat(grant.getJsonObject("header").getString("kid")).isEqualTo("kid-1");
+            JsonObject claims = grant.getJsonObject("claims");
+            assertThat(claims.getString("iss")).isEqualTo(email);
+            assertThat(claims.getString("scope")).isEqualTo("https://www.googleapis.com/auth/cloud-platform");
+            assertThat(claims.getString("aud")).as("the installation's token endpoint, not the file's token_uri")
+                    .isEqualTo(base + "/token");
+            assertThat(claims.getLong("exp") - claims.getLong("iat")).isEqualTo(3_600);
+        });
+
+        say(stream, 1, 10);
+        stream.finalizeNow();
+        await(() -> heard.finals().size() == 1, "the final the half-close brings");
+        await(() -> CALLS.size() == 2, "the next stream");
+        assertThat(heard.finals()).containsExactly("final:Where.");
+        assertThat(CALLS.get(1).authorization).as("the held token, asked for again before the call").isEqualTo(bearer);
+        stream.close();
+
+        ProviderChecks checks = new ProviderChecks(http, apis);
+        assertThat(checks.problem(account).await().atMost(java.time.Duration.ofSeconds(5))).isEmpty();
+        assertThat(CHECKS).singleElement().satisfies(check -> {
+            assertThat(check.path()).isEqualTo("/v1/operations");
+            assertThat(check.getHeader("Authorization")).isEqualTo(bearer);
+        });
+        assertThat(TOKEN_REQUESTS).as("one token for the calls and the key check").hasSize(1);
+        assertThat(heard.events).noneMatch(e -> e.startsWith("failed:"));
+    }
+
+    @Test
+    void aRefusedServiceAccountFailsTheStreamInGooglesWordsWithoutAnotherTry() throws Exception {
+        String email = "revoked@voice-agent.iam.gserviceaccount.com";
+        ModelEndpoint revoked = google(null, "latest_long", Map.of("credentials", credentials(email, otherKey)));
+        Heard heard = new Heard();
+        speech.open(revoked, AudioFormat.MULAW_8K, heard).audio(new byte[800]);
+        await(() -> !heard.events.isEmpty(), "the refusal");
+        Thread.sleep(600);
+        assertThat(heard.events).containsExactly("failed:Google Speech-to-Text: the service account " + email
+                + " got no token (HTTP 400: invalid_grant: Invalid JWT Signature.)");
+        assertThat(TOKEN_REQUESTS).as("a refused key is not worth another try").hasSize(1);
+        assertThat(CALLS).as("no call opened without a token").isEmpty();
+
+        assertThat(new ProviderChecks(http, apis).problem(revoked).await().atMost(java.time.Duration.ofSeconds(5)))
+                .hasValueSatisfying(problem -> assertThat(problem).startsWith("Google Cloud Speech-to-Text: the"
+                        + " service account " + email).contains("invalid_grant"));
+        assertThat(CHECKS).isEmpty();
     }
 }

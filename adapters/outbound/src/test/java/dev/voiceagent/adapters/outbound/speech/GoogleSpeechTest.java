@@ -93,6 +93,8 @@ class GoogleSpeechTest {
     private static GuardedHttp http;
     private static ProviderApis apis;
     private static SpeechProviders speech;
+    /** The token endpoint's own address: the audience an assertion posted to it names. */
+    private static String tokenUrl;
 
     @BeforeAll
     static void start() throws Exception {
@@ -103,6 +105,7 @@ class GoogleSpeechTest {
         http = new GuardedHttp(vertx, Optional.of(List.of("127.0.0.1")), Duration.ofMillis(600));
         apis = new ProviderApis(base + "/v1", base, "v", base, base, base, "v").pointing("google_tts", base)
                 .pointing("google_oauth", base);
+        tokenUrl = base + "/token";
         KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
         rsa.initialize(2048);
         accountKey = rsa.generateKeyPair();
@@ -155,7 +158,8 @@ class GoogleSpeechTest {
 
     /**
      * Google's token endpoint for the JWT bearer grant: the assertion's RS256 signature checked with the account's
-     * public key and its claims with Google's rules; a token an hour long ("short" accounts: 30 s), or invalid_grant.
+     * public key and its claims with Google's rules (the audience this endpoint itself, where the assertion is posted,
+     * not the key file's token_uri); a token an hour long ("short" accounts: 30 s), or invalid_grant.
      */
     private static void token(HttpServerRequest request, String form) {
         Map<String, String> fields = new HashMap<>();
@@ -181,7 +185,7 @@ class GoogleSpeechTest {
             if (!"application/x-www-form-urlencoded".equals(request.getHeader("Content-Type"))
                     || !"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(fields.get("grant_type"))
                     || !"RS256".equals(header.getString("alg")) || !"kid-1".equals(header.getString("kid"))
-                    || !"https://oauth2.googleapis.com/token".equals(claims.getString("aud"))
+                    || !tokenUrl.equals(claims.getString("aud"))
                     || !"https://www.googleapis.com/auth/cloud-platform".equals(claims.getString("scope"))
                     || claims.getLong("exp") - claims.getLong("iat") != 3_600
                     || Math.abs(claims.getLong("iat") - now) > 60) {
