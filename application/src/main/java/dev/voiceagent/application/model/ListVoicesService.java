@@ -84,8 +84,8 @@ public class ListVoicesService implements ListVoicesUseCase {
                 return Uni.createFrom().item(cached.voices());
             }
             return catalog.voices(provider, endpoint).map(found -> found.orElseThrow(() ->
-                    new ResourceNotFoundException("Voices of '" + provider + "' are not available: one of elevenlabs,"
-                            + " cartesia, openai, deepgram"))).invoke(voices -> {
+                    new ResourceNotFoundException("Voices of '" + provider + "' are not available: it is not a"
+                            + " text-to-speech provider of the catalog"))).invoke(voices -> {
                                 if (cache.size() >= MAX_ENTRIES) {
                                     cache.clear();
                                 }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Out-port: the voices of a text-to-speech provider, live from its API with the organization's key where
- * it has one (ElevenLabs, Cartesia), the provider's documented list otherwise (OpenAI, Deepgram Aura).
+ * Out-port: the voices of a text-to-speech provider, live from its API with the organization's key where it lists
+ * them (every provider of the catalog but those that document a fixed list: OpenAI, Deepgram Aura, Sarvam).
  * Empty for a provider this service cannot list; an {@link UpstreamServiceException}
  * when the provider fails.
  */

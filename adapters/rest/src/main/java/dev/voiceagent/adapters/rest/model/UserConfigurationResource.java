@@ -196,10 +196,10 @@ public class UserConfigurationResource {
 
     @GET
     @Path("/voices/{provider}")
-    @Operation(summary = "Get Voices", description = "A text-to-speech provider's voices: ElevenLabs and Cartesia live"
-            + " with the organization's key, OpenAI and Deepgram Aura from their documentation, the managed models'"
-            + " (dograh: OpenAI's voices, none when the installation manages no models), the simulator's one; 404 for"
-            + " another provider")
+    @Operation(summary = "Get Voices", description = "A text-to-speech provider's voices: live from its API with the"
+            + " organization's key where it lists them, OpenAI's, Deepgram Aura's and Sarvam's from their documentation,"
+            + " the managed models' (dograh: OpenAI's voices, none when the installation manages no models), the"
+            + " simulator's one; 404 for another provider")
     public Uni<VoicesResponse> voices(@PathParam("provider") @Size(max = 64) @Pattern(regexp = "[a-z0-9_]+") String provider,
             @QueryParam("model") @Size(max = 128) String model, @QueryParam("language") @Size(max = 32) String language,
             @QueryParam("q") @Size(max = 128) String q, @QueryParam("gender") @Size(max = 32) String gender,

@@ -8,7 +8,8 @@ import dev.voiceagent.domain.conversation.ToolCall;
 import java.util.List;
 
 /**
- * Out-port: a speech-to-speech model (OpenAI's Realtime API; the reference calls such models realtime) that hears the caller, decides when the caller's
+ * Out-port: a speech-to-speech model (OpenAI's Realtime API and the models like it: Azure OpenAI's, Grok, Gemini Live,
+ * Ultravox; the reference calls such models realtime) that hears the caller, decides when the caller's
  * turn ended (its own voice activity) and answers in audio, while the agent's engine keeps the graph: it sets the
  * instructions and functions of the node the call is at, answers the function calls and asks for the next response.
  * One stream per call; what is sent before the provider answered is held. The listener may be called on any thread

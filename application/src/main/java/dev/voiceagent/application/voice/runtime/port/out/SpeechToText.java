@@ -4,7 +4,7 @@ import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.domain.audio.AudioFormat;
 
 /**
- * Out-port: streaming speech recognition (Deepgram Nova and Flux, AssemblyAI's streaming, OpenAI's realtime transcription, the simulator's). One stream per call, opened when the media
+ * Out-port: streaming speech recognition (each provider's streaming socket or gRPC stream, the simulator's). One stream per call, opened when the media
  * connects; audio sent before the provider answered is held and sent once it has. The listener may be called on any
  * thread (the session moves it to the call's loop).
  */

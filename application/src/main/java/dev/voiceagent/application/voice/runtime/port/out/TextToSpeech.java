@@ -6,7 +6,8 @@ import dev.voiceagent.domain.voice.HeardText;
 import java.util.List;
 
 /**
- * Out-port: streaming speech synthesis (ElevenLabs' and Cartesia's WebSockets, Deepgram Aura and OpenAI by request, the simulator's FreeTTS). One connection per call, opened when the
+ * Out-port: streaming speech synthesis (each provider's WebSocket or a streamed request per sentence, the simulator's
+ * FreeTTS). One connection per call, opened when the
  * media connects and kept warm; each sentence is an utterance of its own, so one can be cancelled without the
  * others. Audio comes in the format asked for. A connection that drops is opened again and a sentence's request that
  * fails is made again, within the installation's budget, without failing the stream ({@link Listener#restart} says
