@@ -353,16 +353,16 @@ final class GeminiLive implements SpeechToSpeech.Stream {
 
     /** A function's output as Gemini's {@code FunctionResponse.response} takes it: an object. */
     static JsonObject output(String output) {
-        if (output != null) {
-            try {
-                Object parsed = io.vertx.core.json.Json.decodeValue(output);
-                if (parsed instanceof JsonObject object) {
-                    return object;
-                }
-                return new JsonObject().put("value", parsed);
-            } catch (DecodeException notJson) {
-                // a plain text result
+        String given = output == null ? "" : output.strip();
+        try {
+            if (given.startsWith("{")) {
+                return new JsonObject(given);
             }
+            if (given.startsWith("[")) {
+                return new JsonObject().put("value", new JsonArray(given));
+            }
+        } catch (DecodeException notJson) {
+            // a plain text result that merely starts like JSON
         }
         return new JsonObject().put("value", output);
     }
