@@ -1,9 +1,11 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -24,7 +26,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,32 +150,6 @@ class DeepgramReconnectTest {
                                     .put("alternatives", new JsonArray().add(new JsonObject()
                                             .put("transcript", transcript)))).encode());
         });
-    }
-
-    /** What the listener heard. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -24,7 +25,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -198,13 +198,6 @@ class ElevenLabsStreamTest {
         List<String> of(String utterance) {
             return events.stream().filter(e -> e.startsWith(utterance + ":")).toList();
         }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 200 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     private static ModelEndpoint elevenlabs() {

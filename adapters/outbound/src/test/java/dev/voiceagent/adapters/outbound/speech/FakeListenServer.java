@@ -1,7 +1,5 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -162,32 +159,6 @@ final class FakeListenServer {
     /** Milliseconds between the first two upgrades. */
     long secondTryAfterMs() {
         return (upgradesAt.get(1) - upgradesAt.get(0)) / 1_000_000;
-    }
-
-    /** What a listener heard: "interim:", "final:" and "failed:" events in order. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law 8 kHz. */

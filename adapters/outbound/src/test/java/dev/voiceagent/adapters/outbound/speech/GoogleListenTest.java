@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +14,7 @@ import com.google.protobuf.Duration;
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
@@ -52,7 +54,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -392,32 +393,6 @@ class GoogleListenTest {
                 call.request.response().status(status).statusMessage(message).end();
             }
         });
-    }
-
-    /** What the listener heard. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     /** The caller says {@code word} for {@code frames} 20 ms frames of the format. */

@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -31,7 +32,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -264,15 +264,8 @@ class InworldStreamTest {
         }
 
         void await(String event) throws InterruptedException {
-            InworldStreamTest.await(() -> events.stream().anyMatch(e -> e.startsWith(event)), event);
+            SpeechTestKit.await(() -> events.stream().anyMatch(e -> e.startsWith(event)), event);
         }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 150 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     private static ModelEndpoint inworld(String key, Map<String, Object> more) {
