@@ -1,6 +1,9 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -48,9 +51,6 @@ import org.junit.jupiter.api.Test;
  */
 class AssemblyAiListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    /** A frame that carries no word (silence, noise): no partial is sent for it. */
-    private static final int SILENCE = 5;
     private static final String KEY = "aa-key";
 
     /** What the server does with the next upgrade: accept it (after a while), or never answer it. */
@@ -250,16 +250,6 @@ class AssemblyAiListenTest {
                     session.ws.writeTextMessage(turn(order, true, true, formatted, words));
                 }
             });
-        }
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law. */
-    private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[160];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(word == SILENCE ? 1 : 5);
         }
     }
 

@@ -1,9 +1,9 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.SILENCE;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.say;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.sayPcm;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.sayPcm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

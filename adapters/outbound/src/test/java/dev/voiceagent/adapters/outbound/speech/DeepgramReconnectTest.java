@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,8 +39,6 @@ import org.junit.jupiter.api.Test;
  * middle of a line, an upgrade refused with 503, with 429 and Retry-After: 1, with 401, every time.
  */
 class DeepgramReconnectTest {
-
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
 
     /** What the server does with the next upgrade. */
     record Handshake(int status, String retryAfter, long delayMs) {

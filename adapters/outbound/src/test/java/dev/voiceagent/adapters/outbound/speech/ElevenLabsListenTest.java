@@ -1,6 +1,9 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -48,8 +51,6 @@ import org.junit.jupiter.api.Test;
  */
 class ElevenLabsListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    private static final int SILENCE = 5;
     private static final String KEY = "el-key";
 
     /** What the server does with the next upgrade: accept it (after a while), or never answer it. */
@@ -238,16 +239,6 @@ class ElevenLabsListenTest {
             previous = word;
         }
         return words;
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law. */
-    private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[160];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(word == SILENCE ? 1 : 5);
-        }
     }
 
     private static ElevenLabsListen listen(Heard heard, String key, Duration timeout) {

@@ -1,6 +1,9 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -49,8 +52,6 @@ import org.junit.jupiter.api.Test;
  */
 class GladiaListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    private static final int SILENCE = 5;
     private static final int NOISE = 6;
     private static final String KEY = "gl-key";
 
@@ -305,16 +306,6 @@ class GladiaListenTest {
     private static String event(String type, Session session) {
         return new JsonObject().put("type", type).put("session_id", "s-" + session.token)
                 .put("data", new JsonObject().put("time", session.frames.size() * 0.02).put("channel", 0)).encode();
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law. */
-    private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[160];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(word == SILENCE ? 1 : 5);
-        }
     }
 
     private static GladiaListen listen(Heard heard, Duration timeout) {

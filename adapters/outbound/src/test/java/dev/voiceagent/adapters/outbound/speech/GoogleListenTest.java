@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -77,9 +79,6 @@ import org.junit.jupiter.api.Test;
  */
 class GoogleListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    /** A frame that carries no word (silence, noise). */
-    private static final int SILENCE = 5;
     /** The keys the server takes start so; each test has its own, so a stream a test left never counts for another. */
     private static final String KEY = "google-key";
     private static volatile String key = KEY;

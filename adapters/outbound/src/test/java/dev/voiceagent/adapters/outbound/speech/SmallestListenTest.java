@@ -1,10 +1,10 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.SILENCE;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.WORDS;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.say;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.sayPcm;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.sayPcm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;

@@ -15,12 +15,38 @@ import java.util.function.ToLongFunction;
 
 /**
  * What the speech provider tests share: a speech-to-text listener that records what it heard ({@link Heard}), a
- * text-to-speech one that records each chunk as a mark ({@link Spoken}; {@link SpeechHeard} keeps the audio itself), and
- * the poll with a deadline they wait with ({@link #await}).
+ * text-to-speech one that records each chunk as a mark ({@link Spoken}; {@link SpeechHeard} keeps the audio
+ * itself), the poll with a deadline they wait with ({@link #await}), and the caller's words as frames
+ * ({@link #say}, {@link #sayPcm}).
  */
 final class SpeechTestKit {
 
+    /** The words a fake recognizer hears: a frame's first byte is the index of its word. */
+    static final String[] WORDS = {"hello", "where", "is", "my", "order"};
+    /** A frame that carries no word. */
+    static final int SILENCE = 5;
+
     private SpeechTestKit() {
+    }
+
+    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law 8 kHz. */
+    static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
+        for (int i = 0; i < frames; i++) {
+            byte[] frame = new byte[160];
+            frame[0] = (byte) word;
+            stream.audio(frame);
+            Thread.sleep(word == SILENCE ? 1 : 5);
+        }
+    }
+
+    /** The caller says {@code word} for {@code frames} 20 ms frames of 16-bit PCM 16 kHz (a browser). */
+    static void sayPcm(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
+        for (int i = 0; i < frames; i++) {
+            byte[] frame = new byte[640];
+            frame[0] = (byte) word;
+            stream.audio(frame);
+            Thread.sleep(5);
+        }
     }
 
     /** What a speech-to-text listener heard: "interim:", "final:" and "failed:" events in order. */

@@ -1,5 +1,7 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,8 +48,6 @@ import org.junit.jupiter.api.Test;
  */
 class SpeechmaticsListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    private static final int SILENCE = 5;
     private static final String KEY = "sm-key";
 
     /** What the server does with the next upgrade: accept it (after a while), or never answer it. */
