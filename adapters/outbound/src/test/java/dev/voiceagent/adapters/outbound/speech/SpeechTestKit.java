@@ -66,6 +66,11 @@ final class SpeechTestKit {
         List<String> finals() {
             return events.stream().filter(e -> !e.startsWith("interim:")).toList();
         }
+
+        /** Waits (at most 5 s) for an event starting with {@code prefix}. */
+        void await(String prefix) throws InterruptedException {
+            SpeechTestKit.await(() -> events.stream().anyMatch(e -> e.startsWith(prefix)), prefix);
+        }
     }
 
     /**
