@@ -10,14 +10,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import java.io.ByteArrayOutputStream;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.function.Supplier;
 
 /**
  * A call's speech-to-text socket that outlives its connection ({@link ProviderSocket}), with the bookkeeping
- * DeepgramListen and AssemblyAiListen keep each for themselves, for the recognizers that came after them (Cartesia,
+ * DeepgramListen and AssemblyAiListen keep each for themselves ({@link UnsettledAudio}), for the recognizers that came after them (Cartesia,
  * Sarvam, Smallest, Azure): the caller's audio is sent in messages of {@link #CHUNK_MS} (the call's 20 ms frames
  * gathered), in the format the provider hears ({@link #wire}: the call's own when the provider takes it, else 16 kHz
  * 16-bit PCM, a phone's μ-law decoded and resampled); what no final transcript has settled yet is kept (at most
@@ -43,15 +41,8 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
     /** The call's audio (a phone's μ-law decoded) to 16 kHz PCM, or null: the provider takes it as it is. */
     private final Resampler resampler;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
-    /** The audio not settled yet, as sent (oldest first), from {@link #unsettledFrom} (wire bytes since the start). */
-    private final Deque<byte[]> unsettled = new ArrayDeque<>();
-    private long unsettledFrom;
-    private long unsettledBytes;
-    /** Where the current socket's audio began, and how far it was sent (wire bytes since the call began). */
-    private long socketFrom;
-    private long sent;
-    /** Where the caller stopped when a finalize was asked for that has no answer yet; -1: none. */
-    private long finalizeAt = -1;
+    /** The audio not settled yet, as sent (positions: wire bytes since the call began). */
+    private final UnsettledAudio unsettled = new UnsettledAudio();
     private long callBytes;
 
     /**
@@ -88,21 +79,9 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
 
     @Override
     protected final synchronized void opened(WebSocket ws) {
-        socketFrom = unsettledFrom;
-        sent = unsettledFrom;
+        unsettled.opened(); // what begin reads of the places (sentSoFar) is this socket's already
         begin(ws);
-        boolean finalizing = finalizeAt >= 0;
-        for (byte[] chunk : unsettled) {
-            if (finalizing && sent >= finalizeAt) {
-                sendFinalize(ws);
-                finalizing = false;
-            }
-            sendAudio(ws, chunk);
-            sent += chunk.length;
-        }
-        if (finalizing) {
-            sendFinalize(ws);
-        }
+        unsettled.replay(chunk -> sendAudio(ws, chunk), () -> sendFinalize(ws));
     }
 
     @Override
@@ -118,12 +97,12 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
 
     /** Wire bytes of {@code seconds} on the current socket's audio, as a place on the call's (for {@link #settle}). */
     protected final synchronized long onSocket(double seconds) {
-        return socketFrom + Math.round(seconds * 1_000) * wire.bytes(1);
+        return unsettled.onSocket(Math.round(seconds * 1_000) * wire.bytes(1));
     }
 
     /** How far the caller's audio was sent: a place for {@link #settle}. */
     protected final synchronized long sentSoFar() {
-        return sent;
+        return unsettled.sentUpTo();
     }
 
     /**
@@ -131,30 +110,17 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
      * is settled.
      */
     protected final synchronized void settle(long at) {
-        long upTo = at < 0 ? sent : Math.min(at, sent);
-        while (!unsettled.isEmpty() && unsettledFrom + unsettled.peekFirst().length <= upTo) {
-            forgetOldest();
-        }
+        unsettled.settle(at);
     }
 
     /** Whether a finalize was asked for that has no answer yet. */
     protected final synchronized boolean finalizing() {
-        return finalizeAt >= 0;
+        return unsettled.finalizing();
     }
 
     /** The provider answered the finalize: everything said before it is settled. */
     protected final synchronized void answered() {
-        if (finalizeAt >= 0) {
-            settle(finalizeAt);
-            finalizeAt = -1;
-        }
-    }
-
-    private void forgetOldest() {
-        byte[] chunk = unsettled.pollFirst();
-        unsettledFrom += chunk.length;
-        unsettledBytes -= chunk.length;
-        sent = Math.max(sent, unsettledFrom);
+        unsettled.settleFinalized();
     }
 
     @Override
@@ -177,18 +143,12 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
         byte[] chunk = all.length == size ? all : Arrays.copyOf(all, size);
         pending.reset();
         pending.write(all, size, all.length - size);
-        unsettled.addLast(chunk);
-        unsettledBytes += chunk.length;
-        while (unsettledBytes > wire.bytes(UNSETTLED_MS) && unsettled.size() > 1) {
-            forgetOldest(); // too long unsettled: what a new socket could not hear again
-        }
-        if (finalizeAt >= 0 && finalizeAt < unsettledFrom) {
-            finalizeAt = -1; // nothing heard before it is kept: there is no line left for it to end
-        }
+        unsettled.keep(chunk, wire.bytes(UNSETTLED_MS)); // the oldest forgotten: too long unsettled
+        unsettled.forgetStaleFinalize(); // nothing heard before it is kept: there is no line left for it to end
         WebSocket ws = socket();
         if (ws != null) {
             sendAudio(ws, chunk);
-            sent += chunk.length;
+            unsettled.sent(chunk.length);
         }
     }
 
@@ -200,7 +160,7 @@ abstract class ListenSocket extends ProviderSocket implements SpeechToText.Strea
         if (pending.size() > 0) {
             send(pending.size()); // the last of the caller's audio goes before the finalize
         }
-        finalizeAt = unsettledFrom + unsettledBytes;
+        unsettled.finalizeAsked();
         WebSocket ws = socket();
         if (ws != null) {
             sendFinalize(ws);

@@ -11,9 +11,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -40,27 +38,21 @@ import java.util.function.Supplier;
  * sentence ({@link WarmSocket}). The characters of a sentence count when its {@code flush_complete} comes, or when it
  * is cancelled after some of its audio came ({@link TextToSpeech.Stream#characters()}).
  */
-final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
+final class LmntStream extends SentenceAtATime {
 
     /** The API version this session speaks (the SDK's {@code LMNT_API_VERSION}). */
     static final String VERSION = "1.1";
 
     private final AudioFormat format;
     private final JsonObject init;
-    /** The sentences not done yet, in order, with their text; the first is at LMNT when {@link #sent}. */
-    private final Map<String, String> pending = new LinkedHashMap<>();
-    /** Whether the first pending sentence was sent on the socket open now, under {@link #flushNonce}. */
-    private boolean sent;
+    /** The flush the sentence at LMNT was sent under. */
     private long flushNonce;
     /** The reset whose {@code reset_complete} ends the frames to drop, or -1. */
     private long resetNonce = -1;
     private long nonces;
-    /** Whether some of the first pending sentence's audio came (since it was last sent). */
-    private boolean delivered;
     /** The PCM bytes of the sentence at LMNT received so far (where its next chunk's words start). */
     private long received;
     private PcmChunks pcm;
-    private long characters;
 
     LmntStream(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
             JsonObject init, TextToSpeech.Listener listener) {
@@ -110,59 +102,38 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
     }
 
     @Override
-    protected synchronized boolean inFlight() {
-        return !pending.isEmpty();
-    }
-
-    @Override
     protected synchronized void lost() {
-        sent = false; // what LMNT had went with the socket
+        super.lost();
         resetNonce = -1;
     }
 
-    /** A socket opened: the session's first message, then the sentence due, again from its start. */
+    /** A socket opened: the session's first message (the sentence due follows, again from its start). */
     @Override
-    protected synchronized void opened(WebSocket ws) {
+    protected void begin(WebSocket ws) {
         ws.binaryMessageHandler(frame -> {
             if (socket() == ws) {
                 audio(frame.getBytes());
             }
         });
         ws.writeTextMessage(init.encode());
-        sent = false;
         resetNonce = -1;
-        sendNext(ws);
     }
 
-    /** Sends the first pending sentence on {@code ws} (a restart first when some of its audio had come). */
-    private void sendNext(WebSocket ws) {
-        if (sent || pending.isEmpty()) {
-            return;
-        }
-        Map.Entry<String, String> next = pending.entrySet().iterator().next();
-        if (delivered) {
-            delivered = false;
-            listener.restart(next.getKey());
-        }
+    /** A sentence: its text, then a flush under a nonce of its own. */
+    @Override
+    protected void send(WebSocket ws, String utterance, String text) {
         pcm = PcmChunks.to(format);
         received = 0;
         flushNonce = ++nonces;
-        ws.writeTextMessage(new JsonObject().put("type", "text").put("text", next.getValue() + " ").encode());
+        ws.writeTextMessage(new JsonObject().put("type", "text").put("text", text + " ").encode());
         ws.writeTextMessage(new JsonObject().put("type", "flush").put("nonce", flushNonce).encode());
-        sent = true;
     }
 
-    /** Sends the next sentence if none is at LMNT; opens a socket when none is open (its {@link #opened} sends it). */
-    private void next() {
-        if (sent || pending.isEmpty() || closed) {
-            return;
-        }
-        WebSocket ws = socket();
-        if (ws == null) {
-            connect();
-        } else {
-            sendNext(ws);
-        }
+    /** LMNT's {@code reset} under a nonce of its own: the frames until its {@code reset_complete} are dropped. */
+    @Override
+    protected void stop(WebSocket ws) {
+        resetNonce = ++nonces;
+        ws.writeTextMessage(new JsonObject().put("type", "reset").put("nonce", resetNonce).encode());
     }
 
     /** A binary frame: the audio of the sentence at LMNT, unless it is what a reset leaves behind. */
@@ -170,22 +141,17 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
         String utterance;
         byte[] audio;
         synchronized (this) {
-            if (closed || !sent || resetNonce >= 0 || pending.isEmpty() || frame.length == 0) {
+            utterance = atProvider();
+            if (closed || utterance == null || resetNonce >= 0 || frame.length == 0) {
                 return;
             }
-            utterance = pending.keySet().iterator().next();
-            delivered = true;
+            delivered();
             received += frame.length;
             audio = pcm.next(frame);
         }
         if (audio.length > 0) {
             listener.audio(utterance, audio);
         }
-    }
-
-    /** Whether the stream is over (closed, or failed: what still arrives on its socket is not heard). */
-    private synchronized boolean over() {
-        return closed;
     }
 
     @Override
@@ -231,10 +197,10 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
         String utterance;
         List<HeardText.Word> said;
         synchronized (this) {
-            if (!sent || resetNonce >= 0 || pending.isEmpty()) {
+            utterance = atProvider();
+            if (utterance == null || resetNonce >= 0) {
                 return;
             }
-            utterance = pending.keySet().iterator().next();
             said = words(timestamps, received * 1000 / (2L * format.sampleRate()));
         }
         if (!said.isEmpty()) {
@@ -244,64 +210,12 @@ final class LmntStream extends WarmSocket implements TextToSpeech.Stream {
 
     /** The flush of the sentence at LMNT is complete: it is done and its characters count; null for a stale one. */
     private synchronized String finished(long nonce) {
-        if (!sent || nonce != flushNonce || resetNonce >= 0 || pending.isEmpty()) {
-            return null;
-        }
-        String utterance = pending.keySet().iterator().next();
-        characters += pending.remove(utterance).length();
-        sent = false;
-        delivered = false;
-        return utterance;
+        return nonce != flushNonce || resetNonce >= 0 ? null : done();
     }
 
     private synchronized void reset(long nonce) {
         if (nonce == resetNonce) {
             resetNonce = -1;
         }
-    }
-
-    @Override
-    public synchronized void speak(String utterance, String text) {
-        if (closed) {
-            return;
-        }
-        pending.put(utterance, text);
-        next();
-    }
-
-    /**
-     * An interrupted sentence: not sent if it waited; at LMNT, reset there and what of it still arrives dropped (it
-     * counts when some of its audio had come). The next sentence goes at once.
-     */
-    @Override
-    public synchronized void cancel(String utterance) {
-        boolean first = !pending.isEmpty() && pending.keySet().iterator().next().equals(utterance);
-        String text = pending.remove(utterance);
-        if (text == null) {
-            return;
-        }
-        if (first) {
-            if (delivered) {
-                characters += text.length();
-            }
-            delivered = false;
-            WebSocket ws = socket();
-            if (sent && ws != null) {
-                resetNonce = ++nonces;
-                ws.writeTextMessage(new JsonObject().put("type", "reset").put("nonce", resetNonce).encode());
-            }
-            sent = false;
-        }
-        next();
-    }
-
-    @Override
-    public synchronized long characters() {
-        return characters;
-    }
-
-    @Override
-    public void close() {
-        shut(null);
     }
 }

@@ -13,7 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +40,7 @@ import java.util.function.Supplier;
  * sentence ({@link WarmSocket}). The characters of a sentence count when its {@code done} comes, or when it is
  * cancelled after some of its audio came ({@link TextToSpeech.Stream#characters()}).
  */
-final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
+final class RimeStream extends SentenceAtATime {
 
     private static final Base64.Decoder DECODE = Base64.getDecoder();
     private static final String FLUSH = new JsonObject().put("operation", "flush").encode();
@@ -51,15 +50,8 @@ final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
             "hi", "hin");
 
     private final AudioFormat format;
-    /** The sentences not done yet, in order, with their text; the first is at Rime when {@link #sent}. */
-    private final Map<String, String> pending = new LinkedHashMap<>();
-    /** Whether the first pending sentence was sent on the socket open now. */
-    private boolean sent;
-    /** Whether some of the first pending sentence's audio came (since it was last sent). */
-    private boolean delivered;
-    /** The first pending sentence's PCM made whole samples (a browser's call), or null. */
+    /** The sentence at Rime's PCM made whole samples (a browser's call), or null. */
     private PcmChunks pcm;
-    private long characters;
 
     RimeStream(Supplier<Future<WebSocket>> connect, Vertx vertx, RetryBudget budget, AudioFormat format,
             TextToSpeech.Listener listener) {
@@ -111,57 +103,18 @@ final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
         return out;
     }
 
+    /** A sentence: its text under the utterance as its context, then a flush (Rime speaks nothing until told). */
     @Override
-    protected synchronized boolean inFlight() {
-        return !pending.isEmpty();
-    }
-
-    @Override
-    protected synchronized void lost() {
-        sent = false; // what Rime had went with the socket
-    }
-
-    /** A socket opened: the sentence due, again from its start. */
-    @Override
-    protected synchronized void opened(WebSocket ws) {
-        sent = false;
-        sendNext(ws);
-    }
-
-    /** Sends the first pending sentence on {@code ws} (a restart first when some of its audio had come). */
-    private void sendNext(WebSocket ws) {
-        if (sent || pending.isEmpty()) {
-            return;
-        }
-        Map.Entry<String, String> next = pending.entrySet().iterator().next();
-        if (delivered) {
-            delivered = false;
-            listener.restart(next.getKey());
-        }
+    protected void send(WebSocket ws, String utterance, String text) {
         pcm = format.encoding() == AudioFormat.Encoding.PCM16LE ? PcmChunks.to(format) : null;
-        ws.writeTextMessage(new JsonObject().put("text", next.getValue() + " ").put("contextId", next.getKey())
-                .encode());
+        ws.writeTextMessage(new JsonObject().put("text", text + " ").put("contextId", utterance).encode());
         ws.writeTextMessage(FLUSH);
-        sent = true;
     }
 
-
-    /** Sends the next sentence if none is at Rime; opens a socket when none is open (its {@link #opened} sends it). */
-    private void next() {
-        if (sent || pending.isEmpty() || closed) {
-            return;
-        }
-        WebSocket ws = socket();
-        if (ws == null) {
-            connect();
-        } else {
-            sendNext(ws);
-        }
-    }
-
-    /** Whether the stream is over (closed, or failed: what still arrives on its socket is not heard). */
-    private synchronized boolean over() {
-        return closed;
+    /** Rime's {@code clear}: it drops everything queued. */
+    @Override
+    protected void stop(WebSocket ws) {
+        ws.writeTextMessage(CLEAR);
     }
 
     @Override
@@ -211,8 +164,8 @@ final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
     }
 
     /** Whether {@code context} is the sentence at Rime now (a cancelled one's late messages are not). */
-    private synchronized boolean atRime(String context) {
-        return sent && context != null && !pending.isEmpty() && pending.keySet().iterator().next().equals(context);
+    private boolean atRime(String context) {
+        return context != null && context.equals(atProvider());
     }
 
     /** A chunk's audio for the sentence at Rime, in the call's format; null for anything else. */
@@ -220,63 +173,13 @@ final class RimeStream extends WarmSocket implements TextToSpeech.Stream {
         if (!atRime(context) || data == null || data.isEmpty()) {
             return null;
         }
-        delivered = true;
+        delivered();
         byte[] bytes = DECODE.decode(data);
         return pcm == null ? bytes : pcm.next(bytes);
     }
 
     /** The sentence at Rime is complete: its characters count. */
     private synchronized boolean finished(String context) {
-        if (!atRime(context)) {
-            return false;
-        }
-        characters += pending.remove(context).length();
-        sent = false;
-        delivered = false;
-        return true;
-    }
-
-    @Override
-    public synchronized void speak(String utterance, String text) {
-        if (closed) {
-            return;
-        }
-        pending.put(utterance, text);
-        next();
-    }
-
-    /**
-     * An interrupted sentence: not sent if it waited; at Rime, cleared there, and what of it still arrives dropped (it
-     * counts when some of its audio had come). The next sentence goes at once.
-     */
-    @Override
-    public synchronized void cancel(String utterance) {
-        boolean first = !pending.isEmpty() && pending.keySet().iterator().next().equals(utterance);
-        String text = pending.remove(utterance);
-        if (text == null) {
-            return;
-        }
-        if (first) {
-            if (delivered) {
-                characters += text.length();
-            }
-            delivered = false;
-            WebSocket ws = socket();
-            if (sent && ws != null) {
-                ws.writeTextMessage(CLEAR);
-            }
-            sent = false;
-        }
-        next();
-    }
-
-    @Override
-    public synchronized long characters() {
-        return characters;
-    }
-
-    @Override
-    public void close() {
-        shut(null);
+        return atRime(context) && done() != null;
     }
 }

@@ -44,13 +44,18 @@ final class UnsettledAudio {
         sent += length;
     }
 
-    /**
-     * A socket opened: its audio starts at the oldest chunk kept. Each chunk goes to {@code audio}, oldest first, and
-     * the finalize no final answered yet to {@code finalize} at its place among them.
-     */
-    void replay(Consumer<byte[]> audio, Runnable finalize) {
+    /** A socket opened: its audio starts at the oldest chunk kept, nothing of it sent yet. */
+    void opened() {
         socketFrom = from;
         sent = from;
+    }
+
+    /**
+     * A socket opened ({@link #opened}): each chunk goes to {@code audio}, oldest first, and the finalize no final
+     * answered yet to {@code finalize} at its place among them.
+     */
+    void replay(Consumer<byte[]> audio, Runnable finalize) {
+        opened();
         boolean finalizing = finalizeAt >= 0;
         for (byte[] chunk : chunks) {
             if (finalizing && sent >= finalizeAt) {
@@ -68,6 +73,11 @@ final class UnsettledAudio {
     /** A position on the current socket's audio ({@code bytes} since it opened) as a position on the call's audio. */
     long onSocket(long bytesOnSocket) {
         return socketFrom + bytesOnSocket;
+    }
+
+    /** How far the kept audio was sent on the current socket: a place for {@link #settle}. */
+    long sentUpTo() {
+        return sent;
     }
 
     /** A final came: the audio up to {@code at} (all sent when -1) is settled, forgotten. */
@@ -91,6 +101,14 @@ final class UnsettledAudio {
     /** A final answered the finalize asked for (if any). */
     void finalizeAnswered() {
         finalizeAt = -1;
+    }
+
+    /** A final answered the finalize asked for (if any): the audio up to where it was asked is settled too. */
+    void settleFinalized() {
+        if (finalizeAt >= 0) {
+            settle(finalizeAt);
+            finalizeAt = -1;
+        }
     }
 
     /** A finalize asked for before the oldest audio kept is forgotten: there is no turn left for it to end. */

@@ -1,10 +1,15 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.say;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -27,7 +32,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,9 +51,6 @@ import org.junit.jupiter.api.Test;
  */
 class AssemblyAiListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    /** A frame that carries no word (silence, noise): no partial is sent for it. */
-    private static final int SILENCE = 5;
     private static final String KEY = "aa-key";
 
     /** What the server does with the next upgrade: accept it (after a while), or never answer it. */
@@ -249,42 +250,6 @@ class AssemblyAiListenTest {
                     session.ws.writeTextMessage(turn(order, true, true, formatted, words));
                 }
             });
-        }
-    }
-
-    /** What the listener heard. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law. */
-    private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[160];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(word == SILENCE ? 1 : 5);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Spoken;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -138,44 +139,6 @@ class CartesiaStreamTest {
                 .put("data", Base64.getEncoder().encodeToString(bytes)).encode());
     }
 
-    /** What a listener heard, in order. */
-    static final class Heard implements TextToSpeech.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-        final List<HeardText.Word> words = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void audio(String utterance, byte[] audio) {
-            events.add(utterance + ":audio" + audio[0]);
-        }
-
-        @Override
-        public void done(String utterance) {
-            events.add(utterance + ":done");
-        }
-
-        @Override
-        public void restart(String utterance) {
-            events.add(utterance + ":restart");
-        }
-
-        @Override
-        public void words(String utterance, List<HeardText.Word> said) {
-            words.addAll(said);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        void await(String event) throws InterruptedException {
-            for (int i = 0; i < 100 && events.stream().noneMatch(e -> e.startsWith(event)); i++) {
-                Thread.sleep(20);
-            }
-            assertThat(events).as("events").anyMatch(e -> e.startsWith(event));
-        }
-    }
-
     private static ModelEndpoint cartesia(String key) {
         return new ModelEndpoint(ModelService.TTS, "cartesia", "sonic-3.5", null, List.of(key), Map.of("provider",
                 "cartesia", "model", "sonic-3.5", "voice", VOICE, "language", "en", "speed", 1.0), false);
@@ -183,7 +146,7 @@ class CartesiaStreamTest {
 
     @Test
     void eachSentenceIsAContextWhoseAudioWordsAndEndComeBackToIt() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Hello there.");
         stream.speak("u2", "How can I help?");
@@ -208,7 +171,7 @@ class CartesiaStreamTest {
 
     @Test
     void aCancelledSentenceIsStoppedAtCartesiaAndNothingMoreOfItIsHeard() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Stop me if you have heard this one before.");
         heard.await("u1:audio1");
@@ -227,12 +190,12 @@ class CartesiaStreamTest {
 
     @Test
     void aRefusedKeyAndAnErrorFailTheStreamWithCartesiasReason() throws Exception {
-        Heard refused = new Heard();
+        Spoken refused = new Spoken();
         speech.open(cartesia("wrong-key"), AudioFormat.MULAW_8K, refused).speak("u1", "Hello.");
         refused.await("failed:");
         assertThat(refused.events.getFirst()).startsWith("failed:Cartesia").contains("401");
 
-        Heard error = new Heard();
+        Spoken error = new Spoken();
         TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, error);
         stream.speak("u1", "Bad voice here.");
         error.await("failed:");
@@ -242,7 +205,7 @@ class CartesiaStreamTest {
 
     @Test
     void speedAndVolumeOtherThanTheDefaultsGoInTheGenerationConfig() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         Map<String, Object> settings = new HashMap<>(cartesia("ca-key").settings());
         settings.put("speed", 1.2);
         settings.put("volume", 0.8);
@@ -258,7 +221,7 @@ class CartesiaStreamTest {
     @Test
     void aSocketDroppedMidSentenceIsOpenedAgainAndItsSentencesSpokenAgainEachCountedOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Drop this line.");
         heard.await("u1:audio1");
@@ -282,7 +245,7 @@ class CartesiaStreamTest {
 
     @Test
     void aCancelledSentenceCountsOnlyWhenSomeOfItsAudioCame() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(cartesia("ca-key"), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Stop me if you have heard this one before.");
         heard.await("u1:audio1");

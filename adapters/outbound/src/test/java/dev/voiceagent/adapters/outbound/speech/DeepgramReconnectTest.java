@@ -1,9 +1,12 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -24,7 +27,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,8 +39,6 @@ import org.junit.jupiter.api.Test;
  * middle of a line, an upgrade refused with 503, with 429 and Retry-After: 1, with 401, every time.
  */
 class DeepgramReconnectTest {
-
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
 
     /** What the server does with the next upgrade. */
     record Handshake(int status, String retryAfter, long delayMs) {
@@ -149,32 +149,6 @@ class DeepgramReconnectTest {
                                     .put("alternatives", new JsonArray().add(new JsonObject()
                                             .put("transcript", transcript)))).encode());
         });
-    }
-
-    /** What the listener heard. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     private static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {

@@ -1,9 +1,11 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Spoken;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -24,7 +26,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -171,42 +172,6 @@ class ElevenLabsStreamTest {
                 .put("contextId", context).encode());
     }
 
-    /** What the listener heard, in order. */
-    static final class Heard implements TextToSpeech.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void audio(String utterance, byte[] audio) {
-            events.add(utterance + ":audio" + audio[0]);
-        }
-
-        @Override
-        public void done(String utterance) {
-            events.add(utterance + ":done");
-        }
-
-        @Override
-        public void restart(String utterance) {
-            events.add(utterance + ":restart");
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> of(String utterance) {
-            return events.stream().filter(e -> e.startsWith(utterance + ":")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 200 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     private static ModelEndpoint elevenlabs() {
         return new ModelEndpoint(ModelService.TTS, "elevenlabs", "eleven_flash_v2_5", null, List.of("el-key"),
                 Map.of("provider", "elevenlabs", "voice", "voice-1", "speed", 1.5), false);
@@ -220,7 +185,7 @@ class ElevenLabsStreamTest {
 
     @Test
     void everySocketBeginsWithASpaceTheVoiceSettingsAndTheKeyAndEachContextWithItsSettings() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(elevenlabs(), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Hello there.");
         await(() -> heard.events.contains("u1:done"), "the sentence");
@@ -247,7 +212,7 @@ class ElevenLabsStreamTest {
     @Test
     void aSocketDroppedMidSentenceIsOpenedAgainAndEverySentenceInFlightSpokenAgainAndCountedOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(elevenlabs(), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Drop this sentence.");
         stream.speak("u2", "Mute for a while.");
@@ -272,7 +237,7 @@ class ElevenLabsStreamTest {
 
     @Test
     void aCancelledSentenceCountsWhenSomeOfItsAudioCame() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(elevenlabs(), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Long enough to be cut.");
         await(() -> heard.events.contains("u1:audio1"), "its first audio");
@@ -286,7 +251,7 @@ class ElevenLabsStreamTest {
     @Test
     void aSocketThatCannotBeOpenedAgainFailsTheStreamOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(elevenlabs(), AudioFormat.MULAW_8K, heard);
         await(() -> SOCKETS.size() == 1, "the first socket");
         REFUSE.set(10);

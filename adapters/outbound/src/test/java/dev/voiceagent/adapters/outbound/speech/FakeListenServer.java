@@ -1,8 +1,8 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
 
-import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -23,13 +22,9 @@ import java.util.function.Function;
  * told ({@link Handshake}: accepted after a while, refused with a status, or never answered), keeps what each session
  * was asked with and sent, and hands the session to the provider's own conversation. Plain requests (a key check) go
  * to their own handler. The audio the tests say is an oracle: each 20 ms frame's first byte (μ-law) or first sample
- * (16-bit PCM) names the word it carries ({@link #WORDS}; {@link #SILENCE} none).
+ * (16-bit PCM) names the word it carries ({@link SpeechTestKit#WORDS}; {@link SpeechTestKit#SILENCE} none).
  */
 final class FakeListenServer {
-
-    static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    /** A frame that carries no word. */
-    static final int SILENCE = 5;
 
     /** What the server does with the next upgrade. */
     record Handshake(int status, long delayMs, boolean unanswered) {
@@ -162,51 +157,5 @@ final class FakeListenServer {
     /** Milliseconds between the first two upgrades. */
     long secondTryAfterMs() {
         return (upgradesAt.get(1) - upgradesAt.get(0)) / 1_000_000;
-    }
-
-    /** What a listener heard: "interim:", "final:" and "failed:" events in order. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of μ-law 8 kHz. */
-    static void say(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[160];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(word == SILENCE ? 1 : 5);
-        }
-    }
-
-    /** The caller says {@code word} for {@code frames} 20 ms frames of 16-bit PCM 16 kHz (a browser). */
-    static void sayPcm(SpeechToText.Stream stream, int word, int frames) throws InterruptedException {
-        for (int i = 0; i < frames; i++) {
-            byte[] frame = new byte[640];
-            frame[0] = (byte) word;
-            stream.audio(frame);
-            Thread.sleep(5);
-        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.WORDS;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +16,7 @@ import com.google.protobuf.Duration;
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.application.voice.runtime.port.out.UnsupportedSpeechProvider;
@@ -52,7 +56,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,9 +79,6 @@ import org.junit.jupiter.api.Test;
  */
 class GoogleListenTest {
 
-    private static final String[] WORDS = {"hello", "where", "is", "my", "order"};
-    /** A frame that carries no word (silence, noise). */
-    private static final int SILENCE = 5;
     /** The keys the server takes start so; each test has its own, so a stream a test left never counts for another. */
     private static final String KEY = "google-key";
     private static volatile String key = KEY;
@@ -392,32 +392,6 @@ class GoogleListenTest {
                 call.request.response().status(status).statusMessage(message).end();
             }
         });
-    }
-
-    /** What the listener heard. */
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        List<String> finals() {
-            return events.stream().filter(e -> !e.startsWith("interim:")).toList();
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     /** The caller says {@code word} for {@code frames} 20 ms frames of the format. */

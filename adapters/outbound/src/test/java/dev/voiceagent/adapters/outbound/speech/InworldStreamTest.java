@@ -1,10 +1,12 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Spoken;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -31,7 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -231,50 +232,6 @@ class InworldStreamTest {
         ws.writeTextMessage(new JsonObject().put("result", result).encode());
     }
 
-    /** What a listener heard, in order. */
-    static final class Heard implements TextToSpeech.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
-        final List<HeardText.Word> words = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void audio(String utterance, byte[] audio) {
-            events.add(utterance + ":audio" + audio[0]);
-            sizes.add(audio.length);
-        }
-
-        @Override
-        public void done(String utterance) {
-            events.add(utterance + ":done");
-        }
-
-        @Override
-        public void restart(String utterance) {
-            events.add(utterance + ":restart");
-        }
-
-        @Override
-        public void words(String utterance, List<HeardText.Word> said) {
-            words.addAll(said);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        void await(String event) throws InterruptedException {
-            InworldStreamTest.await(() -> events.stream().anyMatch(e -> e.startsWith(event)), event);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 150 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     private static ModelEndpoint inworld(String key, Map<String, Object> more) {
         Map<String, Object> settings = new HashMap<>(Map.of("provider", "inworld", "model", "inworld-tts-2",
                 "voice", "Ashley", "language", "en-US", "speed", 1.0, "delivery_mode", "BALANCED"));
@@ -289,7 +246,7 @@ class InworldStreamTest {
 
     @Test
     void eachSentenceIsAContextWhoseAudioWordsAndCloseComeBackToIt() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Hello there.");
         stream.speak("u2", "How can I help?");
@@ -324,7 +281,7 @@ class InworldStreamTest {
 
     @Test
     void aBrowsersCallGetsRawPcmAt16KhzAndOtherModelsNeitherLanguageNorDeliveryMode() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of("model", "inworld-tts-1.5-max", "speed", 2.0)),
                 AudioFormat.PCM_16K, heard);
         stream.speak("u1", "Quickly now.");
@@ -340,7 +297,7 @@ class InworldStreamTest {
 
     @Test
     void aRefusedKeyFailsTheStreamAtOnceWithInworldsStatus() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         speech.open(inworld("d3Jvbmc=", Map.of()), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
         Thread.sleep(300);
@@ -354,7 +311,7 @@ class InworldStreamTest {
         HANGS.set(3);
         SpeechProviders hurried = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1));
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         long from = System.nanoTime();
         hurried.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
@@ -367,7 +324,7 @@ class InworldStreamTest {
 
     @Test
     void anErrorStatusMidStreamFailsTheStreamWithInworldsWords() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Bad voice here.");
         heard.await("failed:");
@@ -382,7 +339,7 @@ class InworldStreamTest {
     @Test
     void aSocketDroppedMidSentenceIsOpenedAgainAndItsSentencesSpokenAgainEachCountedOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Drop this line.");
         heard.await("u1:audio1");
@@ -400,7 +357,7 @@ class InworldStreamTest {
 
     @Test
     void aCancelledSentencesLateAudioIsDroppedAndTheNextIsNotHeldUp() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Stop me if you have heard this one before.");
         heard.await("u1:audio1");
@@ -420,7 +377,7 @@ class InworldStreamTest {
 
     @Test
     void atMostFourContextsAreOpenACancelledOneUntilInworldClosesIt() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(inworld(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         for (int i = 1; i <= 5; i++) {
             stream.speak("s" + i, "Stop number " + i + ".");

@@ -1,14 +1,15 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Spoken;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
-import dev.voiceagent.domain.audio.G711;
 import dev.voiceagent.domain.audio.Pcm16;
 import dev.voiceagent.domain.model.ModelService;
 import dev.voiceagent.domain.voice.HeardText;
@@ -29,7 +30,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -217,70 +217,19 @@ class LmntStreamTest {
         ws.writeTextMessage(new JsonObject().put("type", type).put("nonce", nonce).encode());
     }
 
-    /** What a listener heard, in order: each chunk as its first sample's level in thousands. */
-    static final class Heard implements TextToSpeech.Listener {
-        final AudioFormat format;
-        final List<String> events = new CopyOnWriteArrayList<>();
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
-        final List<HeardText.Word> words = new CopyOnWriteArrayList<>();
-
-        Heard(AudioFormat format) {
-            this.format = format;
-        }
-
-        @Override
-        public void audio(String utterance, byte[] audio) {
-            int sample = format.encoding() == AudioFormat.Encoding.MULAW ? G711.decode(audio[0])
-                    : Pcm16.samples(audio)[0];
-            events.add(utterance + ":audio" + Math.round(sample / 1000.0));
-            sizes.add(audio.length);
-        }
-
-        @Override
-        public void done(String utterance) {
-            events.add(utterance + ":done");
-        }
-
-        @Override
-        public void restart(String utterance) {
-            events.add(utterance + ":restart");
-        }
-
-        @Override
-        public void words(String utterance, List<HeardText.Word> said) {
-            words.addAll(said);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        void await(String event) throws InterruptedException {
-            LmntStreamTest.await(() -> events.stream().anyMatch(e -> e.startsWith(event)), event);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 150 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     private static ModelEndpoint lmnt(String key) {
         Map<String, Object> settings = new HashMap<>(Map.of("provider", "lmnt", "model", "blizzard", "voice", "lily",
                 "language", "en"));
         return new ModelEndpoint(ModelService.TTS, "lmnt", "blizzard", null, List.of(key), settings, false);
     }
 
-    private static List<String> of(Heard heard, String utterance) {
+    private static List<String> of(Spoken heard, String utterance) {
         return heard.events.stream().filter(e -> e.startsWith(utterance + ":")).toList();
     }
 
     @Test
     void oneSentenceAtATimeItsFramesWordsAndFlushCompleteInTheCallsFormat() throws Exception {
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         TextToSpeech.Stream stream = speech.open(lmnt(KEY), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Hello there.");
         stream.speak("u2", "How can I help?");
@@ -310,7 +259,7 @@ class LmntStreamTest {
 
     @Test
     void aBrowsersCallGetsTheProvidersPcmAt16KhzAsItIs() throws Exception {
-        Heard heard = new Heard(AudioFormat.PCM_16K);
+        Spoken heard = new Spoken(AudioFormat.PCM_16K);
         TextToSpeech.Stream stream = speech.open(lmnt(KEY), AudioFormat.PCM_16K, heard);
         stream.speak("u1", "Hello.");
         heard.await("u1:done");
@@ -322,7 +271,7 @@ class LmntStreamTest {
 
     @Test
     void aRefusedKeyFailsTheStreamAtOnceWithLmntsWords() throws Exception {
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         speech.open(lmnt("wrong-key"), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
         Thread.sleep(300);
@@ -335,7 +284,7 @@ class LmntStreamTest {
         HANGS.set(3);
         SpeechProviders hurried = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1));
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         long from = System.nanoTime();
         hurried.open(lmnt(KEY), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
@@ -348,7 +297,7 @@ class LmntStreamTest {
 
     @Test
     void anErrorMidStreamFailsTheStreamWithLmntsWords() throws Exception {
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         TextToSpeech.Stream stream = speech.open(lmnt(KEY), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Bad voice here.");
         heard.await("failed:");
@@ -362,7 +311,7 @@ class LmntStreamTest {
     @Test
     void aSocketDroppedMidSentenceIsOpenedAgainAndTheSentenceSpokenAgainCountedOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         TextToSpeech.Stream stream = speech.open(lmnt(KEY), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Drop this line.");
         stream.speak("u2", "Then this one.");
@@ -378,7 +327,7 @@ class LmntStreamTest {
 
     @Test
     void aCancelledSentenceIsResetAtLmntAndNeitherHeardNorInTheWayOfTheNext() throws Exception {
-        Heard heard = new Heard(AudioFormat.MULAW_8K);
+        Spoken heard = new Spoken(AudioFormat.MULAW_8K);
         TextToSpeech.Stream stream = speech.open(lmnt(KEY), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Stop me if you have heard this one before.");
         stream.speak("u2", "Never mind.");

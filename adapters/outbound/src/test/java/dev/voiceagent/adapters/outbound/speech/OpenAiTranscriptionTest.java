@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -106,27 +107,6 @@ class OpenAiTranscriptionTest {
         RECEIVED.clear();
         CONNECTIONS.clear();
         DROP_ON_APPEND.set(false);
-    }
-
-    static final class Heard implements SpeechToText.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void transcript(String text, boolean isFinal) {
-            events.add((isFinal ? "final:" : "interim:") + text);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        void await(String prefix) throws InterruptedException {
-            for (int i = 0; i < 100 && events.stream().noneMatch(e -> e.startsWith(prefix)); i++) {
-                Thread.sleep(20);
-            }
-            assertThat(events).as("events").anyMatch(e -> e.startsWith(prefix));
-        }
     }
 
     private static ModelEndpoint openai(String key) {

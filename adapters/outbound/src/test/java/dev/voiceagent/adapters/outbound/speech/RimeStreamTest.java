@@ -1,10 +1,12 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Spoken;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.TextToSpeech;
 import dev.voiceagent.domain.audio.AudioFormat;
@@ -27,7 +29,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,50 +182,6 @@ class RimeStreamTest {
         ws.writeTextMessage(new JsonObject().put("type", "done").put("contextId", context).encode());
     }
 
-    /** What a listener heard, in order. */
-    static final class Heard implements TextToSpeech.Listener {
-        final List<String> events = new CopyOnWriteArrayList<>();
-        final List<Integer> sizes = new CopyOnWriteArrayList<>();
-        final List<HeardText.Word> words = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void audio(String utterance, byte[] audio) {
-            events.add(utterance + ":audio" + audio[0]);
-            sizes.add(audio.length);
-        }
-
-        @Override
-        public void done(String utterance) {
-            events.add(utterance + ":done");
-        }
-
-        @Override
-        public void restart(String utterance) {
-            events.add(utterance + ":restart");
-        }
-
-        @Override
-        public void words(String utterance, List<HeardText.Word> said) {
-            words.addAll(said);
-        }
-
-        @Override
-        public void failed(String message) {
-            events.add("failed:" + message);
-        }
-
-        void await(String event) throws InterruptedException {
-            RimeStreamTest.await(() -> events.stream().anyMatch(e -> e.startsWith(event)), event);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 150 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     private static ModelEndpoint rime(String key, Map<String, Object> more) {
         Map<String, Object> settings = new HashMap<>(Map.of("provider", "rime", "model", "arcana", "voice", "celeste",
                 "language", "en", "speed", 1.0));
@@ -232,13 +189,13 @@ class RimeStreamTest {
         return new ModelEndpoint(ModelService.TTS, "rime", "arcana", null, List.of(key), settings, false);
     }
 
-    private static List<String> of(Heard heard, String utterance) {
+    private static List<String> of(Spoken heard, String utterance) {
         return heard.events.stream().filter(e -> e.startsWith(utterance + ":")).toList();
     }
 
     @Test
     void oneSentenceAtATimeEachWithItsAudioWordsAndEndInTheCallsFormat() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(rime(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Hello there.");
         stream.speak("u2", "How can I help?");
@@ -270,7 +227,7 @@ class RimeStreamTest {
 
     @Test
     void aBrowsersCallGetsPcmAt16KhzInWholeSamplesAndTheSpeedGoesAsRimeReadsIt() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(rime(KEY, Map.of("speed", 1.25)), AudioFormat.PCM_16K, heard);
         stream.speak("u1", "Quickly now.");
         heard.await("u1:done");
@@ -289,7 +246,7 @@ class RimeStreamTest {
 
     @Test
     void aRefusedKeyFailsTheStreamAtOnceWithRimesStatus() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         speech.open(rime("wrong-key", Map.of()), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
         Thread.sleep(300);
@@ -302,7 +259,7 @@ class RimeStreamTest {
     void upgradesNeverAnsweredAreTriedWithinTheBudgetThenFailTheStream() throws Exception {
         SpeechProviders hurried = new SpeechProviders(http, apis, vertx, Duration.ofMillis(300), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1));
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         long from = System.nanoTime();
         hurried.open(rime("hang-key", Map.of()), AudioFormat.MULAW_8K, heard).speak("u1", "Hello.");
         heard.await("failed:");
@@ -315,7 +272,7 @@ class RimeStreamTest {
 
     @Test
     void anErrorMidStreamFailsTheStreamWithRimesWords() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(rime(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Bad voice here.");
         heard.await("failed:");
@@ -329,7 +286,7 @@ class RimeStreamTest {
     @Test
     void aSocketDroppedMidSentenceIsOpenedAgainAndTheSentenceSpokenAgainCountedOnce() throws Exception {
         DROP.set(true);
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(rime(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Drop this line.");
         stream.speak("u2", "Then this one.");
@@ -344,7 +301,7 @@ class RimeStreamTest {
 
     @Test
     void aCancelledSentenceIsClearedAtRimeAndNeitherHeardNorInTheWayOfTheNext() throws Exception {
-        Heard heard = new Heard();
+        Spoken heard = new Spoken();
         TextToSpeech.Stream stream = speech.open(rime(KEY, Map.of()), AudioFormat.MULAW_8K, heard);
         stream.speak("u1", "Stop me if you have heard this one before.");
         stream.speak("u2", "Never mind.");

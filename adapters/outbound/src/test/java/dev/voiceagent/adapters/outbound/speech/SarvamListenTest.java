@@ -1,16 +1,16 @@
 package dev.voiceagent.adapters.outbound.speech;
 
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.SILENCE;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.await;
-import static dev.voiceagent.adapters.outbound.speech.FakeListenServer.sayPcm;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.SILENCE;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.sayPcm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.adapters.outbound.ProviderChecks;
 import dev.voiceagent.adapters.outbound.speech.FakeListenServer.Handshake;
-import dev.voiceagent.adapters.outbound.speech.FakeListenServer.Heard;
 import dev.voiceagent.adapters.outbound.speech.FakeListenServer.Session;
+import dev.voiceagent.adapters.outbound.speech.SpeechTestKit.Heard;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.voice.runtime.port.out.SpeechToText;
 import dev.voiceagent.domain.audio.AudioFormat;

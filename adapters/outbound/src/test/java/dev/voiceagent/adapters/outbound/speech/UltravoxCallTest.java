@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import static dev.voiceagent.adapters.outbound.speech.SpeechTestKit.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.outbound.GuardedHttp;
@@ -30,7 +31,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -232,13 +232,6 @@ class UltravoxCallTest {
         List<String> failures() {
             return events.stream().filter(e -> e.startsWith("failed:")).toList();
         }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        for (int i = 0; i < 250 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
     }
 
     private static ModelEndpoint ultravox(String key) {
