@@ -1,5 +1,6 @@
 package dev.voiceagent.adapters.outbound.speech;
 
+import com.google.cloud.texttospeech.v1.StreamingSynthesizeConfig;
 import dev.voiceagent.adapters.outbound.GuardedHttp;
 import dev.voiceagent.adapters.outbound.ProviderApis;
 import dev.voiceagent.application.model.ModelEndpoint;
@@ -266,13 +267,8 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                     + " the voice runtime streams with v1 (latest_long, latest_short, telephony, phone_call...)");
         }
         URI base = URI.create(googleSpeech(setting(endpoint, "location", null, "global")));
-        boolean tls = "https".equals(base.getScheme());
-        SocketAddress address = SocketAddress.inetSocketAddress(base.getPort() > 0 ? base.getPort() : tls ? 443 : 80,
-                base.getHost());
-        GrpcClient client = grpc.computeIfAbsent(base.toString(), b -> GrpcClient.client(vertx, new GrpcClientOptions()
-                .setTransportOptions(new HttpClientOptions().setSsl(tls).setUseAlpn(tls).setForceSni(tls)
-                        .setVerifyHost(true).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(GRPC_CONNECTIONS)
-                        .setConnectTimeout((int) timeout.toMillis()))));
+        SocketAddress address = grpcAddress(base);
+        GrpcClient client = grpcClient(base);
         return new GoogleListen(() -> signIn.get().compose(metadata -> client.request(address,
                 GoogleListen.STREAMING_RECOGNIZE).map(call -> {
                     metadata.forEach(call.headers()::set);
@@ -283,6 +279,20 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
 
     /** HTTP/2 connections to Google per address (each carries as many calls as Google lets one connection carry). */
     static final int GRPC_CONNECTIONS = 16;
+
+    /** The gRPC client to Google at an address, shared by the calls: TLS (ALPN h2) for https, cleartext h2 for http. */
+    private GrpcClient grpcClient(URI base) {
+        boolean tls = "https".equals(base.getScheme());
+        return grpc.computeIfAbsent(base.toString(), b -> GrpcClient.client(vertx, new GrpcClientOptions()
+                .setTransportOptions(new HttpClientOptions().setSsl(tls).setUseAlpn(tls).setForceSni(tls)
+                        .setVerifyHost(true).setHttp2ClearTextUpgrade(false).setHttp2MaxPoolSize(GRPC_CONNECTIONS)
+                        .setConnectTimeout((int) timeout.toMillis()))));
+    }
+
+    private static SocketAddress grpcAddress(URI base) {
+        boolean tls = "https".equals(base.getScheme());
+        return SocketAddress.inetSocketAddress(base.getPort() > 0 ? base.getPort() : tls ? 443 : 80, base.getHost());
+    }
 
     /**
      * Where Speech-to-Text v1 serves a location: {@code global} at the installation's address, the {@code eu} and
@@ -600,7 +610,9 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
      * with the configuration's API key ({@code x-goog-api-key}) or, without one, an access token of the service account
      * its {@code credentials} are the key of ({@link GoogleTokens}: a bearer token asked for before a sentence when
      * none is held). Google's application default credentials are not looked for: a tenant's call never runs as the
-     * installation's own account.
+     * installation's own account. A Chirp 3 HD voice (the catalog's default; a name with {@code Chirp3-HD} or
+     * {@code Chirp-HD}) is streamed over gRPC instead ({@link #googleStreaming}): Google's streaming synthesis serves
+     * those voices only, so every other voice keeps the REST synthesis.
      */
     private TextToSpeech.Stream google(ModelEndpoint endpoint, AudioFormat format, TextToSpeech.Listener listener) {
         String base;
@@ -613,6 +625,10 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
         String voice = setting(endpoint, "voice", null, "en-US-Chirp3-HD-Charon");
         String language = setting(endpoint, "language", null, "en-US");
         Double speed = number(endpoint, "speed");
+        if (GoogleStreamingSpeech.streams(voice)) {
+            return googleStreaming(endpoint, base, GoogleStreamingSpeech.config(voice, language, speed, format),
+                    listener);
+        }
         if (!blank(endpoint.apiKey())) {
             Map<String, String> headers = Map.of("x-goog-api-key", endpoint.apiKey(), "Accept", "application/json");
             return new SpeechRequests(http, vertx, budget, "Google Cloud", text -> new SpeechRequests.Request(url,
@@ -634,6 +650,42 @@ public class SpeechProviders implements SpeechToText, TextToSpeech {
                 .map(token -> new SpeechRequests.Request(url, Map.of("Authorization", "Bearer " + token, "Accept",
                         "application/json"), GoogleSpeech.body(text, voice, language, speed, format))),
                 () -> GoogleSpeech.decoder(format), false, timeout, listener);
+    }
+
+    /**
+     * Google Cloud Text-to-Speech's streaming synthesis for a Chirp 3 HD voice, one gRPC
+     * {@code google.cloud.texttospeech.v1.TextToSpeech/StreamingSynthesize} call per sentence
+     * ({@link GoogleStreamingSpeech}), at the same address as the REST synthesis (TLS for https, cleartext HTTP/2 for
+     * http), on a gRPC client shared per address; signed in as Speech-to-Text is ({@code x-goog-api-key}, or a service
+     * account's token as {@code authorization: Bearer}, asked for before each call).
+     */
+    private TextToSpeech.Stream googleStreaming(ModelEndpoint endpoint, String base, StreamingSynthesizeConfig config,
+            TextToSpeech.Listener listener) {
+        Supplier<Future<Map<String, String>>> signIn;
+        Object credentials = endpoint.settings().get("credentials");
+        if (!blank(endpoint.apiKey())) {
+            Map<String, String> metadata = Map.of("x-goog-api-key", endpoint.apiKey());
+            signIn = () -> Future.succeededFuture(metadata);
+        } else if (credentials == null || credentials instanceof String text && text.isBlank()) {
+            throw new UnsupportedSpeechProvider("Google Cloud text-to-speech needs an API key or a service account's"
+                    + " credentials (its JSON key) in the model configuration");
+        } else {
+            GoogleTokens.Account account;
+            try {
+                account = GoogleTokens.account(credentials);
+            } catch (IllegalArgumentException notAnAccount) {
+                throw new UnsupportedSpeechProvider("Google Cloud: " + notAnAccount.getMessage());
+            }
+            signIn = () -> Future.fromCompletionStage(googleTokens.token(account).subscribeAsCompletionStage())
+                    .map(token -> Map.of("authorization", "Bearer " + token));
+        }
+        GrpcClient client = grpcClient(URI.create(base));
+        SocketAddress address = grpcAddress(URI.create(base));
+        return new GoogleStreamingSpeech(() -> signIn.get().compose(metadata -> client.request(address,
+                GoogleStreamingSpeech.STREAMING_SYNTHESIZE).map(call -> {
+                    metadata.forEach(call.headers()::set);
+                    return call;
+                })), vertx, budget, config, timeout.toMillis(), listener);
     }
 
     /**

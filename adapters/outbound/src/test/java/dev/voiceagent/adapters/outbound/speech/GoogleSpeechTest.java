@@ -45,7 +45,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Google Cloud Text-to-Speech's REST {@code text:synthesize} as a call speaks with it, against a local server that
+ * Google Cloud Text-to-Speech's REST {@code text:synthesize} as a call speaks with it with a voice Google does not
+ * stream (not Chirp 3 HD: {@link GoogleStreamingSpeechTest} has those), against a local server that
  * answers as Google does: each request checked (the API key in x-goog-api-key, the voice and language, the speaking
  * rate, MULAW at 8 kHz on the phone and LINEAR16 at 16 kHz in a browser, the sentence), the answer's JSON sent in pieces
  * with the audio in a WAV file whose header is stripped (a μ-law one with an 18-byte fmt and a fact chunk, as Google's
@@ -297,7 +298,7 @@ class GoogleSpeechTest {
     }
 
     private static final Map<String, Object> SETTINGS = Map.of("model", "chirp_3_hd", "voice",
-            "en-GB-Chirp3-HD-Aoede", "language", "en-GB", "speed", 1.1);
+            "en-GB-Neural2-A", "language", "en-GB", "speed", 1.1);
 
     @Test
     void eachSentenceIsSynthesizedInTheCallsFormatAndItsWavHeaderStripped() throws Exception {
@@ -313,7 +314,7 @@ class GoogleSpeechTest {
         assertThat(SEEN).extracting(Seen::text).containsOnly("Hello there.", "How can I help?");
         for (Seen seen : SEEN) {
             assertThat(seen.headers).containsEntry("x-goog-api-key", KEY).doesNotContainKey("authorization");
-            assertThat(seen.body.getJsonObject("voice").getMap()).containsEntry("name", "en-GB-Chirp3-HD-Aoede")
+            assertThat(seen.body.getJsonObject("voice").getMap()).containsEntry("name", "en-GB-Neural2-A")
                     .containsEntry("languageCode", "en-GB");
             assertThat(seen.body.getJsonObject("audioConfig").getMap()).containsEntry("audioEncoding", "MULAW")
                     .containsEntry("sampleRateHertz", 8_000).containsEntry("speakingRate", 1.1);
@@ -325,7 +326,8 @@ class GoogleSpeechTest {
     @Test
     void aBrowserCallGetsLinear16At16kWithoutItsHeader() throws Exception {
         SpeechRequestsTest.Heard heard = new SpeechRequestsTest.Heard(1);
-        TextToSpeech.Stream stream = speech.open(google(KEY, Map.of()), AudioFormat.PCM_16K, heard);
+        TextToSpeech.Stream stream = speech.open(google(KEY, Map.of("voice", "en-US-Neural2-F")),
+                AudioFormat.PCM_16K, heard);
         stream.speak("u1", "In a browser.");
         heard.await();
         assertThat(heard.events).containsExactly("done:u1");
@@ -333,8 +335,8 @@ class GoogleSpeechTest {
         assertThat(SEEN).singleElement().satisfies(seen -> {
             assertThat(seen.body.getJsonObject("audioConfig").getMap()).containsEntry("audioEncoding", "LINEAR16")
                     .containsEntry("sampleRateHertz", 16_000).doesNotContainKey("speakingRate");
-            assertThat(seen.body.getJsonObject("voice").getMap()).as("the catalog's defaults")
-                    .containsEntry("name", "en-US-Chirp3-HD-Charon").containsEntry("languageCode", "en-US");
+            assertThat(seen.body.getJsonObject("voice").getMap()).as("the catalog's default language")
+                    .containsEntry("name", "en-US-Neural2-F").containsEntry("languageCode", "en-US");
         });
         stream.close();
     }
@@ -447,7 +449,7 @@ class GoogleSpeechTest {
     }
 
     private static Map<String, Object> account(String credentials) {
-        return Map.of("voice", "en-US-Chirp3-HD-Charon", "language", "en-US", "credentials", credentials);
+        return Map.of("voice", "en-US-Neural2-F", "language", "en-US", "credentials", credentials);
     }
 
     @Test
