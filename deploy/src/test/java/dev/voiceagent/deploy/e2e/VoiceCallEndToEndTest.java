@@ -325,9 +325,9 @@ class VoiceCallEndToEndTest {
     @Test
     void aVoiceChosenForTheWorkflowIsTheOneItsCallsSpeakWith() throws Exception {
         // the organization speaks with ElevenLabs (setUp); this workflow with Cartesia
-        as(key).body(Map.of("workflow_configurations", Map.of("model_overrides", Map.of("tts", Map.of("provider",
-                "google"))))).put("/api/v1/workflow/" + workflow).then().statusCode(400)
-                .body("detail", org.hamcrest.Matchers.containsString("model_overrides.tts"));
+        as(key).body(Map.of("workflow_configurations", Map.of("model_overrides", Map.of("stt", Map.of("provider",
+                "huggingface"))))).put("/api/v1/workflow/" + workflow).then().statusCode(400)
+                .body("detail", org.hamcrest.Matchers.containsString("model_overrides.stt"));
         as(key).body(Map.of("workflow_configurations", Map.of("model_overrides", Map.of("tts", Map.of("provider",
                 "cartesia", "api_key", "ca-workflow", "voice", "workflow-voice"))))).put("/api/v1/workflow/" + workflow)
                 .then().statusCode(200);
