@@ -143,6 +143,10 @@ public interface VoiceAgentConfig {
         /** DTLS-SRTP handshakes run in memory. */
         @WithDefault("12")
         int handshakes();
+
+        /** Whole calls rehearsed at once against the providers' stand-ins ({@code RehearsedCalls}); 0: none. */
+        @WithDefault("16")
+        int calls();
     }
 
     interface Runs {

@@ -37,6 +37,8 @@ public class WarmUp implements HealthCheck {
 
     private final VoiceActivityDetector detector;
     private final WebRtcWarmUp webRtc;
+    /** Null: no whole calls (a unit test's warm-up). */
+    private final RehearsedCalls calls;
     private final VoiceAgentConfig.WarmUpConfig config;
     private final CountDownLatch done = new CountDownLatch(1);
     private final Map<String, Object> report = new LinkedHashMap<>();
@@ -44,18 +46,20 @@ public class WarmUp implements HealthCheck {
     private volatile boolean stopping;
 
     @Inject
-    public WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig config) {
-        this(detector, webRtc, config.warmUp(), config.migrateOnly());
+    public WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, RehearsedCalls calls,
+            VoiceAgentConfig config) {
+        this(detector, webRtc, calls, config.warmUp(), config.migrateOnly());
     }
 
     WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig.WarmUpConfig config) {
-        this(detector, webRtc, config, false);
+        this(detector, webRtc, null, config, false);
     }
 
-    private WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig.WarmUpConfig config,
-            boolean migrateOnly) {
+    private WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, RehearsedCalls calls,
+            VoiceAgentConfig.WarmUpConfig config, boolean migrateOnly) {
         this.detector = detector;
         this.webRtc = webRtc;
+        this.calls = calls;
         this.config = config;
         this.migrateOnly = migrateOnly;
     }
@@ -113,6 +117,16 @@ public class WarmUp implements HealthCheck {
                     webRtc.exercise(config.handshakes(), config.seconds(), deadline);
                 }
             });
+            if (calls != null && config.calls() > 0) {
+                stage("calls_ms", deadline, () -> {
+                    RehearsedCalls.Report done = calls.run(config.calls(),
+                            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    record("calls", done.summary());
+                    if (done.ended() < done.calls()) {
+                        throw new IllegalStateException(done.summary());
+                    }
+                });
+            }
         } finally {
             long ms = (System.nanoTime() - started) / 1_000_000;
             synchronized (report) {

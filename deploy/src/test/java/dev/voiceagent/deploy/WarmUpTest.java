@@ -81,6 +81,11 @@ class WarmUpTest {
             public int handshakes() {
                 return 1;
             }
+
+            @Override
+            public int calls() {
+                return 0;
+            }
         };
     }
 

@@ -3,6 +3,7 @@ package dev.voiceagent.application.voice.runtime;
 import dev.voiceagent.application.conversation.ConversationModels;
 import dev.voiceagent.application.conversation.ConversationTools;
 import dev.voiceagent.application.conversation.LanguageModel;
+import dev.voiceagent.application.conversation.ToolRunner;
 import dev.voiceagent.application.model.ModelEndpoint;
 import dev.voiceagent.application.shared.ResourceNotFoundException;
 import dev.voiceagent.application.trace.RunTrace;
@@ -22,6 +23,7 @@ import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceMetrics;
 import dev.voiceagent.application.voice.runtime.session.Answering;
 import dev.voiceagent.application.voice.runtime.session.CallLine;
+import dev.voiceagent.application.voice.runtime.session.Ended;
 import dev.voiceagent.application.voice.runtime.session.Listening;
 import dev.voiceagent.application.voice.runtime.session.Moves;
 import dev.voiceagent.application.voice.runtime.session.SpeechToSpeechSession;
@@ -46,6 +48,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A call's session, once its media starts: the run's pinned workflow version and the organization's models are
@@ -98,10 +102,7 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     private final WorkflowRepository workflows;
     private final ConversationModels models;
     private final ConversationTools tools;
-    private final LanguageModel languageModel;
-    private final SpeechToText speechToText;
-    private final TextToSpeech textToSpeech;
-    private final VoiceActivityDetector detector;
+    private final Pipeline pipeline;
     private final SpeechToSpeech speechToSpeech;
     private final CallRecorder recorder;
     private final VoiceMetrics metrics;
@@ -119,10 +120,7 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
         this.workflows = workflows;
         this.models = models;
         this.tools = tools;
-        this.languageModel = languageModel;
-        this.speechToText = speechToText;
-        this.textToSpeech = textToSpeech;
-        this.detector = detector;
+        this.pipeline = new Pipeline(languageModel, speechToText, textToSpeech, detector);
         this.speechToSpeech = speechToSpeech;
         this.recorder = recorder;
         this.metrics = metrics;
@@ -223,19 +221,36 @@ public class VoiceSessionFactory implements StartVoiceSessionUseCase {
     private VoiceSession pipeline(Admitted admitted, Loaded loaded, CallSettings settings, AgentEngine engine,
             CallLine line, LiveCall call) {
         AudioFormat format = line.media().format();
-        List<Listening.Recognizer> recognizers = loaded.models().stts().stream().map(stt -> new Listening.Recognizer(
-                ConversationModels.key(stt), listener -> speechToText.open(stt.withKeyterms(settings.dictionary()),
-                        format, listener))).toList();
-        List<Answering.Voice> voices = loaded.models().ttss().stream().map(tts -> new Answering.Voice(
-                ConversationModels.key(tts), listener -> textToSpeech.open(tts, format, listener))).toList();
-        VoiceSession.Parts parts = new VoiceSession.Parts(line, new Listening(recognizers, detector, ACTIVITY),
-                new Answering(engine, languageModel, loaded.models().llms(), loaded.toolbox().runner(), voices,
-                        recordingId -> prompts.load(admitted.organizationId(), recordingId, format)),
-                new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords(),
-                        settings.provisionalPause()),
-                voicemail(admitted.run(), loaded.models().llm(), loaded.version()), settings.contextCompaction());
-        return new VoiceSession(parts, engine.initialState(), call::ended,
+        return pipeline.session(loaded.models(), settings, engine, line, loaded.toolbox().runner(),
+                recordingId -> prompts.load(admitted.organizationId(), recordingId, format),
+                voicemail(admitted.run(), loaded.models().llm(), loaded.version()), call::ended,
                 new Moves(admitted.checkpoint(), call::checkpoint, call::moved));
+    }
+
+    /**
+     * The ports a pipeline call talks through: the replica's own, or a rehearsal's pointed at stand-ins
+     * ({@link CallRehearsal}).
+     */
+    record Pipeline(LanguageModel languageModel, SpeechToText speechToText, TextToSpeech textToSpeech,
+            VoiceActivityDetector detector) {
+
+        /** A pipeline call's session on {@code line}: its recognizers, models and voices (each with its fallbacks). */
+        VoiceSession session(CallModels models, CallSettings settings, AgentEngine engine, CallLine line,
+                ToolRunner tools, Function<String, Uni<RecordedPrompts.Prompt>> prompts, Voicemail voicemail,
+                Consumer<Ended> ended, Moves moves) {
+            AudioFormat format = line.media().format();
+            List<Listening.Recognizer> recognizers = models.stts().stream().map(stt -> new Listening.Recognizer(
+                    ConversationModels.key(stt), listener -> speechToText.open(stt.withKeyterms(settings.dictionary()),
+                            format, listener))).toList();
+            List<Answering.Voice> voices = models.ttss().stream().map(tts -> new Answering.Voice(
+                    ConversationModels.key(tts), listener -> textToSpeech.open(tts, format, listener))).toList();
+            VoiceSession.Parts parts = new VoiceSession.Parts(line, new Listening(recognizers, detector, ACTIVITY),
+                    new Answering(engine, languageModel, models.llms(), tools, voices, prompts),
+                    new TurnTaking(settings.rules(RULES), settings.turnStart(), settings.minWords(),
+                            settings.provisionalPause()),
+                    voicemail, settings.contextCompaction());
+            return new VoiceSession(parts, engine.initialState(), ended, moves);
+        }
     }
 
     /**
