@@ -133,7 +133,7 @@ public interface VoiceAgentConfig {
         boolean enabled();
 
         /** Ready once this passed even if the warm-up is not done (it stops there). */
-        @WithDefault("PT30S")
+        @WithDefault("PT60S")
         Duration budget();
 
         /** Seconds of each call's audio work run through (voice activity, carriers' frames, WebRTC's codec). */
@@ -144,9 +144,17 @@ public interface VoiceAgentConfig {
         @WithDefault("12")
         int handshakes();
 
-        /** Whole calls rehearsed at once against the providers' stand-ins ({@code RehearsedCalls}); 0: none. */
+        /**
+         * Whole phone calls rehearsed at once against the providers' stand-ins ({@code RehearsedCalls}), with
+         * {@link #browserCalls()} browser calls; 0 and 0: none.
+         */
         @WithDefault("16")
         int calls();
+
+        /** Whole browser calls (16 kHz) rehearsed alongside the phone calls. */
+        @WithDefault("8")
+        @WithName("browser-calls")
+        int browserCalls();
     }
 
     interface Runs {

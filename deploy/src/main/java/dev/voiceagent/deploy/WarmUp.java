@@ -24,8 +24,10 @@ import org.jboss.logging.Logger;
  * A replica reports ready only once it ran what every call runs, long enough for the JIT to have compiled it, so the
  * first callers a new replica gets are answered at warm speed: the caller's audio through voice activity (the
  * replica's detector, Silero's batch thread and ONNX Runtime's first inferences, at 8 and 16 kHz), a call's frames both
- * ways in every carrier's media dialect, and WebRTC's self-check, handshakes and seconds of audio through its Opus
- * codec, resampler and SRTP ({@link WebRtcWarmUp}). Off the start's path (one platform thread, started once the
+ * ways in every carrier's media dialect, WebRTC's self-check, handshakes and seconds of audio through its Opus
+ * codec, resampler and SRTP ({@link WebRtcWarmUp}), then whole calls on the phone, the browser's WebSocket and WebRTC
+ * through the media sockets, the session and the providers' adapters against in-process stand-ins
+ * ({@link RehearsedCalls}). Off the start's path (one platform thread, started once the
  * application has started, so start-up time is unchanged) and bounded by {@code voiceagent.warm-up.budget}: past it
  * the replica is ready anyway. The HTTP API serves meanwhile; only {@code /q/health/ready} says DOWN.
  */
@@ -117,9 +119,9 @@ public class WarmUp implements HealthCheck {
                     webRtc.exercise(config.handshakes(), config.seconds(), deadline);
                 }
             });
-            if (calls != null && config.calls() > 0) {
+            if (calls != null && config.calls() + config.browserCalls() > 0) {
                 stage("calls_ms", deadline, () -> {
-                    RehearsedCalls.Report done = calls.run(config.calls(),
+                    RehearsedCalls.Report done = calls.run(config.calls(), config.browserCalls(),
                             Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                     record("calls", done.summary());
                     if (done.ended() < done.calls()) {

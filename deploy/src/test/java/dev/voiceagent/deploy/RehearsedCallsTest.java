@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The warm-up's whole calls, on the replica's own beans: FreeTTS callers through the media socket, voice activity,
+ * The warm-up's whole calls, on the replica's own beans: FreeTTS callers on the phone and in the browser through the media sockets, voice activity,
  * the session and the replica's Deepgram, OpenAI and ElevenLabs adapters against the rehearsal's stand-ins.
  */
 @QuarkusTest
@@ -27,16 +27,16 @@ class RehearsedCallsTest {
 
     @Test
     void everyRehearsedCallTalksItsWholeScriptWithABargeInAndLeavesNoLiveCallBehind() throws Exception {
-        RehearsedCalls.Report report = calls.run(3, Duration.ofSeconds(40));
+        RehearsedCalls.Report report = calls.run(2, 2, Duration.ofSeconds(40)); // browsers: one plain, one WebRTC
 
-        assertThat(report.ended()).as(report.summary()).isEqualTo(3);
-        assertThat(report.reasons()).isEqualTo(Map.of("user_hangup", 3));
+        assertThat(report.ended()).as(report.summary()).isEqualTo(4);
+        assertThat(report.reasons()).isEqualTo(Map.of("user_hangup", 4));
         // each caller's three lines heard, each answered, and the greeting: 4 answers a call
-        assertThat(report.transcripts()).as(report.summary()).isEqualTo(3 * RehearsedCalls.LINES.size());
-        assertThat(report.answers()).as(report.summary()).isEqualTo(3 * RehearsedCalls.REPLIES.size());
-        assertThat(report.sentences()).as(report.summary()).isGreaterThanOrEqualTo(3 * RehearsedCalls.REPLIES.size());
+        assertThat(report.transcripts()).as(report.summary()).isEqualTo(4 * RehearsedCalls.LINES.size());
+        assertThat(report.answers()).as(report.summary()).isEqualTo(4 * RehearsedCalls.REPLIES.size());
+        assertThat(report.sentences()).as(report.summary()).isGreaterThanOrEqualTo(4 * RehearsedCalls.REPLIES.size());
         // the third line is said over the agent's long answer: a barge-in on every call
-        assertThat(report.interruptions()).as(report.summary()).isGreaterThanOrEqualTo(3);
+        assertThat(report.interruptions()).as(report.summary()).isGreaterThanOrEqualTo(4);
         assertThat(live.count()).isZero(); // a rehearsed call is no call of the replica's
     }
 }

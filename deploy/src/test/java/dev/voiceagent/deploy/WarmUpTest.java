@@ -86,6 +86,11 @@ class WarmUpTest {
             public int calls() {
                 return 0;
             }
+
+            @Override
+            public int browserCalls() {
+                return 0;
+            }
         };
     }
 

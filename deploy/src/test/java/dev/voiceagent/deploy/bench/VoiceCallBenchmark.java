@@ -300,6 +300,15 @@ public final class VoiceCallBenchmark {
         return rounds.isBlank() ? 2 : Integer.parseInt(rounds.strip());
     }
 
+    /**
+     * Whether the harness warms itself on a throwaway replica before the measured one starts
+     * (-Dbench.harness-warm-up, true when the replica's cold round is measured: -Dbench.voice-rounds above 1).
+     */
+    static boolean harnessWarmUp() {
+        String asked = System.getProperty("bench.harness-warm-up", "");
+        return asked.isBlank() ? rounds() > 1 : Boolean.parseBoolean(asked.strip());
+    }
+
     /** The caller's pause between its lines (ms). */
     static int pause() {
         String pause = System.getProperty("bench.pause", "");
@@ -364,41 +373,26 @@ public final class VoiceCallBenchmark {
         if (!aot.isBlank()) { // the JDK AOT cache the integration tests recorded (Dockerfile.jvm's way to start)
             jvm.add("-XX:AOTCache=" + Path.of(aot.strip()).toAbsolutePath());
         }
+        if (harnessWarmUp()) {
+            // the harness's own callers and fakes (this process) run the first level once against a throwaway
+            // replica, so that the measured replica's cold figures are its own and not a cold harness's
+            try (BenchApp app = new BenchApp(jar, env, jvm.toArray(String[]::new))) {
+                app.waitUntilReady(java.time.Duration.ofSeconds(120));
+                level(app, vertx, setUp(app, traceTo, pbx), levels.getFirst());
+            }
+            FakeVoiceProviders.reset();
+            FakeVoiceProviders.callerScript = LINES;
+            FakeVoiceProviders.REPLY_FOR.putAll(REPLIES);
+            if (faults() != null) {
+                FakeVoiceProviders.hearing = new HeardLines(LINES);
+            }
+        }
         long launched = System.currentTimeMillis();
         try (BenchApp app = new BenchApp(jar, env, jvm.toArray(String[]::new))) {
             String ready = app.waitUntilReady(java.time.Duration.ofSeconds(120));
             long readyMs = System.currentTimeMillis() - launched;
             Matcher warmUp = Pattern.compile("\"total_ms\"\\s*:\\s*\"?(\\d+)").matcher(ready);
-            app.signUp();
-            long org = (long) app.queryDouble("SELECT id FROM organizations ORDER BY id DESC LIMIT 1");
-            try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement(
-                    "UPDATE organizations SET concurrent_call_limit = 1000 WHERE id = ?")) {
-                ps.setLong(1, org);
-                ps.executeUpdate();
-            }
-            if (traceTo != null) { // the organization's Langfuse project: the same receiver, or nobody
-                app.post("/api/v1/organizations/tracing-credentials", ("{\"host\": \"%s\", \"public_key\":"
-                        + " \"pk-lf-bench\", \"secret_key\": \"sk-lf-bench\", \"project_id\": \"bench\"}")
-                        .formatted(traceTo), null);
-            }
-            app.put("/api/v1/organizations/model-configurations/v2", realtime() ? """
-                    {"version": 2, "mode": "byok", "byok": {"mode": "realtime", "realtime": {
-                      "realtime": %s,
-                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"}}}}"""
-                    .formatted(realtimeModel(FakeVoiceProviders.base)) : """
-                    {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
-                      "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
-                      "stt": %s,
-                      "tts": %s}}}""".formatted(ear(), voice()));
-            long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
-                    null), "id"));
-            long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
-                    carrierConfiguration(), null), "id"));
-            app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
-                    "{\"address\":\"+14155552671\"}", null);
-            if (pbx != null) {
-                pbx.listening.get(30, TimeUnit.SECONDS); // the replica holds the PBX's events
-            }
+            long workflow = setUp(app, traceTo, pbx);
             report.add("Voice calls (" + switch (transport()) {
                         case "browser" -> "browser, PCM 16 kHz over the plain WebSocket";
                         case "webrtc" -> "browser over WebRTC, Opus over DTLS-SRTP, the dashboard's signaling";
@@ -415,6 +409,16 @@ public final class VoiceCallBenchmark {
             report.add("the replica ready " + readyMs + " ms after its process started (its warm-up "
                     + (warmUp.find() ? warmUp.group(1) + " ms" : "off") + (jvm.isEmpty() ? "" : ", " + jvm) + ");"
                     + " cold: the first calls it gets once ready; warm: the same calls again");
+            Matcher stages = Pattern.compile("\"(\\w+_ms)\"\\s*:\\s*\"?([^\",}]+)|\"(calls)\"\\s*:\\s*\"([^\"]*)\"")
+                    .matcher(ready);
+            List<String> warmed = new ArrayList<>();
+            while (stages.find()) {
+                warmed.add(stages.group(1) != null ? stages.group(1) + " " + stages.group(2)
+                        : stages.group(3) + ": " + stages.group(4));
+            }
+            if (!warmed.isEmpty()) {
+                report.add("its warm-up's stages: " + String.join("; ", warmed));
+            }
             if (traceTo != null) {
                 report.add("tracing " + System.getProperty("bench.tracing") + ": every call traced to the collector"
                         + " (Quarkus's SDK) and the organization's Langfuse project, both at " + traceTo);
@@ -479,6 +483,44 @@ public final class VoiceCallBenchmark {
     }
 
     private static TraceReceiver traceReceiver;
+
+    /**
+     * The benchmark's organization on {@code app}: its call limit raised, its models (the fakes), tracing where asked,
+     * the workflow and a carrier's number. Returns the workflow.
+     */
+    private static long setUp(BenchApp app, String traceTo, FakeAsterisk pbx) throws Exception {
+        app.signUp();
+        long org = (long) app.queryDouble("SELECT id FROM organizations ORDER BY id DESC LIMIT 1");
+        try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE organizations SET concurrent_call_limit = 1000 WHERE id = ?")) {
+            ps.setLong(1, org);
+            ps.executeUpdate();
+        }
+        if (traceTo != null) { // the organization's Langfuse project: the same receiver, or nobody
+            app.post("/api/v1/organizations/tracing-credentials", ("{\"host\": \"%s\", \"public_key\":"
+                    + " \"pk-lf-bench\", \"secret_key\": \"sk-lf-bench\", \"project_id\": \"bench\"}")
+                    .formatted(traceTo), null);
+        }
+        app.put("/api/v1/organizations/model-configurations/v2", realtime() ? """
+                {"version": 2, "mode": "byok", "byok": {"mode": "realtime", "realtime": {
+                  "realtime": %s,
+                  "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"}}}}"""
+                .formatted(realtimeModel(FakeVoiceProviders.base)) : """
+                {"version": 2, "mode": "byok", "byok": {"mode": "pipeline", "pipeline": {
+                  "llm": {"provider": "openai", "api_key": "sk-bench", "model": "gpt-4.1-mini"},
+                  "stt": %s,
+                  "tts": %s}}}""".formatted(ear(), voice()));
+        long workflow = Long.parseLong(BenchApp.field(app.post("/api/v1/workflow/create/definition", WORKFLOW,
+                null), "id"));
+        long config = Long.parseLong(BenchApp.field(app.post("/api/v1/organizations/telephony-configs",
+                carrierConfiguration(), null), "id"));
+        app.post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers",
+                "{\"address\":\"+14155552671\"}", null);
+        if (pbx != null) {
+            pbx.listening.get(30, TimeUnit.SECONDS); // the replica holds the PBX's events
+        }
+        return workflow;
+    }
 
     /**
      * {@code -Dbench.tracing=on}: the replica traces every call to its collector and to the organization's Langfuse
@@ -728,15 +770,15 @@ public final class VoiceCallBenchmark {
             List<Long> dtls = new ArrayList<>();
             for (ScriptedCaller c : callers) {
                 WebRtcCaller w = (WebRtcCaller) c;
-                Long secured = w.connected.getNow(null);
-                if (w.answered > 0) {
-                    answer.add(w.answered - w.offered);
+                Long secured = w.dialer.connected.getNow(null);
+                if (w.dialer.answered > 0) {
+                    answer.add(w.dialer.answered - w.dialer.offered);
                 }
-                if (w.checked > 0) {
-                    ice.add(w.checked - w.answered);
+                if (w.dialer.checked > 0) {
+                    ice.add(w.dialer.checked - w.dialer.answered);
                 }
-                if (secured != null && w.checked > 0) {
-                    dtls.add(secured - w.checked);
+                if (secured != null && w.dialer.checked > 0) {
+                    dtls.add(secured - w.dialer.checked);
                 }
             }
             setup = " set-up: answer p50 %d / p99 %d ms, ICE check %d / %d ms, DTLS %d / %d ms (%d of %d connected);"

@@ -1,6 +1,7 @@
 package dev.voiceagent.adapters.media;
 
 import dev.voiceagent.adapters.media.carrier.CarrierDialects;
+import dev.voiceagent.adapters.media.webrtc.SignalingSocket;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.Admitted;
 import dev.voiceagent.application.voice.runtime.port.in.CallMediaUseCases.StartVoiceSessionUseCase;
 import io.vertx.core.Future;
@@ -8,11 +9,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import java.net.InetAddress;
+import java.util.List;
 
 /**
  * The media sockets of a replica's rehearsed calls (its warm-up): a server of its own on the loopback, on a port the
  * system picks, whose sockets are exactly the public routes' ({@link CarrierMediaSocket}: the carrier's dialect known
- * from its start message; {@link BrowserVoiceSocket}: a browser's 16 kHz PCM), each started by the rehearsal's sessions
+ * from its start message; {@link BrowserVoiceSocket}: a browser's 16 kHz PCM; {@link SignalingSocket}: a browser's
+ * WebRTC, its peer's candidates on the loopback), each started by the rehearsal's sessions
  * rather than an admitted run. It is not on the public router, so nothing outside the process reaches it, and it is
  * closed when the rehearsal ends.
  */
@@ -21,6 +25,10 @@ public final class MediaRehearsal {
     private static final System.Logger LOG = System.getLogger(MediaRehearsal.class.getName());
     private static final String CARRIER = "/rehearsal/carrier/";
     private static final String BROWSER = "/rehearsal/browser/";
+    private static final String WEBRTC = "/rehearsal/webrtc/";
+    /** WebRTC's candidates on the loopback, on ports the system picks (not the replica's configured range). */
+    private static final SignalingSocket.Settings LOOPBACK = new SignalingSocket.Settings(
+            List.of(InetAddress.getLoopbackAddress()), 0, 0);
 
     private final Vertx vertx;
     private final StartVoiceSessionUseCase start;
@@ -50,20 +58,26 @@ public final class MediaRehearsal {
         return "ws://127.0.0.1:" + server.actualPort() + BROWSER + call;
     }
 
+    /** Where call {@code call} connects as the dashboard's WebRTC signaling does (no context variables). */
+    public String webRtcUrl(long call) {
+        return "ws://127.0.0.1:" + server.actualPort() + WEBRTC + call;
+    }
+
     public Future<Void> close() {
         return server.close();
     }
 
     private void request(HttpServerRequest request) {
         String path = request.path();
-        boolean carrier = path.startsWith(CARRIER);
-        if (!carrier && !path.startsWith(BROWSER)) {
+        String route = path.startsWith(CARRIER) ? CARRIER : path.startsWith(BROWSER) ? BROWSER
+                : path.startsWith(WEBRTC) ? WEBRTC : null;
+        if (route == null) {
             request.response().setStatusCode(404).end();
             return;
         }
         long call;
         try {
-            call = Long.parseLong(path.substring(carrier ? CARRIER.length() : BROWSER.length()));
+            call = Long.parseLong(path.substring(route.length()));
         } catch (NumberFormatException e) {
             request.response().setStatusCode(404).end();
             return;
@@ -71,11 +85,12 @@ public final class MediaRehearsal {
         // a rehearsed call is no organization's and no run's: its ids are only its number among the rehearsal's
         Admitted admitted = new Admitted(0, 0, -call, null, null);
         request.toWebSocket().onSuccess(socket -> {
-            if (carrier) {
-                new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx, Vertx.currentContext(),
-                        10_000).listen();
-            } else {
-                new BrowserVoiceSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+            switch (route) {
+                case CARRIER -> new CarrierMediaSocket(socket, admitted, start, CarrierDialects.ALL, vertx,
+                        Vertx.currentContext(), 10_000).listen();
+                case BROWSER -> new BrowserVoiceSocket(socket, admitted, start, vertx, Vertx.currentContext()).listen();
+                default -> new SignalingSocket(socket, admitted, null, start, vertx, Vertx.currentContext(), LOOPBACK)
+                        .listen();
             }
         }).onFailure(failure -> LOG.log(System.Logger.Level.DEBUG, "rehearsed call {0} not upgraded: {1}", call,
                 failure.toString()));
