@@ -36,6 +36,8 @@ import org.jboss.logging.Logger;
 public class WarmUp implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(WarmUp.class);
+    /** The most calls' windows the voice activity stage puts in one of the detector's batches. */
+    static final int STREAMS = 64;
 
     private final VoiceActivityDetector detector;
     private final WebRtcWarmUp webRtc;
@@ -129,6 +131,11 @@ public class WarmUp implements HealthCheck {
                     }
                 });
             }
+            if (!stopping) {
+                // what the warm-up left (its calls' buffers, JSON, promoted while they talked) is collected now, not
+                // by a full collection in the middle of the replica's first calls
+                stage("collected_ms", Long.MAX_VALUE, System::gc);
+            }
         } finally {
             long ms = (System.nanoTime() - started) / 1_000_000;
             synchronized (report) {
@@ -173,25 +180,27 @@ public class WarmUp implements HealthCheck {
 
     /**
      * Windows of speech-like audio through the replica's detector at both rates, as calls send them (each stream's
-     * next window once the previous one was answered: Silero keeps each call's state), several streams at once so the
-     * detector batches them.
+     * next window once the previous one was answered: Silero keeps each call's state), from 1 to {@link #STREAMS}
+     * streams at once in turn, so that the detector's batches take every size up to that (ONNX Runtime plans each new
+     * batch shape on its first run).
      */
     private void voiceActivity(long deadline) throws InterruptedException {
-        int windows = config.seconds() * 1_000 / detector.windowMillis();
+        int rounds = config.seconds() * 1_000 / detector.windowMillis() / 8;
         for (int rate : new int[] {8_000, 16_000}) {
             int size = rate * detector.windowMillis() / 1_000;
-            VoiceActivityDetector.Stream[] streams = new VoiceActivityDetector.Stream[8];
+            VoiceActivityDetector.Stream[] streams = new VoiceActivityDetector.Stream[STREAMS];
             for (int i = 0; i < streams.length; i++) {
                 streams[i] = detector.open(rate);
             }
             try {
-                for (int w = 0; w < windows / streams.length && System.nanoTime() < deadline && !stopping; w++) {
-                    CountDownLatch answered = new CountDownLatch(streams.length);
-                    for (int i = 0; i < streams.length; i++) {
+                for (int w = 0; w < rounds && System.nanoTime() < deadline && !stopping; w++) {
+                    int at = 1 + w % STREAMS;
+                    CountDownLatch answered = new CountDownLatch(at);
+                    for (int i = 0; i < at; i++) {
                         short[] window = new short[size];
                         for (int s = 0; s < size; s++) {
                             double t = (w * size + s) / (double) rate;
-                            window[s] = (short) ((w % 10 < 6 ? 4_000 : 30) * Math.sin(2 * Math.PI * (140 + 20 * i) * t));
+                            window[s] = (short) ((w % 10 < 6 ? 4_000 : 30) * Math.sin(2 * Math.PI * (140 + 5 * i) * t));
                         }
                         streams[i].window(window, p -> answered.countDown());
                     }

@@ -108,10 +108,12 @@ class WarmUpTest {
                 .containsKeys("voice_activity_ms", "carrier_media_ms", "webrtc_ms", "total_ms");
         assertThat(warmUp.report().values()).as("every stage ran: a time, no failure")
                 .allSatisfy(value -> assertThat(value).isInstanceOf(Long.class));
-        // 2 s of 32 ms windows at each rate, in whole rounds of 8 streams
-        assertThat(detector.windows.get(8_000)).hasValue(56);
-        assertThat(detector.windows.get(16_000)).hasValue(56);
-        assertThat(detector.closed).as("its streams closed").hasValue(16);
+        // 2 s of 32 ms windows at each rate make 7 rounds, of 1, 2, ... 7 streams at once (every batch size in turn)
+        assertThat(detector.windows.get(8_000)).hasValue(1 + 2 + 3 + 4 + 5 + 6 + 7);
+        assertThat(detector.windows.get(16_000)).hasValue(1 + 2 + 3 + 4 + 5 + 6 + 7);
+        assertThat(detector.closed).as("its streams closed").hasValue(2 * WarmUp.STREAMS);
+        assertThat(ready.getData().orElseThrow()).as("what the warm-up left is collected before ready")
+                .containsKey("collected_ms");
         assertThat(warmUp.await(Duration.ZERO)).isTrue();
     }
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -153,5 +154,32 @@ final class Stun {
         CRC32 crc = new CRC32();
         crc.update(covered);
         return (int) crc.getValue() ^ FINGERPRINT_XOR;
+    }
+
+    /**
+     * A browser's connectivity check, as the controlling agent nominating the pair: a Binding request with USERNAME
+     * ({@code username}: the answer's ufrag, a colon, the offer's), ICE-CONTROLLING, USE-CANDIDATE, MESSAGE-INTEGRITY
+     * keyed by the answer's {@code password}, and FINGERPRINT. Its transaction id is the packet's bytes 8 to 20.
+     */
+    static byte[] bindingRequest(String username, String password) {
+        byte[] name = username.getBytes(StandardCharsets.UTF_8);
+        int padded = (name.length + 3) & ~3;
+        ByteBuffer out = ByteBuffer.allocate(20 + 4 + padded + 12 + 4 + 24 + 8);
+        byte[] transaction = new byte[12];
+        ThreadLocalRandom.current().nextBytes(transaction);
+        out.putShort((short) BINDING_REQUEST).putShort((short) (out.capacity() - 20)).putInt(MAGIC_COOKIE)
+                .put(transaction);
+        out.putShort((short) USERNAME).putShort((short) name.length).put(name).put(new byte[padded - name.length]);
+        out.putShort((short) 0x802A).putShort((short) 8).putLong(ThreadLocalRandom.current()
+                .nextLong()); // ICE-CONTROLLING, its tie-breaker
+        out.putShort((short) USE_CANDIDATE).putShort((short) 0);
+        int integrityAt = out.position();
+        out.putShort((short) MESSAGE_INTEGRITY).putShort((short) 20).put(new byte[20]);
+        int fingerprintAt = out.position();
+        out.putShort((short) FINGERPRINT).putShort((short) 4).putInt(0);
+        byte[] packet = out.array();
+        System.arraycopy(integrity(packet, integrityAt, password), 0, packet, integrityAt + 4, 20);
+        ByteBuffer.wrap(packet).putInt(fingerprintAt + 4, fingerprint(packet, fingerprintAt));
+        return packet;
     }
 }

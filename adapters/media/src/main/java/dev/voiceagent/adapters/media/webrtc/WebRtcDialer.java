@@ -15,7 +15,6 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -143,25 +142,7 @@ public final class WebRtcDialer implements AutoCloseable {
 
     /** A Binding request to the service: USERNAME, ICE-CONTROLLING, USE-CANDIDATE, MESSAGE-INTEGRITY, FINGERPRINT. */
     private void check() {
-        byte[] username = (serverUfrag + ":" + ufrag).getBytes(StandardCharsets.UTF_8);
-        int padded = (username.length + 3) & ~3;
-        ByteBuffer out = ByteBuffer.allocate(20 + 4 + padded + 12 + 4 + 24 + 8);
-        byte[] transaction = new byte[12];
-        RANDOM.nextBytes(transaction);
-        out.putShort((short) 0x0001).putShort((short) (out.capacity() - 20)).putInt(Stun.MAGIC_COOKIE)
-                .put(transaction);
-        out.putShort((short) 0x0006).putShort((short) username.length).put(username)
-                .put(new byte[padded - username.length]);
-        out.putShort((short) 0x802A).putShort((short) 8).putLong(RANDOM.nextLong());
-        out.putShort((short) 0x0025).putShort((short) 0);
-        int integrityAt = out.position();
-        out.putShort((short) 0x0008).putShort((short) 20).put(new byte[20]);
-        int fingerprintAt = out.position();
-        out.putShort((short) 0x8028).putShort((short) 4).putInt(0);
-        byte[] packet = out.array();
-        System.arraycopy(Stun.integrity(packet, integrityAt, serverPassword), 0, packet, integrityAt + 4, 20);
-        ByteBuffer.wrap(packet).putInt(fingerprintAt + 4, Stun.fingerprint(packet, fingerprintAt));
-        udp.send(Buffer.buffer(packet), serverPort, serverHost);
+        udp.send(Buffer.buffer(Stun.bindingRequest(serverUfrag + ":" + ufrag, serverPassword)), serverPort, serverHost);
     }
 
     private void datagram(DatagramPacket packet) {

@@ -14,8 +14,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -118,26 +116,9 @@ final class BrowserPeer implements AutoCloseable {
 
     /** A Binding request (USERNAME, ICE-CONTROLLING, USE-CANDIDATE, MESSAGE-INTEGRITY, FINGERPRINT): its id. */
     byte[] check(String password) {
-        byte[] username = (peerUfrag + ":" + ufrag).getBytes(StandardCharsets.UTF_8);
-        int padded = (username.length + 3) & ~3;
-        ByteBuffer out = ByteBuffer.allocate(20 + 4 + padded + 12 + 4 + 24 + 8);
-        byte[] transaction = new byte[12];
-        new SecureRandom().nextBytes(transaction);
-        out.putShort((short) 0x0001).putShort((short) (out.capacity() - 20)).putInt(Stun.MAGIC_COOKIE)
-                .put(transaction);
-        out.putShort((short) 0x0006).putShort((short) username.length).put(username)
-                .put(new byte[padded - username.length]);
-        out.putShort((short) 0x802A).putShort((short) 8).putLong(new SecureRandom().nextLong());
-        out.putShort((short) 0x0025).putShort((short) 0);
-        int integrityAt = out.position();
-        out.putShort((short) 0x0008).putShort((short) 20).put(new byte[20]);
-        int fingerprintAt = out.position();
-        out.putShort((short) 0x8028).putShort((short) 4).putInt(0);
-        byte[] packet = out.array();
-        System.arraycopy(Stun.integrity(packet, integrityAt, password), 0, packet, integrityAt + 4, 20);
-        ByteBuffer.wrap(packet).putInt(fingerprintAt + 4, Stun.fingerprint(packet, fingerprintAt));
+        byte[] packet = Stun.bindingRequest(peerUfrag + ":" + ufrag, password);
         send(packet);
-        return transaction;
+        return java.util.Arrays.copyOfRange(packet, 8, 20);
     }
 
     /** A check with the answer's password. */
