@@ -56,7 +56,10 @@ final class RehearsalProviders {
         this.replies = List.copyOf(replies);
     }
 
-    /** Listening once the future completes: the recognizer hears {@code heard} in order, the model says {@code replies}. */
+    /**
+     * Listening once the future completes: the recognizer hears {@code heard} in order, the model says
+     * {@code replies}.
+     */
     static Future<RehearsalProviders> start(Vertx vertx, List<String> heard, List<String> replies) {
         RehearsalProviders providers = new RehearsalProviders(vertx, heard, replies);
         providers.server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))

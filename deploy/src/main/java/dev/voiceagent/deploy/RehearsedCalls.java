@@ -95,8 +95,8 @@ public class RehearsedCalls {
     /**
      * {@code calls} phone calls (Twilio's media dialect, μ-law 8 kHz: the simulator's callee, answering as it hears
      * the agent) and {@code browserCalls} browser calls (a timed {@link RehearsalTape} at 16 kHz, half of them on the
-     * plain WebSocket route in PCM, half over WebRTC in Opus) at once, each the whole script; returns once every call ended or {@code within} passed
-     * (the calls left are hung up with the rehearsal's server).
+     * plain WebSocket route in PCM, half over WebRTC in Opus) at once, each the whole script; returns once every call
+     * ended or {@code within} passed (the calls left are hung up with the rehearsal's server).
      */
     Report run(int calls, int browserCalls, Duration within) throws Exception {
         long deadline = System.nanoTime() + within.toNanos();

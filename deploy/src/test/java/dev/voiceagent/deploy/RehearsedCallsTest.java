@@ -12,8 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The warm-up's whole calls, on the replica's own beans: FreeTTS callers on the phone and in the browser through the media sockets, voice activity,
- * the session and the replica's Deepgram, OpenAI and ElevenLabs adapters against the rehearsal's stand-ins.
+ * The warm-up's whole calls, on the replica's own beans: FreeTTS callers on the phone and in the browser through the
+ * media sockets, voice activity, the session and the replica's Deepgram, OpenAI and ElevenLabs adapters against the
+ * rehearsal's stand-ins.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
