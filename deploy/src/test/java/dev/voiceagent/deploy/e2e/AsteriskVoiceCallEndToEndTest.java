@@ -137,8 +137,7 @@ class AsteriskVoiceCallEndToEndTest {
         assertThat(added.query().get("channel")).isEqualTo(channel + "," + media.get("channel_id"));
 
         caller.pauses(1_600).says("Where is my order?").pauses(2_600);
-        // the session starts once the media connected and the agent and its models loaded: seconds on a loaded CI box
-        for (int i = 0; i < 150 && metric("voiceagent_voice_calls_live", "mode=\"ari\"") < 1; i++) {
+        for (int i = 0; i < 50 && metric("voiceagent_voice_calls_live", "mode=\"ari\"") < 1; i++) {
             Thread.sleep(100);
         }
         assertThat(metric("voiceagent_voice_calls_live", "mode=\"ari\"")).as("live on this replica, as an ARI call")
