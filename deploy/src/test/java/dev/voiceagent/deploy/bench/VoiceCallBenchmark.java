@@ -300,6 +300,15 @@ public final class VoiceCallBenchmark {
         return rounds.isBlank() ? 2 : Integer.parseInt(rounds.strip());
     }
 
+    /** The fakes' script: what the callers say and what the model answers to each line. */
+    private static void script() {
+        FakeVoiceProviders.callerScript = LINES;
+        FakeVoiceProviders.REPLY_FOR.putAll(REPLIES);
+        if (faults() != null) { // the recognizer hears each call's own lines, whatever socket they reach
+            FakeVoiceProviders.hearing = new HeardLines(LINES);
+        }
+    }
+
     /**
      * Whether the harness warms itself on a throwaway replica before the measured one starts
      * (-Dbench.harness-warm-up, true when the replica's cold round is measured: -Dbench.voice-rounds above 1).
@@ -342,11 +351,7 @@ public final class VoiceCallBenchmark {
         Map<String, String> env = new HashMap<>();
         twilio.start().forEach((k, v) -> env.put(variable(k), v));
         voices.start().forEach((k, v) -> env.put(variable(k), v));
-        FakeVoiceProviders.callerScript = LINES;
-        FakeVoiceProviders.REPLY_FOR.putAll(REPLIES);
-        if (faults() != null) { // the recognizer hears each call's own lines, whatever socket they reach
-            FakeVoiceProviders.hearing = new HeardLines(LINES);
-        }
+        script();
         List<String> report = new ArrayList<>();
         String traceTo = tracing(env);
         Path store = Files.createTempDirectory("bench-voice-objects");
@@ -381,11 +386,7 @@ public final class VoiceCallBenchmark {
                 level(app, vertx, setUp(app, traceTo, pbx), levels.getFirst());
             }
             FakeVoiceProviders.reset();
-            FakeVoiceProviders.callerScript = LINES;
-            FakeVoiceProviders.REPLY_FOR.putAll(REPLIES);
-            if (faults() != null) {
-                FakeVoiceProviders.hearing = new HeardLines(LINES);
-            }
+            script();
         }
         long launched = System.currentTimeMillis();
         try (BenchApp app = new BenchApp(jar, env, jvm.toArray(String[]::new))) {
