@@ -127,6 +127,51 @@ class SileroVoiceActivityDetectorTest {
     }
 
     /**
+     * Both rates in one batch, then batches of other sizes: the batch memory is reused from one inference to the next
+     * (direct buffers the model reads and writes), so a call's answers must not depend on what the calls before it in
+     * that memory left there, nor on the other rate's calls beside it.
+     */
+    @Test
+    void bothRatesInOneBatchAndBatchesOfEverySizeAnswerAsAlone() throws Exception {
+        short[][] narrow = voiced(30, 3);
+        short[][] wide = new short[30][512];
+        for (int w = 0; w < 30; w++) {
+            for (int j = 0; j < 512; j++) {
+                wide[w][j] = narrow[w][j / 2];
+            }
+        }
+        List<Double> narrowAlone = run(detector.open(8_000), narrow);
+        List<Double> wideAlone = run(detector.open(16_000), wide);
+        int calls = 9;
+        List<VoiceActivityDetector.Stream> streams = new ArrayList<>();
+        List<List<CompletableFuture<Double>>> answers = new ArrayList<>();
+        for (int c = 0; c < calls; c++) {
+            streams.add(detector.open(c % 2 == 0 ? 8_000 : 16_000));
+            answers.add(new ArrayList<>());
+        }
+        for (int w = 0; w < 30; w++) {
+            for (int c = 0; c < calls; c++) {
+                CompletableFuture<Double> p = new CompletableFuture<>();
+                streams.get(c).window(c % 2 == 0 ? narrow[w] : wide[w], p::complete);
+                answers.get(c).add(p);
+            }
+        }
+        for (int c = 0; c < calls; c++) {
+            List<Double> alone = c % 2 == 0 ? narrowAlone : wideAlone;
+            for (int w = 0; w < 30; w++) {
+                assertThat(answers.get(c).get(w).get(5, TimeUnit.SECONDS)).as("call %d window %d", c, w)
+                        .isCloseTo(alone.get(w), org.assertj.core.data.Offset.offset(1e-4));
+            }
+        }
+        assertThat(run(detector.open(16_000), wide)).as("alone again, after the larger batches")
+                .usingElementComparator((x, y) -> Math.abs(x - y) < 1e-4 ? 0 : 1).isEqualTo(wideAlone);
+        for (List<Double> alone : List.of(narrowAlone, wideAlone)) { // answers that move: a comparison that could fail
+            assertThat(alone.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
+                    - alone.stream().mapToDouble(Double::doubleValue).min().orElseThrow()).isGreaterThan(0.01);
+        }
+    }
+
+    /**
      * A replica shutting down while calls (or its warm-up) are being heard: the model was closed under a running
      * inference and the JVM crashed in ONNX Runtime (exit 134). Now the batch thread stops first; this test's JVM
      * would die with it.
