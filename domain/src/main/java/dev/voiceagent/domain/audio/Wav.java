@@ -32,12 +32,20 @@ public final class Wav {
      */
     public static byte[] stereoPcm(byte[] interleavedMulaw) {
         byte[] out = new byte[interleavedMulaw.length * 2];
-        for (int i = 0; i < interleavedMulaw.length; i++) {
-            short s = G711.decode(interleavedMulaw[i]);
-            out[2 * i] = (byte) s;
-            out[2 * i + 1] = (byte) (s >> 8);
-        }
+        decodeMulaw(interleavedMulaw, 0, interleavedMulaw.length, out, 0);
         return out;
+    }
+
+    /**
+     * {@code length} μ-law bytes of {@code mulaw} from {@code from} as 16-bit little-endian samples into {@code out}
+     * from {@code at} (twice as many bytes), for a file written piece by piece into its final array.
+     */
+    public static void decodeMulaw(byte[] mulaw, int from, int length, byte[] out, int at) {
+        for (int i = 0; i < length; i++) {
+            short s = G711.decode(mulaw[from + i]);
+            out[at + 2 * i] = (byte) s;
+            out[at + 2 * i + 1] = (byte) (s >> 8);
+        }
     }
 
     /** A WAV file's audio: mono 16-bit samples (channels averaged) at its rate. */

@@ -1,0 +1,120 @@
+package dev.voiceagent.adapters.storage.recording;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voiceagent.application.storage.ObjectMetadata;
+import dev.voiceagent.application.storage.ObjectStore;
+import dev.voiceagent.application.voice.runtime.port.out.CallRecorder;
+import dev.voiceagent.domain.audio.AudioFormat;
+import dev.voiceagent.domain.audio.G711;
+import dev.voiceagent.domain.audio.Wav;
+import io.smallrye.mutiny.Uni;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A call's recording, written as it goes and stored as one stereo WAV: the caller left, the agent right. */
+class TempFileCallRecorderTest {
+
+    private final Map<String, byte[]> stored = new HashMap<>();
+    private final TempFileCallRecorder recorder = new TempFileCallRecorder(new MemoryStore());
+
+    @AfterEach
+    void close() {
+        recorder.close();
+    }
+
+    @Test
+    void aPhoneCallIsDecodedIntoStereoSamplesAcrossManyFlushes() {
+        CallRecorder.Recording recording = recorder.open(7, 42, AudioFormat.MULAW_8K);
+        int frames = 3 * TempFileCallRecorder.BUFFER / 320 + 7; // more than three buffers: flushed, appended, read back
+        for (int f = 0; f < frames; f++) {
+            byte[] caller = new byte[160];
+            byte[] agent = new byte[f % 5 == 0 ? 80 : 160]; // the agent's side short of a frame: silence pads it
+            for (int i = 0; i < caller.length; i++) {
+                caller[i] = (byte) (f * 7 + i);
+            }
+            for (int i = 0; i < agent.length; i++) {
+                agent[i] = (byte) (f * 13 - i);
+            }
+            recording.frame(caller, agent);
+        }
+        String key = recording.finish().await().atMost(Duration.ofSeconds(10));
+
+        byte[] wav = stored.get(key);
+        assertThat(key).isEqualTo("recordings/7/runs/42.wav");
+        assertThat(wav).hasSize(Wav.HEADER_BYTES + frames * 160 * 4);
+        assertThat(java.util.Arrays.copyOf(wav, Wav.HEADER_BYTES))
+                .isEqualTo(Wav.header(2, 8_000, (long) frames * 160 * 4));
+        ByteBuffer samples = ByteBuffer.wrap(wav).order(ByteOrder.LITTLE_ENDIAN);
+        for (int f = 0; f < frames; f++) {
+            for (int i = 0; i < 160; i++) {
+                int at = Wav.HEADER_BYTES + (f * 160 + i) * 4;
+                assertThat(samples.getShort(at)).as("frame %d, caller sample %d", f, i)
+                        .isEqualTo(G711.decode((byte) (f * 7 + i)));
+                short agent = f % 5 == 0 && i >= 80 ? G711.decode((byte) 0xFF) : G711.decode((byte) (f * 13 - i));
+                assertThat(samples.getShort(at + 2)).as("frame %d, agent sample %d", f, i).isEqualTo(agent);
+            }
+        }
+    }
+
+    @Test
+    void aBrowserCallKeepsItsSamplesAndACallWithNoAudioIsAHeader() {
+        CallRecorder.Recording recording = recorder.open(7, 43, AudioFormat.PCM_16K);
+        byte[] caller = {1, 2, 3, 4};
+        byte[] agent = {5, 6, 7, 8};
+        for (int f = 0; f < TempFileCallRecorder.BUFFER; f++) { // 8 bytes a frame: 8 buffers
+            recording.frame(caller, agent);
+        }
+        byte[] wav = stored.get(recording.finish().await().atMost(Duration.ofSeconds(10)));
+        assertThat(wav).hasSize(Wav.HEADER_BYTES + TempFileCallRecorder.BUFFER * 8);
+        assertThat(java.util.Arrays.copyOfRange(wav, wav.length - 8, wav.length)).containsExactly(1, 2, 5, 6, 3, 4, 7, 8);
+        assertThat(java.util.Arrays.copyOf(wav, Wav.HEADER_BYTES))
+                .isEqualTo(Wav.header(2, 16_000, TempFileCallRecorder.BUFFER * 8L));
+
+        byte[] empty = stored.get(recorder.open(7, 44, AudioFormat.MULAW_8K).finish().await()
+                .atMost(Duration.ofSeconds(10)));
+        assertThat(empty).isEqualTo(Wav.header(2, 8_000, 0));
+    }
+
+    /** The store's put, in memory; the rest is not used by recordings. */
+    private final class MemoryStore implements ObjectStore {
+        @Override
+        public String backendName() {
+            return "memory";
+        }
+
+        @Override
+        public Uni<String> signedUploadUrl(String key, String contentType, long maxBytes, Duration ttl) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<String> signedDownloadUrl(String key, Duration ttl, boolean inline) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Optional<ObjectMetadata>> metadata(String key) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Uni<Void> put(String key, byte[] content, String contentType) {
+            assertThat(contentType).isEqualTo("audio/wav");
+            stored.put(key, content);
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Optional<InputStream>> open(String key) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
