@@ -339,7 +339,18 @@ public final class VoiceCallBenchmark {
                     + " print the return label from your account."),
             "Stop, I see.", Reply.says("Alright. Anything else?"));
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Exception | Error e) {
+            // a replica that would not start (bad JVM options, say) or a failed level: exit, rather than wait on
+            // the fakes' and the callers' non-daemon threads forever (with the Maven lock held)
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         List<Integer> levels = new ArrayList<>();
         String levelsAsked = System.getProperty("bench.calls", ""); // the pom passes it empty when unset
