@@ -2,6 +2,7 @@ package dev.voiceagent.application.storage;
 
 import io.smallrye.mutiny.Uni;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,6 +21,13 @@ public interface ObjectStore {
 
     /** Stores an object the service itself writes (a run's transcript), replacing any with that key. */
     Uni<Void> put(String key, byte[] content, String contentType);
+
+    /**
+     * Stores a file the service wrote (a call's recording) under {@code key}, read from disk as it goes rather than
+     * held in memory (a long call's recording is hundreds of megabytes); blocking work runs off the caller's thread.
+     * The file is left where it was, or moved into the store: the caller deletes it if it is still there afterwards.
+     */
+    Uni<Void> put(String key, Path file, String contentType);
 
     /** The object's bytes as a stream (blocking: read it off the event loop). */
     Uni<Optional<InputStream>> open(String key);

@@ -27,18 +27,8 @@ public final class Wav {
     }
 
     /**
-     * Interleaved μ-law stereo (left, right, left, ...) as 16-bit PCM stereo samples, little-endian: what follows the
-     * header of a stereo recording.
-     */
-    public static byte[] stereoPcm(byte[] interleavedMulaw) {
-        byte[] out = new byte[interleavedMulaw.length * 2];
-        decodeMulaw(interleavedMulaw, 0, interleavedMulaw.length, out, 0);
-        return out;
-    }
-
-    /**
      * {@code length} μ-law bytes of {@code mulaw} from {@code from} as 16-bit little-endian samples into {@code out}
-     * from {@code at} (twice as many bytes), for a file written piece by piece into its final array.
+     * from {@code at} (twice as many bytes): interleaved μ-law stereo stays interleaved, as a recording is written.
      */
     public static void decodeMulaw(byte[] mulaw, int from, int length, byte[] out, int at) {
         for (int i = 0; i < length; i++) {

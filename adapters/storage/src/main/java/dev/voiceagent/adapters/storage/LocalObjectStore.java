@@ -113,6 +113,29 @@ public class LocalObjectStore implements ObjectStore {
         }), false).replaceWithVoid();
     }
 
+    /** Moved into place (copied, then deleted, across file systems), so the store's file appears whole or not. */
+    @Override
+    public Uni<Void> put(String key, Path source, String contentType) {
+        return vertx.executeBlocking(Uni.createFrom().item(() -> {
+            Path file = file(key);
+            try {
+                Files.createDirectories(file.getParent());
+                Path partial = file.resolveSibling(file.getFileName() + ".partial");
+                try {
+                    Files.move(source, partial, StandardCopyOption.REPLACE_EXISTING);
+                } catch (IOException differentFileSystem) {
+                    Files.copy(source, partial, StandardCopyOption.REPLACE_EXISTING);
+                    Files.delete(source);
+                }
+                Files.writeString(metaFile(key), contentType);
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }), false).replaceWithVoid();
+    }
+
     @Override
     public Uni<Optional<InputStream>> open(String key) {
         return vertx.executeBlocking(Uni.createFrom().item(() -> {

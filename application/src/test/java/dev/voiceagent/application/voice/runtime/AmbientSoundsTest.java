@@ -28,6 +28,11 @@ class AmbientSoundsTest {
         int opens;
 
         @Override
+        public Uni<Void> put(String key, java.nio.file.Path file, String contentType) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public String backendName() {
             return "local";
         }

@@ -9,8 +9,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,12 +19,14 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Call recordings written as the call goes: the caller's and the agent's μ-law frames interleaved into a 32 KiB
- * buffer, appended to a temporary file off the event loop when it fills (so a call holds 32 KiB however long it
- * lasts), and at the end turned into a 16-bit PCM stereo WAV (caller left, agent right) stored at
- * recordings/{org}/runs/{run}.wav; the temporary file is deleted.
+ * Call recordings written as the call goes: the caller's and the agent's frames interleaved into a 32 KiB buffer,
+ * appended to a temporary WAV file off the event loop when it fills (μ-law decoded into 16-bit PCM as it is written),
+ * so a call holds 32 KiB however long it lasts. At the end the file's header gets its length and the file goes to the
+ * object store as it is, recordings/{org}/runs/{run}.wav (16-bit PCM stereo, caller left, agent right), never
+ * through memory whole: an hour's browser call is 230 MB.
  */
 @Singleton
 public class TempFileCallRecorder implements CallRecorder {
@@ -59,6 +62,8 @@ public class TempFileCallRecorder implements CallRecorder {
         private byte[] buffer = new byte[BUFFER];
         private int fill;
         private Path file;
+        /** The samples written after the header so far (io). */
+        private long dataBytes;
         private CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
 
         FileRecording(String key, AudioFormat format) {
@@ -97,12 +102,20 @@ public class TempFileCallRecorder implements CallRecorder {
             written = written.thenRunAsync(() -> append(chunk), io);
         }
 
+        /** The chunk at the file's end, the file (its header still without a length) made on the first (io). */
         private void append(byte[] chunk) {
             try {
                 if (file == null) {
-                    file = Files.createTempFile("call-recording-", pcm ? ".pcm" : ".ulaw");
+                    file = Files.createTempFile("call-recording-", ".wav");
+                    Files.write(file, Wav.header(2, format.sampleRate(), 0));
                 }
-                Files.write(file, chunk, StandardOpenOption.APPEND);
+                byte[] samples = chunk;
+                if (!pcm) {
+                    samples = new byte[2 * chunk.length];
+                    Wav.decodeMulaw(chunk, 0, chunk.length, samples, 0);
+                }
+                Files.write(file, samples, StandardOpenOption.APPEND);
+                dataBytes += samples.length;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -112,45 +125,32 @@ public class TempFileCallRecorder implements CallRecorder {
         public Uni<String> finish() {
             flush();
             buffer = null;
-            CompletableFuture<byte[]> wav = written.thenApplyAsync(v -> {
+            CompletableFuture<Path> wav = written.thenApplyAsync(v -> {
                 try {
-                    return wav();
+                    if (file == null) {
+                        file = Files.createTempFile("call-recording-", ".wav");
+                    }
+                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                        channel.write(ByteBuffer.wrap(Wav.header(2, format.sampleRate(), dataBytes)), 0);
+                    }
+                    return file;
                 } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                } finally {
                     delete();
+                    throw new UncheckedIOException(e);
                 }
             }, io);
             return Uni.createFrom().completionStage(wav)
-                    .chain(bytes -> objects.put(key, bytes, "audio/wav")).replaceWith(key);
+                    .chain(path -> objects.put(key, path, "audio/wav"))
+                    .onTermination().invoke(this::deleteLater).replaceWith(key);
         }
 
-        /**
-         * The WAV file in one array, read and decoded into it piece by piece (not the file's bytes, then the samples,
-         * then the file: three copies of a call's audio at once, a megabyte and a half for twenty seconds).
-         */
-        private byte[] wav() throws IOException {
-            long stored = file == null ? 0 : Files.size(file);
-            long samples = pcm ? stored : 2 * stored;
-            byte[] header = Wav.header(2, format.sampleRate(), samples);
-            byte[] out = new byte[Math.toIntExact(Wav.HEADER_BYTES + samples)];
-            System.arraycopy(header, 0, out, 0, Wav.HEADER_BYTES);
-            if (file == null) {
-                return out;
+        /** The temporary file deleted off whatever thread the store finished on (an event loop, maybe). */
+        private void deleteLater() {
+            try {
+                io.execute(this::delete);
+            } catch (RejectedExecutionException shuttingDown) {
+                delete();
             }
-            try (InputStream in = Files.newInputStream(file)) {
-                if (pcm) {
-                    in.readNBytes(out, Wav.HEADER_BYTES, (int) stored);
-                    return out;
-                }
-                byte[] piece = new byte[BUFFER];
-                int at = Wav.HEADER_BYTES;
-                for (int n = in.read(piece); n > 0; n = in.read(piece)) {
-                    Wav.decodeMulaw(piece, 0, n, out, at);
-                    at += 2 * n;
-                }
-            }
-            return out;
         }
 
         private void delete() {

@@ -3,12 +3,16 @@ package dev.voiceagent.adapters.storage.s3;
 import dev.voiceagent.application.storage.ObjectMetadata;
 import dev.voiceagent.application.storage.ObjectStore;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,6 +117,34 @@ public class S3ObjectStore implements ObjectStore {
         signer.authorize("PUT", endpoint, path, clock.instant(), SigV4.sha256Hex(content)).forEach(builder::header);
         return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
                 HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
+    }
+
+    /**
+     * The file's SHA-256 (the signed payload) read on a worker thread, then the file streamed as the request's body
+     * (the HTTP client reads it as it sends).
+     */
+    @Override
+    public Uni<Void> put(String key, Path file, String contentType) {
+        String path = path(key);
+        return Uni.createFrom().item(() -> {
+            try {
+                return SigV4.sha256Hex(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).chain(sha256 -> {
+            HttpRequest.Builder builder;
+            try {
+                builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://" + SigV4.host(endpoint) + path))
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
+                        .PUT(HttpRequest.BodyPublishers.ofFile(file));
+            } catch (FileNotFoundException e) {
+                throw new UncheckedIOException(e);
+            }
+            signer.authorize("PUT", endpoint, path, clock.instant(), sha256).forEach(builder::header);
+            return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
+                    HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
+        });
     }
 
     private HttpRequest request(String method, String key) {

@@ -1,7 +1,11 @@
 package dev.voiceagent.adapters.storage.s3;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -80,6 +84,23 @@ final class SigV4 {
 
     static String sha256Hex(byte[] data) {
         return HexFormat.of().formatHex(sha256(data));
+    }
+
+    /** A file's SHA-256 (hex), read in pieces (blocking). */
+    static String sha256Hex(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        byte[] piece = new byte[64 * 1024];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n = in.read(piece); n > 0; n = in.read(piece)) {
+                digest.update(piece, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     private String sign(String canonicalRequest, Instant now, String scope) {

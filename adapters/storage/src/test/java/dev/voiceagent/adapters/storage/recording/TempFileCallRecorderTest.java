@@ -12,8 +12,12 @@ import io.smallrye.mutiny.Uni;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +27,8 @@ import org.junit.jupiter.api.Test;
 class TempFileCallRecorderTest {
 
     private final Map<String, byte[]> stored = new HashMap<>();
+    /** The temporary files the recordings were stored from: deleted once stored. */
+    private final List<Path> files = new ArrayList<>();
     private final TempFileCallRecorder recorder = new TempFileCallRecorder(new MemoryStore());
 
     @AfterEach
@@ -31,7 +37,7 @@ class TempFileCallRecorderTest {
     }
 
     @Test
-    void aPhoneCallIsDecodedIntoStereoSamplesAcrossManyFlushes() {
+    void aPhoneCallIsDecodedIntoStereoSamplesAcrossManyFlushes() throws Exception {
         CallRecorder.Recording recording = recorder.open(7, 42, AudioFormat.MULAW_8K);
         int frames = 3 * TempFileCallRecorder.BUFFER / 320 + 7; // more than three buffers: flushed, appended, read back
         for (int f = 0; f < frames; f++) {
@@ -62,6 +68,30 @@ class TempFileCallRecorderTest {
                 assertThat(samples.getShort(at + 2)).as("frame %d, agent sample %d", f, i).isEqualTo(agent);
             }
         }
+        assertThat(files).hasSize(1);
+        assertGone(files.getFirst());
+    }
+
+    @Test
+    void aRecordingTheStoreRefusesLeavesNoFileBehind() throws Exception {
+        List<Path> offered = new ArrayList<>();
+        TempFileCallRecorder refused = new TempFileCallRecorder(new MemoryStore() {
+            @Override
+            public Uni<Void> put(String key, Path file, String contentType) {
+                offered.add(file);
+                return Uni.createFrom().failure(new IllegalStateException("object store answered 503"));
+            }
+        });
+        try {
+            CallRecorder.Recording recording = refused.open(7, 45, AudioFormat.MULAW_8K);
+            recording.frame(new byte[160], new byte[160]);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> recording.finish().await()
+                    .atMost(Duration.ofSeconds(10))).hasMessageContaining("503");
+            assertThat(offered).hasSize(1);
+            assertGone(offered.getFirst());
+        } finally {
+            refused.close();
+        }
     }
 
     @Test
@@ -83,8 +113,16 @@ class TempFileCallRecorderTest {
         assertThat(empty).isEqualTo(Wav.header(2, 8_000, 0));
     }
 
+    /** The temporary file is deleted once the store is done with it (off the thread that finished: within a moment). */
+    private static void assertGone(Path file) throws InterruptedException {
+        for (int i = 0; i < 100 && Files.exists(file); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(file).doesNotExist();
+    }
+
     /** The store's put, in memory; the rest is not used by recordings. */
-    private final class MemoryStore implements ObjectStore {
+    private class MemoryStore implements ObjectStore {
         @Override
         public String backendName() {
             return "memory";
@@ -107,8 +145,18 @@ class TempFileCallRecorderTest {
 
         @Override
         public Uni<Void> put(String key, byte[] content, String contentType) {
+            throw new UnsupportedOperationException("a recording is stored from its file");
+        }
+
+        @Override
+        public Uni<Void> put(String key, Path file, String contentType) {
             assertThat(contentType).isEqualTo("audio/wav");
-            stored.put(key, content);
+            try {
+                stored.put(key, Files.readAllBytes(file));
+                files.add(file);
+            } catch (java.io.IOException e) {
+                return Uni.createFrom().failure(e);
+            }
             return Uni.createFrom().voidItem();
         }
 

@@ -107,6 +107,30 @@ class S3ObjectStoreTest {
     }
 
     @Test
+    void aRecordingIsStreamedFromItsFileWithItsSignedPayload() throws Exception {
+        S3ObjectStore store = store(SECRET, Clock.systemUTC());
+        byte[] audio = new byte[3 * 64 * 1024 + 17]; // more than one piece of the digest's and the upload's reads
+        new java.util.Random(42).nextBytes(audio);
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("recording", ".wav");
+        try {
+            java.nio.file.Files.write(file, audio);
+            store.put("recordings/7/runs/42.wav", file, "audio/wav").await().indefinitely();
+            ObjectMetadata meta = store.metadata("recordings/7/runs/42.wav").await().indefinitely().orElseThrow();
+            assertThat(meta.size()).isEqualTo(audio.length);
+            assertThat(meta.contentType()).isEqualTo("audio/wav");
+            try (InputStream in = store.open("recordings/7/runs/42.wav").await().indefinitely().orElseThrow()) {
+                assertThat(in.readAllBytes()).isEqualTo(audio);
+            }
+            assertThat(SigV4.sha256Hex(file)).isEqualTo(SigV4.sha256Hex(audio));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store("not-the-secret", Clock.systemUTC())
+                    .put("recordings/7/runs/43.wav", file, "audio/wav").await().indefinitely())
+                    .hasMessageContaining("403");
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void missingObjectsAreEmptyNotErrors() {
         S3ObjectStore store = store(SECRET, Clock.systemUTC());
         assertThat(store.metadata("campaigns/7/none.csv").await().indefinitely()).isEmpty();
