@@ -98,35 +98,28 @@ public class LocalObjectStore implements ObjectStore {
 
     @Override
     public Uni<Void> put(String key, byte[] content, String contentType) {
-        return vertx.executeBlocking(Uni.createFrom().item(() -> {
-            Path file = file(key);
-            try {
-                Files.createDirectories(file.getParent());
-                Path partial = file.resolveSibling(file.getFileName() + ".partial");
-                Files.write(partial, content);
-                Files.writeString(metaFile(key), contentType);
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                return null;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }), false).replaceWithVoid();
+        return put(key, contentType, partial -> Files.write(partial, content));
     }
 
-    /** Moved into place (copied, then deleted, across file systems), so the store's file appears whole or not. */
+    /** Moved into place (Files.move copies across file systems), so the store's file appears whole or not. */
     @Override
     public Uni<Void> put(String key, Path source, String contentType) {
+        return put(key, contentType, partial -> Files.move(source, partial, StandardCopyOption.REPLACE_EXISTING));
+    }
+
+    /** What puts the object's bytes at a path beside its final one. */
+    private interface Fill {
+        void into(Path partial) throws IOException;
+    }
+
+    /** The object filled beside its place, then moved there at once (off the event loop). */
+    private Uni<Void> put(String key, String contentType, Fill fill) {
         return vertx.executeBlocking(Uni.createFrom().item(() -> {
             Path file = file(key);
             try {
                 Files.createDirectories(file.getParent());
                 Path partial = file.resolveSibling(file.getFileName() + ".partial");
-                try {
-                    Files.move(source, partial, StandardCopyOption.REPLACE_EXISTING);
-                } catch (IOException differentFileSystem) {
-                    Files.copy(source, partial, StandardCopyOption.REPLACE_EXISTING);
-                    Files.delete(source);
-                }
+                fill.into(partial);
                 Files.writeString(metaFile(key), contentType);
                 Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return null;

@@ -68,16 +68,8 @@ public class SileroVoiceActivityDetector implements VoiceActivityDetector {
         }
         this.environment = env;
         this.session = loaded;
-        this.outputs = outputNames(loaded);
+        this.outputs = loaded == null ? List.of() : List.copyOf(loaded.getOutputNames());
         this.worker = Thread.ofPlatform().daemon().name("silero-vad").start(this::work);
-    }
-
-    private static List<String> outputNames(OrtSession session) {
-        try {
-            return session == null ? List.of() : List.copyOf(session.getOutputNames());
-        } catch (RuntimeException e) {
-            return List.of();
-        }
     }
 
     /** Whether the model runs (false: the energy fallback answers). */
@@ -236,16 +228,16 @@ public class SileroVoiceActivityDetector implements VoiceActivityDetector {
 
     private void infer(List<Request> batch, List<Integer> indices, int rate, double[] out) throws OrtException {
         int b = indices.size();
-        Tensors t = rate == 16_000 ? (wide == null ? wide = new Tensors(rate) : wide)
-                : (narrow == null ? narrow = new Tensors(rate) : narrow);
+        Tensors t = tensors(rate);
         int contextSize = t.context;
         int width = t.width;
         t.input.clear(); // absolute puts stay within the limit: the last batch's, until cleared
         t.state.clear();
         for (int k = 0; k < b; k++) {
-            SileroStream s = batch.get(indices.get(k)).stream();
+            Request r = batch.get(indices.get(k));
+            SileroStream s = r.stream();
             t.input.put(k * width, s.context, 0, contextSize);
-            short[] samples = batch.get(indices.get(k)).samples();
+            short[] samples = r.samples();
             for (int j = 0; j < samples.length; j++) {
                 t.input.put(k * width + contextSize + j, samples[j] / 32768f);
             }
@@ -272,11 +264,18 @@ public class SileroVoiceActivityDetector implements VoiceActivityDetector {
         }
     }
 
+    private Tensors tensors(int rate) throws OrtException {
+        if (rate == 16_000) {
+            return wide != null ? wide : (wide = new Tensors(rate));
+        }
+        return narrow != null ? narrow : (narrow = new Tensors(rate));
+    }
+
     /**
      * The memory of one rate's batches, the largest batch's size, reused by every inference (the worker thread's own):
      * direct buffers that ONNX Runtime reads the inputs from and writes the outputs into (pinned outputs), so a batch
-     * allocates no arrays (it allocated the input, the state and the outputs as Java arrays, a quarter of what forty
-     * calls allocated).
+     * allocates no arrays (Java arrays per batch, and ONNX Runtime's copies of them, were a quarter of what forty calls
+     * allocated).
      */
     private final class Tensors {
         final int context;

@@ -4,7 +4,6 @@ import dev.voiceagent.application.storage.ObjectMetadata;
 import dev.voiceagent.application.storage.ObjectStore;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -109,14 +108,7 @@ public class S3ObjectStore implements ObjectStore {
 
     @Override
     public Uni<Void> put(String key, byte[] content, String contentType) {
-        String path = path(key);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://"
-                        + SigV4.host(endpoint) + path))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
-        signer.authorize("PUT", endpoint, path, clock.instant(), SigV4.sha256Hex(content)).forEach(builder::header);
-        return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
-                HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
+        return put(key, contentType, HttpRequest.BodyPublishers.ofByteArray(content), SigV4.sha256Hex(content));
     }
 
     /**
@@ -125,26 +117,24 @@ public class S3ObjectStore implements ObjectStore {
      */
     @Override
     public Uni<Void> put(String key, Path file, String contentType) {
-        String path = path(key);
         return Uni.createFrom().item(() -> {
             try {
-                return SigV4.sha256Hex(file);
+                return put(key, contentType, HttpRequest.BodyPublishers.ofFile(file), SigV4.sha256Hex(file));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).chain(sha256 -> {
-            HttpRequest.Builder builder;
-            try {
-                builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://" + SigV4.host(endpoint) + path))
-                        .timeout(Duration.ofSeconds(30)).header("Content-Type", contentType)
-                        .PUT(HttpRequest.BodyPublishers.ofFile(file));
-            } catch (FileNotFoundException e) {
-                throw new UncheckedIOException(e);
-            }
-            signer.authorize("PUT", endpoint, path, clock.instant(), sha256).forEach(builder::header);
-            return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
-                    HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
-        });
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).chain(upload -> upload);
+    }
+
+    /** A signed PUT of {@code body}, whose SHA-256 (hex) is {@code sha256}. */
+    private Uni<Void> put(String key, String contentType, HttpRequest.BodyPublisher body, String sha256) {
+        String path = path(key);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(endpoint.getScheme() + "://"
+                        + SigV4.host(endpoint) + path))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", contentType).PUT(body);
+        signer.authorize("PUT", endpoint, path, clock.instant(), sha256).forEach(builder::header);
+        return Uni.createFrom().completionStage(() -> http.sendAsync(builder.build(),
+                HttpResponse.BodyHandlers.discarding())).invoke(response -> check(response, key)).replaceWithVoid();
     }
 
     private HttpRequest request(String method, String key) {
