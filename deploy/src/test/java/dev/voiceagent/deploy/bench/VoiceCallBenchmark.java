@@ -325,7 +325,7 @@ public final class VoiceCallBenchmark {
     }
 
     private static final List<String> LINES = List.of("Where is my order?", "When will it arrive?",
-            "Can I change it?", "Tell me about returns.", "Stop, I see.");
+            "Can I change it?", "Tell me about returns.", "Stop right there.");
     private static final String GREETING = "Hello, this is Acme. How can I help?";
     private static final Map<String, Reply> REPLIES = Map.of(
             "Where is my order?", Reply.says("Sure. Your order left our warehouse this morning."),
@@ -337,7 +337,7 @@ public final class VoiceCallBenchmark {
             "Tell me about returns.", Reply.says("Okay. Returns are free within thirty days and we refund you"
                     + " in full once the parcel reaches our warehouse in good condition and we checked it. You can"
                     + " print the return label from your account."),
-            "Stop, I see.", Reply.says("Alright. Anything else?"));
+            "Stop right there.", Reply.says("Alright. Anything else?"));
 
     public static void main(String[] args) {
         try {
@@ -604,12 +604,12 @@ public final class VoiceCallBenchmark {
             SimulatedCaller caller = new SimulatedCaller(vertx, callerCarrier(), "PCMU").connect(url);
             caller.pauses(1_500).says("Where is my order?").pauses(pause).says("When will it arrive?").pauses(pause)
                     .says("Can I change it?").pauses(pause).says("Tell me about returns.").pauses(2_000)
-                    .says("Stop, I see.").pauses(1_600);
+                    .says("Stop right there.").pauses(1_600);
             callers.add(caller);
             Thread.sleep(Math.max(5, 2_000 / calls)); // calls arrive over about two seconds, not in one instant
         }
         long scriptMs = 1_500 + 3 * pause + 2_000 + 1_600 + lineMs("Where is my order?", "When will it arrive?",
-                "Can I change it?", "Tell me about returns.", "Stop, I see.");
+                "Can I change it?", "Tell me about returns.", "Stop right there.");
         Map<SimulatedCaller, Long> hungUp = new HashMap<>();
         long[] rss = null;
         if (faults() == null) {
@@ -628,6 +628,7 @@ public final class VoiceCallBenchmark {
         List<Long> overhead = new ArrayList<>();
         List<List<Long>> byTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         List<Long> bargeIn = new ArrayList<>();
+        List<Long> afterCut = new ArrayList<>();
         int underruns = 0;
         int pauses = 0;
         int odd = 0;
@@ -652,6 +653,11 @@ public final class VoiceCallBenchmark {
             if (caller.speech.size() >= 5) { // the clear the last line caused (a greeting may have been cut before)
                 long start = caller.speech.get(4)[0];
                 caller.clears.stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
+                long end = caller.speech.get(4)[1];
+                long first = caller.firstAgentFrameAfter(end);
+                if (first > 0) {
+                    afterCut.add(first - end - designedMs());
+                }
             }
             caller.close();
         }
@@ -660,7 +666,7 @@ public final class VoiceCallBenchmark {
         double callSeconds = calls * (callMs / 1000.0);
         return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;"
                 + turns(byTurn) + ");"
-                + " barge-in p50 %d ms, p99 %d ms (%d); underruns %d mid-sentence, %d pauses between sentences;")
+                + " barge-in p50 %d ms, p99 %d ms (%d), the answer after it " + afterCut(afterCut) + "; underruns %d mid-sentence, %d pauses between sentences;")
                 .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
                         percentile(pipeline, 50), percentile(pipeline, 99),
                         percentile(bargeIn, 50), percentile(bargeIn, 99), bargeIn.size(), underruns, pauses)
@@ -670,6 +676,14 @@ public final class VoiceCallBenchmark {
                 + memory(rss, rssBefore, calls)
                 + " callers and fakes %.0f%% of one core; %d calls off script"
                         .formatted(load.applicationMs() / callMs * 100, odd) + faultReport;
+    }
+
+    /**
+     * Overhead p50 / p99 of the answer to the line that cut into the agent (its words settled while the agent was held,
+     * or over two finals where voice activity heard a pause in it).
+     */
+    private static String afterCut(List<Long> overhead) {
+        return "p50 %d / p99 %d ms".formatted(percentile(overhead, 50), percentile(overhead, 99));
     }
 
     /** Overhead p50 / p99 of each call's first, second and third answer. */
@@ -720,13 +734,13 @@ public final class VoiceCallBenchmark {
                     : new BrowserCaller(vertx).connect(url, null);
             caller.pauses(1_500).says("Where is my order?").pauses(2_200).says("When will it arrive?").pauses(2_200)
                     .says("Can I change it?").pauses(2_200).says("Tell me about returns.").pauses(2_000)
-                    .says("Stop, I see.").pauses(1_600);
+                    .says("Stop right there.").pauses(1_600);
             callers.add(caller);
             Thread.sleep(Math.max(5, 2_000 / calls));
         }
         long scriptMs = 1_500 + 3 * 2_200 + 2_000 + 1_600;
         for (String line : List.of("Where is my order?", "When will it arrive?", "Can I change it?",
-                "Tell me about returns.", "Stop, I see.")) {
+                "Tell me about returns.", "Stop right there.")) {
             scriptMs += Speech.pcm16k(line).length / 32;
         }
         Thread.sleep(scriptMs + 500);
@@ -749,6 +763,7 @@ public final class VoiceCallBenchmark {
         List<Long> overhead = new ArrayList<>();
         List<List<Long>> byTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         List<Long> bargeIn = new ArrayList<>();
+        List<Long> afterCut = new ArrayList<>();
         int odd = 0;
         for (int i = 0; i < callers.size(); i++) {
             ScriptedCaller caller = callers.get(i);
@@ -770,6 +785,11 @@ public final class VoiceCallBenchmark {
             if (caller.speech().size() >= 5) {
                 long start = caller.speech().get(4)[0];
                 caller.clears().stream().filter(at -> at >= start).findFirst().ifPresent(at -> bargeIn.add(at - start));
+                long end = caller.speech().get(4)[1];
+                long answer = caller.firstAgentFrameAfter(end);
+                if (answer > 0) {
+                    afterCut.add(answer - end - designedMs());
+                }
             }
             caller.close();
         }
@@ -801,7 +821,7 @@ public final class VoiceCallBenchmark {
                 + " overhead p50 %d ms,"
                 + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;" + turns(byTurn)
                 + "); barge-in p50 %d ms,"
-                + " p99 %d ms (%d); app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core;"
+                + " p99 %d ms (%d), the answer after it " + afterCut(afterCut) + "; app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core;"
                 + " %d calls off script")
                 .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
                         percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
