@@ -9,6 +9,11 @@ import java.util.Arrays;
  * (about 14 zero crossings each side: aliases of a downsampled tone are suppressed by more than 60 dB). Chunks may be
  * any size; feeding a stream in pieces gives exactly the samples feeding it at once would. Latency is the filter's
  * half length, about 2 ms. Not thread-safe: one per stream.
+ *
+ * <p>The taps are fixed-point integers, as many fraction bits as keep any output's sum inside an int (15 for the
+ * rates calls use: a sample within a few units of the exact convolution's), so that the JIT runs each output's dot
+ * product on SIMD lanes: a third of the time of the same loop in doubles, which no JIT may reorder (a WebRTC call's
+ * 48 to 16 kHz conversion was the service's largest single cost).
  */
 public final class Resampler {
 
@@ -22,8 +27,10 @@ public final class Resampler {
      * k0 = ceil((p - half) / up) with the tap at 2 * half - ph, ph = (k0 * up - (p - half)), then every up-th tap before
      * it (the polyphase form: one contiguous dot product per output).
      */
-    private final double[][] phases;
-    private double[] input = new double[64];
+    private final int[][] phases;
+    /** Fraction bits of the taps. */
+    private final int shift;
+    private int[] input = new int[64];
     /** How many of {@code input} hold samples. */
     private int held;
     /** Absolute index of {@code input[0]}; {@code count} absolute inputs received so far. */
@@ -49,12 +56,19 @@ public final class Resampler {
             double window = 0.42 + 0.5 * Math.cos(Math.PI * x) + 0.08 * Math.cos(2 * Math.PI * x);
             kernel[i] = sinc * window * up;
         }
-        this.phases = new double[up][];
+        // the most fraction bits (up to 16) with which no output's sum can leave an int: a phase's |taps| summed,
+        // times a full-scale sample, plus the rounding
+        int bits = 16;
+        while (bits > 1 && widestSum(kernel, up, half, bits) * 32_768L + (1L << (bits - 1)) > Integer.MAX_VALUE) {
+            bits--;
+        }
+        this.shift = bits;
+        this.phases = new int[up][];
         for (int ph = 0; ph < up; ph++) {
             int taps = (2 * half - ph) / up + 1;
-            phases[ph] = new double[taps];
+            phases[ph] = new int[taps];
             for (int j = 0; j < taps; j++) {
-                phases[ph][j] = kernel[2 * half - ph - j * up];
+                phases[ph][j] = (int) Math.round(kernel[2 * half - ph - j * up] * (1 << bits));
             }
         }
     }
@@ -84,7 +98,9 @@ public final class Resampler {
     private short[] drain(boolean toTheEnd) {
         // the last output a full stream yields: every input position is covered
         long lastOutput = toTheEnd ? (count * up - 1) / down : Long.MIN_VALUE;
-        short[] out = new short[16];
+        // about as many outputs as the inputs received cover (grown below if that falls short)
+        short[] out = new short[(int) Math.max(16, Math.min(1 << 20, count * up / down - nextOutput + 2))];
+        int round = 1 << (shift - 1);
         int n = 0;
         while (true) {
             long p = nextOutput * down; // position in the upsampled stream
@@ -93,18 +109,18 @@ public final class Resampler {
                 break;
             }
             long k0 = ceilDiv(p - half, up);
-            double[] taps = phases[(int) (k0 * up - (p - half))];
+            int[] taps = phases[(int) (k0 * up - (p - half))];
             int from = (int) Math.max(0, -k0); // inputs before the stream's first are silence
             int to = (int) Math.min(taps.length, Math.min(lastInput, count - 1) - k0 + 1);
             int base = (int) (k0 - inputStart);
-            double sum = 0;
+            int sum = 0;
             for (int j = from; j < to; j++) {
                 sum += input[base + j] * taps[j];
             }
             if (n == out.length) {
                 out = Arrays.copyOf(out, n * 2);
             }
-            out[n++] = clip(sum);
+            out[n++] = clip((sum + round) >> shift);
             nextOutput++;
         }
         trim();
@@ -122,9 +138,21 @@ public final class Resampler {
         }
     }
 
-    private static short clip(double v) {
-        long r = Math.round(v);
-        return (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, r));
+    private static short clip(int v) {
+        return (short) Math.max(Short.MIN_VALUE, Math.min(Short.MAX_VALUE, v));
+    }
+
+    /** The largest sum of one phase's |taps| at {@code bits} fraction bits. */
+    private static long widestSum(double[] kernel, int up, int half, int bits) {
+        long widest = 0;
+        for (int ph = 0; ph < up; ph++) {
+            long sum = 0;
+            for (int i = 2 * half - ph; i >= 0; i -= up) {
+                sum += Math.abs(Math.round(kernel[i] * (1 << bits)));
+            }
+            widest = Math.max(widest, sum);
+        }
+        return widest;
     }
 
     private static long ceilDiv(long a, long b) {

@@ -2,7 +2,7 @@ package dev.voiceagent.domain.audio;
 
 import java.util.Arrays;
 
-/** The resampler as it was before its polyphase form: every tap found by arithmetic, the oracle of the test. */
+/** The resampler as it was before its polyphase form, in doubles: every tap found by arithmetic, the oracle of the test. */
 final class DirectResampler {
 
     private static final int ZERO_CROSSINGS = 16;
