@@ -3,11 +3,6 @@ package dev.voiceagent.adapters.media.webrtc;
 import dev.voiceagent.application.voice.runtime.port.out.MediaChannel;
 import dev.voiceagent.domain.audio.AudioFormat;
 import dev.voiceagent.domain.audio.Resampler;
-import io.github.jaredmdobson.concentus.OpusApplication;
-import io.github.jaredmdobson.concentus.OpusDecoder;
-import io.github.jaredmdobson.concentus.OpusEncoder;
-import io.github.jaredmdobson.concentus.OpusException;
-import io.github.jaredmdobson.concentus.OpusSignal;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -27,12 +22,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * One browser call's WebRTC peer, in Java on the call's Vert.x context: one UDP socket per call, ICE-lite
- * ({@link Stun}), DTLS-SRTP ({@link DtlsSrtpServer}, {@link Srtp}) and Opus (Concentus, the Java port of libopus),
- * so the session hears and speaks {@link #FORMAT} frames of 20 ms (the agent's audio encoded at 16 kHz, the
- * browser's decoded at 48 kHz and resampled).
+ * ({@link Stun}), DTLS-SRTP ({@link DtlsSrtpServer}, {@link Srtp}) and Opus ({@link OpusCodec}: libopus, or
+ * Concentus where it does not load), so the session hears and speaks {@link #FORMAT} frames of 20 ms (the agent's
+ * audio encoded at 16 kHz, the browser's decoded at 16 kHz, or with Concentus at 48 kHz and resampled).
  * <ul>
  * <li>The browser's packets arrive on the socket's handler (the call's loop): STUN checks answered, DTLS handed to the
  * handshake's thread, SRTP decrypted and decoded, lost packets concealed (up to five).</li>
@@ -50,11 +46,6 @@ final class WebRtcPeer implements MediaChannel {
     private static final long FRAME_NANOS = 20_000_000L;
     /** Opus' RTP clock is 48 kHz whatever the audio's rate (RFC 7587). */
     private static final int RTP_TICKS = 960;
-    /**
-     * The browser's audio is decoded at 48 kHz and cut to 16 kHz here: Concentus 1.0.2 decodes the hybrid and
-     * full-band packets browsers send to silence when asked for 16 kHz (found with Chromium; 48 kHz is exact).
-     */
-    private static final int OPUS_RATE = 48_000;
     /** Browsers check consent every 5 s or so (RFC 7675); after this long without one the peer is gone. */
     private static final long CONSENT_TIMEOUT_NANOS = 20_000_000_000L;
     private static final char[] ICE_CHARS =
@@ -95,12 +86,13 @@ final class WebRtcPeer implements MediaChannel {
     private long lastCheck;
     private Srtp inbound;
     private Srtp outbound;
-    private OpusDecoder decoder;
-    private OpusEncoder encoder;
+    /** libopus at 16 kHz; or Concentus, whose 48 kHz is cut to 16 kHz by {@link #downsampler}. */
+    private final Supplier<OpusCodec> codecs;
+    private OpusCodec codec;
+    private Resampler downsampler;
     private int lastSequence = -1;
-    /** 120 ms at 48 kHz, Opus' longest packet. */
-    private final short[] decoded = new short[OPUS_RATE / 1000 * 120];
-    private final Resampler downsampler = new Resampler(OPUS_RATE, FORMAT.sampleRate());
+    /** 120 ms at 48 kHz, Opus' longest packet at the highest rate a codec decodes at. */
+    private final short[] decoded = new short[48 * 120];
     private boolean aligned;
     private final byte[] heard = new byte[FRAME_SAMPLES * 2];
     private int heardBytes;
@@ -121,11 +113,18 @@ final class WebRtcPeer implements MediaChannel {
      * @param ports the UDP ports to bind from, {first, last}; {0, 0} for any
      */
     WebRtcPeer(Vertx vertx, Context context, List<InetAddress> hosts, int[] ports, Events events) {
+        this(vertx, context, hosts, ports, events, OpusCodec::open);
+    }
+
+    /** With the call's codec from {@code codecs} (tests: Concentus where libopus would be chosen). */
+    WebRtcPeer(Vertx vertx, Context context, List<InetAddress> hosts, int[] ports, Events events,
+            Supplier<OpusCodec> codecs) {
         this.vertx = vertx;
         this.context = context;
         this.hosts = hosts;
         this.ports = ports;
         this.events = events;
+        this.codecs = codecs;
     }
 
     /** The answer to the browser's offer, once this call's socket is bound; a refused offer fails with the reason. */
@@ -166,10 +165,14 @@ final class WebRtcPeer implements MediaChannel {
         });
     }
 
-    /** A UDP socket on a port of the range (a few tries at random ports), or on any port. */
+    /**
+     * A UDP socket on a port of the range (a few tries at random ports), or on any port. Its receive buffer is the
+     * system's (about 200 kB on Linux, seconds of a call's packets): Vert.x also sizes each read's buffer by that
+     * option, so a 256 kB one had every 200-byte packet read into a fresh 256 kB direct buffer (beyond the pool's
+     * chunks: allocated, zeroed and freed each time), where Netty's default reads into a pooled 2 kB one.
+     */
     private Future<DatagramSocket> bind(int attempt) {
-        DatagramSocket candidate = vertx.createDatagramSocket(new DatagramSocketOptions()
-                .setReceiveBufferSize(256 * 1024));
+        DatagramSocket candidate = vertx.createDatagramSocket(new DatagramSocketOptions());
         int port = ports[0] == 0 ? 0 : ports[0] + ThreadLocalRandom.current().nextInt(ports[1] - ports[0] + 1);
         return candidate.listen(port, "0.0.0.0").recover(failure -> {
             candidate.close();
@@ -240,7 +243,7 @@ final class WebRtcPeer implements MediaChannel {
         lastSequence = seq;
         try {
             for (int lost = Math.min(gap - 1, 5); lost > 0; lost--) {
-                heard(decoder.decode(null, 0, 0, decoded, 0, OPUS_RATE / 50, false));
+                heard(codec.conceal(decoded));
             }
             int header = Srtp.headerLength(packet, packet.length);
             int end = packet.length;
@@ -248,25 +251,31 @@ final class WebRtcPeer implements MediaChannel {
                 end -= packet[end - 1] & 0xFF; // padding
             }
             if (header >= 0 && end > header) {
-                heard(decoder.decode(packet, header, end - header, decoded, 0, decoded.length, false));
+                heard(codec.decode(packet, header, end - header, decoded));
             }
-        } catch (OpusException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "an Opus packet not decoded: {0}", e.toString());
         }
     }
 
     /** Decoded samples to the session in 20 ms frames. */
     private void heard(int samples) {
-        short[] cut = downsampler.process(Arrays.copyOf(decoded, samples));
-        if (!aligned && cut.length > 0) {
-            // the resampler holds its filter's half back (about 1 ms): its first output is that much short of a
-            // packet's. Leading silence of that length makes every later frame end with its packet, rather than
-            // wait a packet (20 ms) for its last millisecond.
-            aligned = true;
-            int behind = (samples * FORMAT.sampleRate() / OPUS_RATE - cut.length) % FRAME_SAMPLES;
-            heardBytes = Math.max(0, behind) * 2;
+        short[] cut = decoded;
+        int count = samples;
+        if (downsampler != null) {
+            cut = downsampler.process(Arrays.copyOf(decoded, samples));
+            count = cut.length;
+            if (!aligned && count > 0) {
+                // the resampler holds its filter's half back (about 1 ms): its first output is that much short of a
+                // packet's. Leading silence of that length makes every later frame end with its packet, rather than
+                // wait a packet (20 ms) for its last millisecond.
+                aligned = true;
+                int behind = (samples * FORMAT.sampleRate() / codec.decodeRate() - count) % FRAME_SAMPLES;
+                heardBytes = Math.max(0, behind) * 2;
+            }
         }
-        for (short sample : cut) {
+        for (int i = 0; i < count; i++) {
+            short sample = cut[i];
             heard[heardBytes++] = (byte) sample;
             heard[heardBytes++] = (byte) (sample >> 8);
             if (heardBytes == heard.length) {
@@ -283,15 +292,14 @@ final class WebRtcPeer implements MediaChannel {
         inbound = new Srtp(keys.clientKey, keys.clientSalt);
         outbound = new Srtp(keys.serverKey, keys.serverSalt);
         try {
-            decoder = new OpusDecoder(OPUS_RATE, 1);
-            encoder = new OpusEncoder(FORMAT.sampleRate(), 1, OpusApplication.OPUS_APPLICATION_VOIP);
-            encoder.setBitrate(24_000);
-            encoder.setComplexity(5);
-            encoder.setSignalType(OpusSignal.OPUS_SIGNAL_VOICE);
-        } catch (OpusException e) {
+            codec = codecs.get();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "webrtc call without Opus: {0}", e.toString());
             end("pipeline_error");
             return;
         }
+        downsampler = codec.decodeRate() == FORMAT.sampleRate() ? null
+                : new Resampler(codec.decodeRate(), FORMAT.sampleRate());
         nextDue = System.nanoTime();
         LOG.log(System.Logger.Level.DEBUG, "webrtc call connected from {0}", remote);
         events.connected();
@@ -342,7 +350,7 @@ final class WebRtcPeer implements MediaChannel {
             }
             byte[] packet = new byte[12 + 1275];
             try {
-                int size = encoder.encode(pcm, 0, FRAME_SAMPLES, packet, 12, 1275);
+                int size = codec.encode(pcm, packet, 12, 1275);
                 packet[0] = (byte) 0x80;
                 packet[1] = (byte) ((talking ? 0 : 0x80) | offer.audio.opus);
                 packet[2] = (byte) (sequence >> 8);
@@ -355,7 +363,7 @@ final class WebRtcPeer implements MediaChannel {
                 sequence = (sequence + 1) & 0xFFFF;
                 talking = true;
                 sent++;
-            } catch (OpusException e) {
+            } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "a frame not encoded: {0}", e.toString());
             }
         }
@@ -440,7 +448,12 @@ final class WebRtcPeer implements MediaChannel {
         }
     }
 
-    /** Frees the socket, the timer and the handshake's thread (the call's loop; never blocks). */
+    /** The call's codec, once DTLS is done (for tests). */
+    OpusCodec codec() {
+        return codec;
+    }
+
+    /** Frees the socket, the timer, the handshake's thread and the codec (the call's loop; never blocks). */
     void dispose() {
         if (closed) {
             return;
@@ -455,6 +468,9 @@ final class WebRtcPeer implements MediaChannel {
         }
         if (socket != null) {
             socket.close();
+        }
+        if (codec != null) {
+            codec.close(); // its native memory: nothing on this loop uses it once closed is set
         }
     }
 
