@@ -113,6 +113,9 @@ final class LibOpus implements OpusCodec {
 
     @Override
     public int encode(short[] pcm, byte[] out, int offset, int max) {
+        if (pcm.length < FRAME) { // libopus reads a whole frame from what JNA copied
+            throw new IllegalArgumentException("a frame of " + pcm.length + " samples, not " + FRAME);
+        }
         int size = Calls.opus_encode(encoder, pcm, FRAME, encoded, Math.min(max, encoded.length));
         if (size < 0) {
             throw new IllegalArgumentException("opus_encode: error " + size);
@@ -136,6 +139,9 @@ final class LibOpus implements OpusCodec {
 
     @Override
     public int conceal(short[] out) {
+        if (out.length < FRAME) { // libopus writes a whole frame into what JNA copies back
+            throw new IllegalArgumentException("room for " + out.length + " samples, not " + FRAME);
+        }
         int samples = Calls.opus_decode(decoder, null, 0, out, FRAME, 0);
         if (samples < 0) {
             throw new IllegalArgumentException("opus_decode (concealment): error " + samples);

@@ -93,6 +93,9 @@ class OpusCodecTest {
             byte[] garbage = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF}; // code 3, a frame count of 63: invalid
             assertThatThrownBy(() -> codec.decode(garbage, 0, garbage.length, new short[5_760]))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("opus_decode");
+            assertThatThrownBy(() -> codec.encode(new short[160], new byte[1275], 0, 1275))
+                    .as("half a frame: refused before libopus reads past it")
+                    .isInstanceOf(IllegalArgumentException.class);
             short[] after = roundTrip(codec, said); // the call's codec goes on
             assertThat(rms(Arrays.copyOfRange(after, after.length / 2, after.length))).isGreaterThan(1_000);
         }
