@@ -20,9 +20,9 @@ import java.util.function.Consumer;
 import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.generators.ECKeyPairGenerator;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 import org.bouncycastle.crypto.params.ECKeyGenerationParameters;
@@ -124,8 +124,10 @@ final class DtlsSrtpServer {
     static Identity generate() {
         SecureRandom random = new SecureRandom();
         ECKeyPairGenerator generator = new ECKeyPairGenerator();
+        // Bouncy Castle's P-256 of its own (CustomNamedCurves): each handshake's signature about four times faster than
+        // on the generic curve ECNamedCurveTable gives; the certificate names the same curve
         generator.init(new ECKeyGenerationParameters(new ECNamedDomainParameters(SECObjectIdentifiers.secp256r1,
-                ECNamedCurveTable.getByOID(SECObjectIdentifiers.secp256r1)), random));
+                CustomNamedCurves.getByOID(SECObjectIdentifiers.secp256r1)), random));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
         Instant now = Instant.now();
         Instant expires = now.plus(Duration.ofDays(30));

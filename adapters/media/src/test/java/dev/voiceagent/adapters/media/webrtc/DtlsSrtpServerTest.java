@@ -8,6 +8,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
+import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
+import org.bouncycastle.math.ec.custom.sec.SecP256R1Curve;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,5 +92,18 @@ class DtlsSrtpServerTest {
         assertThat(DtlsSrtpServer.matches(identity.der, "md5 AA:BB")).isFalse();
         assertThat(DtlsSrtpServer.matches(identity.der, null)).isFalse();
         assertThat(identity.fingerprint).matches("sha-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}");
+    }
+
+    /**
+     * The key signs on Bouncy Castle's own P-256 arithmetic (each handshake's signature a quarter of the generic
+     * curve's time), and its certificate still names P-256 by its OID, as browsers expect.
+     */
+    @Test
+    void theCertificatesKeyIsOnTheFastP256AndTheCertificateNamesTheCurve() throws Exception {
+        DtlsSrtpServer.Identity identity = DtlsSrtpServer.generate();
+        assertThat(((ECPrivateKeyParameters) identity.key).getParameters().getCurve())
+                .isInstanceOf(SecP256R1Curve.class);
+        var key = org.bouncycastle.asn1.x509.Certificate.getInstance(identity.der).getSubjectPublicKeyInfo();
+        assertThat(key.getAlgorithm().getParameters()).isEqualTo(SECObjectIdentifiers.secp256r1);
     }
 }
