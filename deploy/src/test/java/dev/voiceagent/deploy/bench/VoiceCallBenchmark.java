@@ -24,8 +24,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -359,6 +361,7 @@ public final class VoiceCallBenchmark {
         }
         FakeProviderServer twilio = new FakeProviderServer();
         FakeVoiceProviders voices = new FakeVoiceProviders();
+        fakes = voices;
         Map<String, String> env = new HashMap<>();
         twilio.start().forEach((k, v) -> env.put(variable(k), v));
         voices.start().forEach((k, v) -> env.put(variable(k), v));
@@ -564,7 +567,11 @@ public final class VoiceCallBenchmark {
         return property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
+    /** The fakes of the measured run (how late their delays fired is part of each level's report). */
+    private static FakeVoiceProviders fakes;
+
     private static String level(BenchApp app, Vertx vertx, long workflow, int calls) throws Exception {
+        fakes.late.clear();
         long runsBefore = (long) app.queryDouble("SELECT COALESCE(max(id), 0) FROM workflow_runs");
         if (browser()) {
             return browserLevel(app, vertx, workflow, calls, runsBefore);
@@ -674,8 +681,8 @@ public final class VoiceCallBenchmark {
                         .formatted(used.applicationMs() / callSeconds, used.applicationMs() / callSeconds / 10,
                                 used.postgresMs())
                 + memory(rss, rssBefore, calls)
-                + " callers and fakes %.0f%% of one core; %d calls off script"
-                        .formatted(load.applicationMs() / callMs * 100, odd) + faultReport;
+                + " callers and fakes %.0f%% of one core (their delays late %s); %d calls off script"
+                        .formatted(load.applicationMs() / callMs * 100, late(), odd) + faultReport;
     }
 
     /**
@@ -715,9 +722,11 @@ public final class VoiceCallBenchmark {
     private static String browserLevel(BenchApp app, Vertx vertx, long workflow, int calls, long runsBefore)
             throws Exception {
         List<String> urls = new ArrayList<>();
+        List<Long> runs = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             String run = BenchApp.field(app.post("/api/v1/workflow/" + workflow + "/runs",
                     "{\"mode\":\"smallwebrtc\",\"name\":\"bench\"}", null), "id");
+            runs.add(Long.parseLong(run));
             urls.add(app.base.replace("http://localhost", "ws://127.0.0.1")
                     + ("webrtc".equals(transport()) ? "/api/v1/ws/signaling/" : "/api/v1/ws/voice/") + workflow + "/"
                     + run + "?token=" + app.apiKey);
@@ -794,6 +803,7 @@ public final class VoiceCallBenchmark {
             caller.close();
         }
         List<Long> pipeline = ownPart(app, runsBefore);
+        String where = whereItWent(app, runs, callers);
         double callSeconds = calls * (callMs / 1000.0);
         String setup = "";
         if ("webrtc".equals(transport())) { // the offer's answer, the first ICE check, DTLS: p50 / p99 each
@@ -820,8 +830,8 @@ public final class VoiceCallBenchmark {
         return ("%3d " + transport() + " calls:" + setup + " first audio after the socket opened p50 %d ms, p99 %d ms;"
                 + " overhead p50 %d ms,"
                 + " p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;" + turns(byTurn)
-                + "); barge-in p50 %d ms,"
-                + " p99 %d ms (%d), the answer after it " + afterCut(afterCut) + "; app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core;"
+                + where + "); barge-in p50 %d ms,"
+                + " p99 %d ms (%d), the answer after it " + afterCut(afterCut) + "; app CPU %.1f%% of one core per call;%s callers and fakes %.0f%% of one core (their delays late " + late() + ");"
                 + " %d calls off script")
                 .formatted(calls, percentile(firstAudio, 50), percentile(firstAudio, 99), percentile(overhead, 50),
                         percentile(overhead, 99), overhead.size(), percentile(pipeline, 50),
@@ -1099,6 +1109,67 @@ public final class VoiceCallBenchmark {
             }
         }
         return pipeline;
+    }
+
+    /**
+     * Where each of the first three answers' overhead went, from the caller's clock and the service's latency event
+     * (both this machine's wall clock): the caller's last speech frame to voice activity's stop beyond its designed
+     * silence (the frames' way in, decoding, the detector's queue and windows), the service's own part after the stop
+     * (as {@link #ownPart}), and the answer's first frame from the session to the caller's ear (encoding, pacing, the
+     * way out); p50 / p99 each. Empty when no event matched.
+     */
+    private static String whereItWent(BenchApp app, List<Long> runs, List<ScriptedCaller> callers) throws Exception {
+        Map<Long, List<long[]>> events = new HashMap<>(); // run: {played at, stop to played, own part}
+        try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("""
+                SELECT r.id, e->>'timestamp',
+                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint,
+                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint
+                       - (e->'payload'->>'llm_first_text_ms')::bigint
+                       - (e->'payload'->>'tts_first_audio_ms')::bigint - 150
+                  FROM workflow_runs r, jsonb_array_elements(r.logs->'realtime_feedback_events') e
+                 WHERE r.id = ANY(?) AND e->>'type' = 'rtf-latency-measured'
+                   AND e->'payload'->>'llm_first_text_ms' IS NOT NULL""")) {
+            ps.setArray(1, c.createArrayOf("bigint", runs.toArray()));
+            try (var rows = ps.executeQuery()) {
+                while (rows.next()) {
+                    long played = Instant.parse(rows.getString(2)).toEpochMilli();
+                    events.computeIfAbsent(rows.getLong(1), k -> new ArrayList<>())
+                            .add(new long[] {played, rows.getLong(3), rows.getLong(4)});
+                }
+            }
+        }
+        List<Long> toStop = new ArrayList<>();
+        List<Long> own = new ArrayList<>();
+        List<Long> out = new ArrayList<>();
+        long silence = VoiceSessionFactory.ACTIVITY.stop().toMillis();
+        for (int i = 0; i < callers.size(); i++) {
+            ScriptedCaller caller = callers.get(i);
+            List<long[]> run = events.getOrDefault(runs.get(i), List.of());
+            for (int turn = 0; turn < Math.min(3, caller.speech().size()); turn++) {
+                long end = caller.speech().get(turn)[1];
+                long heard = caller.firstAgentFrameAfter(end);
+                long[] event = run.stream().filter(e -> e[0] >= end && e[0] <= heard + 5)
+                        .max(Comparator.comparingLong(e -> e[0])).orElse(null);
+                if (heard > 0 && event != null) {
+                    toStop.add(event[0] - event[1] - end - silence);
+                    own.add(event[2]);
+                    out.add(heard - event[0]);
+                }
+            }
+        }
+        if (own.isEmpty()) {
+            return "";
+        }
+        return "; where it went (%d answers): to voice activity's stop %d / %d, the service's part %d / %d, the first"
+                .formatted(own.size(), percentile(toStop, 50), percentile(toStop, 99), percentile(own, 50),
+                        percentile(own, 99))
+                + " frame's way out %d / %d ms".formatted(percentile(out, 50), percentile(out, 99));
+    }
+
+    /** How late the fakes' designed delays fired this level, p50 / p99: the harness's lag, inside the overhead. */
+    private static String late() {
+        List<Long> late = new ArrayList<>(fakes.late);
+        return "p50 %d / p99 %d ms".formatted(percentile(late, 50), percentile(late, 99));
     }
 
     private static long lineMs(String... lines) {

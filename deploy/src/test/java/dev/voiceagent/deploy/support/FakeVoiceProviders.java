@@ -275,6 +275,11 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     }
 
     private Vertx vertx;
+    /**
+     * How late each of the fakes' designed delays fired, in ms past its time: this process's own lag (its event loops
+     * and the box's other work), which the benchmark's voice-to-voice figures include.
+     */
+    public final java.util.Queue<Long> late = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private HttpServer server;
 
     public static void reset() {
@@ -567,7 +572,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     String line = next == null && framesSinceFinalize[0] >= AUDIO_BUFFERED_FRAMES ? "" : next;
                     framesSinceFinalize[0] = 0;
                     if (line != null) {
-                        vertx.setTimer(sttDelayMs, t -> {
+                        delayed(sttDelayMs, t -> {
                             if (!ws.isClosed()) {
                                 if (!line.isEmpty()) {
                                     faults.finals.incrementAndGet();
@@ -668,7 +673,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     boolean speechFinal = !said.isEmpty() && at - lastEnd >= 300 / 20;
                     String line = String.join(" ", said);
                     sttEvent(key, "Finalize at frame " + at);
-                    vertx.setTimer(sttDelayMs, t -> {
+                    delayed(sttDelayMs, t -> {
                         if (!ws.isClosed()) {
                             ws.writeTextMessage(results(line, true, speechFinal, true));
                             sttEvent(key, "final '" + line + "'");
@@ -798,7 +803,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     int order = turn[0]++;
                     long end = endMs;
                     sttEvent(key, "ForceEndpoint at frame " + at);
-                    vertx.setTimer(sttDelayMs, t -> {
+                    delayed(sttDelayMs, t -> {
                         if (ws.isClosed()) {
                             return;
                         }
@@ -850,7 +855,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 case "ForceEndTurn" -> {
                     String line = callerScript.isEmpty() ? CALLER_LINES.pollFirst() : own.pollFirst();
                     int index = turn[0]++;
-                    vertx.setTimer(sttDelayMs, t -> {
+                    delayed(sttDelayMs, t -> {
                         if (ws.isClosed()) {
                             return;
                         }
@@ -944,7 +949,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                         chars.add(new Object[] {String.valueOf(word.charAt(k)), 60 * w + each * k, each});
                     }
                 }
-                vertx.setTimer(ttsDelayMs, t -> {
+                delayed(ttsDelayMs, t -> {
                     for (int at = 0; at < audio.length; at += 100 * bytesPerMs) {
                         byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length,
                                 at + 100 * bytesPerMs));
@@ -1049,7 +1054,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                     ws.writeTextMessage(new JsonObject().put("type", "input_audio_buffer.committed")
                             .put("item_id", item).encode());
                     String line = ear != null ? ear.transcript() : CALLER_LINES.pollFirst();
-                    vertx.setTimer(sttDelayMs, t -> {
+                    delayed(sttDelayMs, t -> {
                         if (ws.isClosed()) {
                             return;
                         }
@@ -1105,7 +1110,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 starts.add(w * 0.06);
                 ends.add(w * 0.06 + 0.05);
             }
-            vertx.setTimer(ttsDelayMs, t -> {
+            delayed(ttsDelayMs, t -> {
                 for (int at = 0; at < audio.length && !ws.isClosed() && !cancelled.contains(id); at += 800) {
                     byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800));
                     ws.writeTextMessage(new JsonObject().put("type", "chunk").put("context_id", id).put("done", false)
@@ -1189,7 +1194,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 starts.add(w * 0.06);
                 ends.add(w * 0.06 + 0.05);
             }
-            vertx.setTimer(ttsDelayMs, t -> {
+            delayed(ttsDelayMs, t -> {
                 for (int at = 0; at < audio.length && !ws.isClosed() && !cleared.contains(id); at += 100 * bytesPerMs) {
                     byte[] chunk = Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 100 * bytesPerMs));
                     ws.writeTextMessage(new JsonObject().put("type", "chunk").put("contextId", id)
@@ -1247,7 +1252,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             if (!Boolean.TRUE.equals(json.getBoolean("stream")) && json.encode().contains("voicemail detection")) {
                 CLASSIFIER_REQUESTS.add(json); // the voicemail classifier: one answer, not streamed
                 String verdict = VERDICTS.isEmpty() ? "CONVERSATION" : VERDICTS.pollFirst();
-                vertx.setTimer(llmDelayMs, t -> request.response().putHeader("Content-Type", "application/json")
+                delayed(llmDelayMs, t -> request.response().putHeader("Content-Type", "application/json")
                         .end(new JsonObject().put("id", "cmpl-vm").put("object", "chat.completion")
                                 .put("choices", new JsonArray().add(new JsonObject().put("index", 0)
                                         .put("message", new JsonObject().put("role", "assistant")
@@ -1379,7 +1384,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             boolean last = i == events.size() - 1;
             boolean usage = i == events.size() - 2;
             boolean breaks = breakAfter > 0 && i == breakAfter;
-            vertx.setTimer(llmDelayMs + (long) i * reply.wordMs(), t -> {
+            delayed(llmDelayMs + (long) i * reply.wordMs(), t -> {
                 if (ended[0] || request.connection() == null || response.closed()) {
                     return;
                 }
@@ -1449,7 +1454,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             for (int i = 0; i < audio.length; i++) {
                 audio[i] = (byte) (i % 2 == 0 ? 0x1F : 0x9F);
             }
-            vertx.setTimer(ttsDelayMs, t -> {
+            delayed(ttsDelayMs, t -> {
                 for (int at = 0; at < audio.length && !response.closed(); at += 800) {
                     response.write(Buffer.buffer(Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 800))));
                 }
@@ -1479,5 +1484,14 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
 
     private static String shorten(String text) {
         return text.length() > 80 ? text.substring(0, 80) + "..." : text;
+    }
+
+    /** A designed delay: {@code handler} after {@code ms}, and how late it fired kept in {@link #late}. */
+    private long delayed(long ms, io.vertx.core.Handler<Long> handler) {
+        long due = System.nanoTime() + ms * 1_000_000;
+        return vertx.setTimer(ms, t -> {
+            late.add(Math.max(0, (System.nanoTime() - due) / 1_000_000));
+            handler.handle(t);
+        });
     }
 }
