@@ -673,7 +673,7 @@ public final class VoiceCallBenchmark {
             caller.close();
         }
         String faultReport = faults() == null ? "" : "\n     " + faultReport(app, urls, tags, callers, hungUp);
-        List<Long> pipeline = ownPart(app, runsBefore);
+        List<Long> pipeline = ownPart(latencyEvents(app, runsBefore));
         double callSeconds = calls * (callMs / 1000.0);
         return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;"
                 + turns(byTurn) + ");"
@@ -806,8 +806,9 @@ public final class VoiceCallBenchmark {
             }
             caller.close();
         }
-        List<Long> pipeline = ownPart(app, runsBefore);
-        String where = whereItWent(app, runs, callers);
+        Map<Long, List<long[]>> events = latencyEvents(app, runsBefore);
+        List<Long> pipeline = ownPart(events);
+        String where = whereItWent(events, runs, callers);
         double callSeconds = calls * (callMs / 1000.0);
         String setup = "";
         if ("webrtc".equals(transport())) { // the offer's answer, the first ICE check, DTLS: p50 / p99 each
@@ -1095,24 +1096,36 @@ public final class VoiceCallBenchmark {
      * The service's own part after voice activity heard the caller stop, from each answer's latency event: stop to
      * first frame, minus the model's first text, minus its first sentence's first audio, minus the recognizer's 150 ms.
      */
-    private static List<Long> ownPart(BenchApp app, long runsBefore) throws Exception {
-        List<Long> pipeline = new ArrayList<>();
+    private static List<Long> ownPart(Map<Long, List<long[]>> events) {
+        return events.values().stream().flatMap(List::stream).map(e -> e[2]).toList();
+    }
+
+    /**
+     * Each answer's latency event of the runs after {@code runsBefore}, by run: {when its first audio went out (epoch
+     * ms), voice activity's stop to then, the service's own part (as {@link #ownPart})}.
+     */
+    private static Map<Long, List<long[]>> latencyEvents(BenchApp app, long runsBefore) throws Exception {
+        Map<Long, List<long[]>> events = new HashMap<>();
         Thread.sleep(1_000); // the runs' end is written just after the sockets close
         try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("""
-                SELECT (e->'payload'->>'user_stop_to_bot_started_ms')::bigint
+                SELECT r.id, e->>'timestamp',
+                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint,
+                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint
                        - (e->'payload'->>'llm_first_text_ms')::bigint
-                       - (e->'payload'->>'tts_first_audio_ms')::bigint - 150 AS own
+                       - (e->'payload'->>'tts_first_audio_ms')::bigint - 150
                   FROM workflow_runs r, jsonb_array_elements(r.logs->'realtime_feedback_events') e
                  WHERE r.id > ? AND e->>'type' = 'rtf-latency-measured'
                    AND e->'payload'->>'llm_first_text_ms' IS NOT NULL""")) {
             ps.setLong(1, runsBefore);
             try (var rows = ps.executeQuery()) {
                 while (rows.next()) {
-                    pipeline.add(rows.getLong(1));
+                    long played = Instant.parse(rows.getString(2)).toEpochMilli();
+                    events.computeIfAbsent(rows.getLong(1), k -> new ArrayList<>())
+                            .add(new long[] {played, rows.getLong(3), rows.getLong(4)});
                 }
             }
         }
-        return pipeline;
+        return events;
     }
 
     /**
@@ -1122,26 +1135,7 @@ public final class VoiceCallBenchmark {
      * (as {@link #ownPart}), and the answer's first frame from the session to the caller's ear (encoding, pacing, the
      * way out); p50 / p99 each. Empty when no event matched.
      */
-    private static String whereItWent(BenchApp app, List<Long> runs, List<ScriptedCaller> callers) throws Exception {
-        Map<Long, List<long[]>> events = new HashMap<>(); // run: {played at, stop to played, own part}
-        try (Connection c = app.sql(); PreparedStatement ps = c.prepareStatement("""
-                SELECT r.id, e->>'timestamp',
-                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint,
-                       (e->'payload'->>'user_stop_to_bot_started_ms')::bigint
-                       - (e->'payload'->>'llm_first_text_ms')::bigint
-                       - (e->'payload'->>'tts_first_audio_ms')::bigint - 150
-                  FROM workflow_runs r, jsonb_array_elements(r.logs->'realtime_feedback_events') e
-                 WHERE r.id = ANY(?) AND e->>'type' = 'rtf-latency-measured'
-                   AND e->'payload'->>'llm_first_text_ms' IS NOT NULL""")) {
-            ps.setArray(1, c.createArrayOf("bigint", runs.toArray()));
-            try (var rows = ps.executeQuery()) {
-                while (rows.next()) {
-                    long played = Instant.parse(rows.getString(2)).toEpochMilli();
-                    events.computeIfAbsent(rows.getLong(1), k -> new ArrayList<>())
-                            .add(new long[] {played, rows.getLong(3), rows.getLong(4)});
-                }
-            }
-        }
+    private static String whereItWent(Map<Long, List<long[]>> events, List<Long> runs, List<ScriptedCaller> callers) {
         List<Long> toStop = new ArrayList<>();
         List<Long> own = new ArrayList<>();
         List<Long> out = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.voiceagent.domain.audio.Loudness;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -22,10 +23,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -279,7 +282,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
      * How late each of the fakes' designed delays fired, in ms past its time: this process's own lag (its event loops
      * and the box's other work), which the benchmark's voice-to-voice figures include.
      */
-    public final java.util.Queue<Long> late = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    public final Queue<Long> late = new ConcurrentLinkedQueue<>();
     private HttpServer server;
 
     public static void reset() {
@@ -1487,7 +1490,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
     }
 
     /** A designed delay: {@code handler} after {@code ms}, and how late it fired kept in {@link #late}. */
-    private long delayed(long ms, io.vertx.core.Handler<Long> handler) {
+    private long delayed(long ms, Handler<Long> handler) {
         long due = System.nanoTime() + ms * 1_000_000;
         return vertx.setTimer(ms, t -> {
             late.add(Math.max(0, (System.nanoTime() - due) / 1_000_000));
