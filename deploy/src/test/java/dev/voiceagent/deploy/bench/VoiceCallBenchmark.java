@@ -37,6 +37,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -581,6 +582,7 @@ public final class VoiceCallBenchmark {
             return browserLevel(app, vertx, workflow, calls, runsBefore);
         }
         List<String> urls = new ArrayList<>();
+        List<Long> runs = new ArrayList<>();
         List<String> tags = new ArrayList<>();
         Random plans = new Random(seed() + calls);
         for (int i = 0; i < calls; i++) {
@@ -603,7 +605,8 @@ public final class VoiceCallBenchmark {
             FakeProviderServer.REQUESTS.clear();
             String initiated = app.post("/api/v1/telephony/initiate-call", "{\"workflow_id\":" + dialed
                     + ",\"phone_number\":\"+442071838750\"}", null);
-            urls.add(mediaAddress(app, Long.parseLong(BenchApp.field(initiated, "workflow_run_id"))));
+            runs.add(Long.parseLong(BenchApp.field(initiated, "workflow_run_id")));
+            urls.add(mediaAddress(app, runs.getLast()));
         }
         long[] rssBefore = app.rssKb();
         CpuTime before = CpuTime.now(app.process.pid());
@@ -673,10 +676,12 @@ public final class VoiceCallBenchmark {
             caller.close();
         }
         String faultReport = faults() == null ? "" : "\n     " + faultReport(app, urls, tags, callers, hungUp);
-        List<Long> pipeline = ownPart(latencyEvents(app, runsBefore));
+        Map<Long, List<long[]>> events = latencyEvents(app, runsBefore);
+        List<Long> pipeline = ownPart(events);
+        String where = whereItWent(events, runs, callers.stream().map(Heard::of).toList());
         double callSeconds = calls * (callMs / 1000.0);
         return ("%3d calls: overhead p50 %d ms, p99 %d ms (%d answers; after voice activity's stop p50 %d ms, p99 %d ms;"
-                + turns(byTurn) + ");"
+                + turns(byTurn) + where + ");"
                 + " barge-in p50 %d ms, p99 %d ms (%d), the answer after it " + afterCut(afterCut) + "; underruns %d mid-sentence, %d pauses between sentences;")
                 .formatted(calls, percentile(overhead, 50), percentile(overhead, 99), overhead.size(),
                         percentile(pipeline, 50), percentile(pipeline, 99),
@@ -808,7 +813,7 @@ public final class VoiceCallBenchmark {
         }
         Map<Long, List<long[]>> events = latencyEvents(app, runsBefore);
         List<Long> pipeline = ownPart(events);
-        String where = whereItWent(events, runs, callers);
+        String where = whereItWent(events, runs, callers.stream().map(Heard::of).toList());
         double callSeconds = calls * (callMs / 1000.0);
         String setup = "";
         if ("webrtc".equals(transport())) { // the offer's answer, the first ICE check, DTLS: p50 / p99 each
@@ -1135,22 +1140,26 @@ public final class VoiceCallBenchmark {
      * (as {@link #ownPart}), and the answer's first frame from the session to the caller's ear (encoding, pacing, the
      * way out); p50 / p99 each. Empty when no event matched.
      */
-    private static String whereItWent(Map<Long, List<long[]>> events, List<Long> runs, List<ScriptedCaller> callers) {
+    private static String whereItWent(Map<Long, List<long[]>> events, List<Long> runs, List<Heard> callers) {
         List<Long> toStop = new ArrayList<>();
         List<Long> own = new ArrayList<>();
         List<Long> out = new ArrayList<>();
+        List<List<Long>> toStopByTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<List<Long>> ownByTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         long silence = VoiceSessionFactory.ACTIVITY.stop().toMillis();
         for (int i = 0; i < callers.size(); i++) {
-            ScriptedCaller caller = callers.get(i);
+            Heard caller = callers.get(i);
             List<long[]> run = events.getOrDefault(runs.get(i), List.of());
             for (int turn = 0; turn < Math.min(3, caller.speech().size()); turn++) {
                 long end = caller.speech().get(turn)[1];
-                long heard = caller.firstAgentFrameAfter(end);
+                long heard = caller.firstFrameAfter().applyAsLong(end);
                 long[] event = run.stream().filter(e -> e[0] >= end && e[0] <= heard + 5)
                         .max(Comparator.comparingLong(e -> e[0])).orElse(null);
                 if (heard > 0 && event != null) {
                     toStop.add(event[0] - event[1] - end - silence);
+                    toStopByTurn.get(turn).add(event[0] - event[1] - end - silence);
                     own.add(event[2]);
+                    ownByTurn.get(turn).add(event[2]);
                     out.add(heard - event[0]);
                 }
             }
@@ -1158,10 +1167,23 @@ public final class VoiceCallBenchmark {
         if (own.isEmpty()) {
             return "";
         }
-        return "; where it went (%d answers): to voice activity's stop %d / %d, the service's part %d / %d, the first"
-                .formatted(own.size(), percentile(toStop, 50), percentile(toStop, 99), percentile(own, 50),
-                        percentile(own, 99))
+        return "; where it went (%d answers): to voice activity's stop %d / %d (%s), the service's part %d / %d (%s),"
+                .formatted(own.size(), percentile(toStop, 50), percentile(toStop, 99), turns(toStopByTurn).strip(),
+                        percentile(own, 50), percentile(own, 99), turns(ownByTurn).strip())
+                + " the first"
                 + " frame's way out %d / %d ms".formatted(percentile(out, 50), percentile(out, 99));
+    }
+
+    /** What a caller said (each line's voiced start and end, epoch ms) and when it first heard the agent after a time. */
+    private record Heard(List<long[]> speech, LongUnaryOperator firstFrameAfter) {
+
+        static Heard of(ScriptedCaller caller) {
+            return new Heard(caller.speech(), caller::firstAgentFrameAfter);
+        }
+
+        static Heard of(SimulatedCaller caller) {
+            return new Heard(caller.speech, caller::firstAgentFrameAfter);
+        }
     }
 
     /** How late the fakes' designed delays fired this level, p50 / p99: the harness's lag, inside the overhead. */
