@@ -13,6 +13,9 @@ import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,6 +65,64 @@ class PackagedApplicationIT {
     }
 
     /**
+     * Phone calls that talk, stored as a tenant's are: the simulator's carrier connects each to the media route as
+     * Twilio would (the run read from the database, its events, transcript and recording written back) and its callee
+     * says two lines, the second over the agent's answer; the simulator's recognizer, model and voice answer. As the
+     * AOT cache's training run, this puts the database-backed half of a call in the cache (the warm-up's rehearsed calls
+     * store nothing), so a new replica's first calls start on trained profiles.
+     */
+    @Test
+    void simulatedPhoneCallsTalkAndAreStoredInThePackagedJar() throws Exception {
+        String key = Api.createKey(Api.signUp("packaged-voice"), "it");
+        SimulatorVoiceCallEndToEndTest.simulatorModels(key);
+        long workflow = Api.asKey(key).contentType(ContentType.JSON).body(Map.of("name", "Dental",
+                "workflow_definition", SimulatorVoiceCallEndToEndTest.dentalAgent()))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+        long config = Api.asKey(key).contentType(ContentType.JSON).body(Map.of("name", "Laptop", "config", Map.of(
+                "provider", "simulator", "ring_delay_ms", 50, "rules", List.of(Map.of("suffix", "", "outcome",
+                        "completed", "lines", List.of(FIRST, SECOND), "pause_ms", 400, "interrupt_line", 2,
+                        "interrupt_after_ms", 900)))))
+                .post("/api/v1/organizations/telephony-configs").then().statusCode(200).extract().jsonPath()
+                .getLong("id");
+        Api.asKey(key).contentType(ContentType.JSON).body(Map.of("address", "+15550142000", "inbound_workflow_id",
+                workflow)).post("/api/v1/organizations/telephony-configs/" + config + "/phone-numbers").then()
+                .statusCode(200);
+        List<Long> runs = new ArrayList<>();
+        for (int i = 0; i < CALLS; i++) {
+            runs.add(Api.asKey(key).contentType(ContentType.JSON).body(Map.of("workflow_id", workflow,
+                    "phone_number", "+1555010" + (4_100 + i))).post("/api/v1/telephony/initiate-call").then()
+                    .statusCode(200).extract().jsonPath().getLong("workflow_run_id"));
+        }
+        for (long run : runs) {
+            JsonPath done = completed(key, workflow, run);
+            String transcript = new String(Api.download(done.getString("transcript_public_url")),
+                    StandardCharsets.UTF_8);
+            assertThat(transcript).as("run %d", run)
+                    .startsWith("assistant: Hello, this is Acme Dental. How can I help?\nuser: " + FIRST + "\n")
+                    .contains("user: " + SECOND + "\n").endsWith("assistant: Your cleaning is booked for Tuesday.\n");
+            assertThat(done.getString("gathered_context.call_disposition")).isEqualTo("end_call_node");
+        }
+    }
+
+    private static final int CALLS = 4;
+    private static final String FIRST = "Hi, I have a question.";
+    private static final String SECOND = "Please book a cleaning on Tuesday.";
+
+    private static JsonPath completed(String key, long workflow, long run)
+            throws InterruptedException {
+        for (int i = 0; i < 600; i++) {
+            JsonPath found = Api.asKey(key).get("/api/v1/workflow/" + workflow + "/runs/"
+                    + run).then().statusCode(200).extract().jsonPath();
+            if (found.getBoolean("is_completed") && found.get("transcript_public_url") != null
+                    && found.get("gathered_context.call_disposition") != null) {
+                return found;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("run " + run + " never completed");
+    }
+
+    /**
      * The packaged replica (prod profile, its warm-up on) reports ready only once its warm-up ran every stage: voice
      * activity, the carriers' media, WebRTC and the rehearsed calls, each with its time (a stage that failed would say
      * why instead), every rehearsed call talked to its end. As the AOT cache's training run, this puts the rehearsed
@@ -77,7 +138,7 @@ class PackagedApplicationIT {
             status = given().get("/q/health/ready").statusCode();
         }
         String ready = given().get("/q/health/ready").then().statusCode(200).extract().asString();
-        Map<String, Object> warmUp = io.restassured.path.json.JsonPath.from(ready)
+        Map<String, Object> warmUp = JsonPath.from(ready)
                 .getMap("checks.find { it.name == 'warm-up' }.data");
         assertThat(warmUp).as(ready).isNotNull().containsEntry("done", true);
         assertThat(List.of("voice_activity_ms", "carrier_media_ms", "webrtc_ms", "calls_ms", "total_ms"))

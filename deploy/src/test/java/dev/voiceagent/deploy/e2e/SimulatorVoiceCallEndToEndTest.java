@@ -43,10 +43,21 @@ class SimulatorVoiceCallEndToEndTest {
     @BeforeEach
     void setUp() {
         key = Api.createKey(Api.signUp("simulated-voice"), "k");
-        as(key).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
+        simulatorModels(key);
+        workflow = as(key).body(Map.of("name", "Dental", "workflow_definition", dentalAgent()))
+                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
+    }
+
+    /** The organization's models: the simulator's recognizer, language model and voice (no provider, no key). */
+    static void simulatorModels(String apiKey) {
+        as(apiKey).body(Map.of("version", 2, "mode", "byok", "byok", Map.of("mode", "pipeline", "pipeline", Map.of(
                 "llm", Map.of("provider", "simulator"), "stt", Map.of("provider", "simulator"),
                 "tts", Map.of("provider", "simulator")))))
                 .put("/api/v1/organizations/model-configurations/v2").then().statusCode(200);
+    }
+
+    /** A dental practice's agent: a greeting, interruptible, and an end node reached by booking a cleaning. */
+    static Map<String, Object> dentalAgent() {
         Map<String, Object> start = new LinkedHashMap<>();
         start.put("name", "Start");
         start.put("prompt", "Acme Dental looks after the teeth of the whole family, from the first check-up to"
@@ -54,15 +65,13 @@ class SimulatorVoiceCallEndToEndTest {
         start.put("greeting", "Hello, this is Acme Dental. How can I help?");
         start.put("greeting_type", "text");
         start.put("allow_interrupt", true);
-        Map<String, Object> definition = Map.of(
+        return Map.of(
                 "nodes", List.of(
                         Map.of("id", "start", "type", "startCall", "position", Map.of("x", 0, "y", 0), "data", start),
                         Map.of("id", "end", "type", "endCall", "position", Map.of("x", 0, "y", 200), "data",
                                 Map.of("name", "Booked", "prompt", "Your cleaning is booked for Tuesday. Goodbye."))),
                 "edges", List.of(Map.of("id", "e1", "source", "start", "target", "end", "data",
                         Map.of("label", "Book", "condition", "book a cleaning on Tuesday"))));
-        workflow = as(key).body(Map.of("name", "Dental", "workflow_definition", definition))
-                .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
     }
 
     private final String address = "+1555" + (1_000_000 + (long) (Math.random() * 8_999_999));
