@@ -3,6 +3,7 @@ package dev.voiceagent.deploy;
 import dev.voiceagent.adapters.media.carrier.CarrierDialects;
 import dev.voiceagent.adapters.media.carrier.DialectWarmUp;
 import dev.voiceagent.adapters.media.webrtc.WebRtcWarmUp;
+import dev.voiceagent.adapters.storage.recording.TempFileCallRecorder;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PreDestroy;
@@ -24,8 +25,9 @@ import org.jboss.logging.Logger;
  * A replica reports ready only once it ran what every call runs, long enough for the JIT to have compiled it, so the
  * first callers a new replica gets are answered at warm speed: the caller's audio through voice activity (the
  * replica's detector, Silero's batch thread and ONNX Runtime's first inferences, at 8 and 16 kHz), a call's frames both
- * ways in every carrier's media dialect, WebRTC's self-check, handshakes and seconds of audio through its Opus
- * codec, resampler and SRTP ({@link WebRtcWarmUp}), then whole calls on the phone, the browser's WebSocket and WebRTC
+ * ways in every carrier's media dialect, a call's recording through a temporary file (deleted: nothing is stored),
+ * WebRTC's self-check, handshakes and seconds of audio through its Opus codec, resampler and SRTP
+ * ({@link WebRtcWarmUp}), then whole calls on the phone, the browser's WebSocket and WebRTC
  * through the media sockets, the session and the providers' adapters against in-process stand-ins
  * ({@link RehearsedCalls}). Off the start's path (one platform thread, started once the
  * application has started, so start-up time is unchanged) and bounded by {@code voiceagent.warm-up.budget}: past it
@@ -41,6 +43,7 @@ public class WarmUp implements HealthCheck {
 
     private final VoiceActivityDetector detector;
     private final WebRtcWarmUp webRtc;
+    private final TempFileCallRecorder recorder;
     /** Null: no whole calls (a unit test's warm-up). */
     private final RehearsedCalls calls;
     private final VoiceAgentConfig.WarmUpConfig config;
@@ -50,19 +53,21 @@ public class WarmUp implements HealthCheck {
     private volatile boolean stopping;
 
     @Inject
-    public WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, RehearsedCalls calls,
-            VoiceAgentConfig config) {
-        this(detector, webRtc, calls, config.warmUp(), config.migrateOnly());
+    public WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, TempFileCallRecorder recorder,
+            RehearsedCalls calls, VoiceAgentConfig config) {
+        this(detector, webRtc, recorder, calls, config.warmUp(), config.migrateOnly());
     }
 
-    WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, VoiceAgentConfig.WarmUpConfig config) {
-        this(detector, webRtc, null, config, false);
+    WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, TempFileCallRecorder recorder,
+            VoiceAgentConfig.WarmUpConfig config) {
+        this(detector, webRtc, recorder, null, config, false);
     }
 
-    private WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, RehearsedCalls calls,
-            VoiceAgentConfig.WarmUpConfig config, boolean migrateOnly) {
+    private WarmUp(VoiceActivityDetector detector, WebRtcWarmUp webRtc, TempFileCallRecorder recorder,
+            RehearsedCalls calls, VoiceAgentConfig.WarmUpConfig config, boolean migrateOnly) {
         this.detector = detector;
         this.webRtc = webRtc;
+        this.recorder = recorder;
         this.calls = calls;
         this.config = config;
         this.migrateOnly = migrateOnly;
@@ -116,6 +121,8 @@ public class WarmUp implements HealthCheck {
             stage("voice_activity_ms", deadline, () -> voiceActivity(deadline));
             stage("carrier_media_ms", deadline, () -> DialectWarmUp.exercise(CarrierDialects.ALL,
                     config.seconds() * 50));
+            // the rehearsed calls record nothing: a call's recording, written to a temporary file and deleted
+            stage("recording_ms", deadline, () -> recorder.rehearse(Math.max(1, config.seconds() / 4)));
             stage("webrtc_ms", deadline, () -> {
                 if (webRtc.selfCheck()) {
                     webRtc.exercise(config.handshakes(), config.seconds(), deadline);

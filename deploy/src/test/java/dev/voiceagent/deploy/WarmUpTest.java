@@ -3,6 +3,7 @@ package dev.voiceagent.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voiceagent.adapters.media.webrtc.WebRtcWarmUp;
+import dev.voiceagent.adapters.storage.recording.TempFileCallRecorder;
 import dev.voiceagent.application.voice.runtime.port.out.VoiceActivityDetector;
 import java.time.Duration;
 import java.util.Map;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /** The replica's warm-up: not ready until it ran (or its budget passed), and what it ran. */
 class WarmUpTest {
+
+    /** Its store is none: a rehearsal stores nothing (a put would fail the warm-up's recording stage). */
+    private static final TempFileCallRecorder RECORDER = new TempFileCallRecorder(null);
 
     private final ScheduledExecutorService detectorThread = Executors.newSingleThreadScheduledExecutor();
 
@@ -97,7 +101,7 @@ class WarmUpTest {
     @Test
     void theReplicaIsReadyOnlyOnceEveryStageRanAndTheReadinessCheckSaysWhatEachTook() throws Exception {
         CountingDetector detector = new CountingDetector();
-        WarmUp warmUp = new WarmUp(detector, new WebRtcWarmUp(), config(Duration.ofSeconds(60), 2));
+        WarmUp warmUp = new WarmUp(detector, new WebRtcWarmUp(), RECORDER, config(Duration.ofSeconds(60), 2));
         assertThat(warmUp.call().getStatus()).as("not ready before it ran").isEqualTo(HealthCheckResponse.Status.DOWN);
 
         warmUp.run();
@@ -105,7 +109,7 @@ class WarmUpTest {
         HealthCheckResponse ready = warmUp.call();
         assertThat(ready.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
         assertThat(ready.getData().orElseThrow()).containsEntry("done", true)
-                .containsKeys("voice_activity_ms", "carrier_media_ms", "webrtc_ms", "total_ms");
+                .containsKeys("voice_activity_ms", "carrier_media_ms", "recording_ms", "webrtc_ms", "total_ms");
         assertThat(warmUp.report().values()).as("every stage ran: a time, no failure")
                 .allSatisfy(value -> assertThat(value).isInstanceOf(Long.class));
         // 2 s of 32 ms windows at each rate make 7 rounds, of 1, 2, ... 7 streams at once (every batch size in turn)
@@ -121,7 +125,7 @@ class WarmUpTest {
     void aStageThatFailsIsReportedAndTheReplicaIsReadyAnyway() throws Exception {
         CountingDetector detector = new CountingDetector();
         detector.answers = false; // a detector that never answers
-        WarmUp warmUp = new WarmUp(detector, new WebRtcWarmUp(), config(Duration.ofSeconds(60), 1));
+        WarmUp warmUp = new WarmUp(detector, new WebRtcWarmUp(), RECORDER, config(Duration.ofSeconds(60), 1));
 
         warmUp.run();
 
@@ -133,7 +137,7 @@ class WarmUpTest {
 
     @Test
     void pastItsBudgetTheWarmUpSkipsWhatIsLeftAndTheReplicaIsReady() throws Exception {
-        WarmUp warmUp = new WarmUp(new CountingDetector(), new WebRtcWarmUp(), config(Duration.ZERO, 40));
+        WarmUp warmUp = new WarmUp(new CountingDetector(), new WebRtcWarmUp(), RECORDER, config(Duration.ZERO, 40));
 
         warmUp.run();
 
@@ -147,7 +151,7 @@ class WarmUpTest {
     void turnedOffTheReplicaIsReadyAtOnceAndWebRtcsSelfCheckStillRunsAtStart() throws Exception {
         CountingDetector detector = new CountingDetector();
         WebRtcWarmUp webRtc = new WebRtcWarmUp();
-        WarmUp warmUp = new WarmUp(detector, webRtc, config(false, Duration.ofSeconds(60), 40));
+        WarmUp warmUp = new WarmUp(detector, webRtc, RECORDER, config(false, Duration.ofSeconds(60), 40));
 
         warmUp.onStart(null);
 

@@ -124,8 +124,8 @@ class PackagedApplicationIT {
 
     /**
      * The packaged replica (prod profile, its warm-up on) reports ready only once its warm-up ran every stage: voice
-     * activity, the carriers' media, WebRTC and the rehearsed calls, each with its time (a stage that failed would say
-     * why instead), every rehearsed call talked to its end. As the AOT cache's training run, this puts the rehearsed
+     * activity, the carriers' media, a recording, WebRTC and the rehearsed calls, each with its time (a stage that
+     * failed would say why instead), every rehearsed call talked to its end. As the AOT cache's training run, this puts the rehearsed
      * calls' classes and profiles in the cache.
      */
     @Test
@@ -141,7 +141,8 @@ class PackagedApplicationIT {
         Map<String, Object> warmUp = JsonPath.from(ready)
                 .getMap("checks.find { it.name == 'warm-up' }.data");
         assertThat(warmUp).as(ready).isNotNull().containsEntry("done", true);
-        assertThat(List.of("voice_activity_ms", "carrier_media_ms", "webrtc_ms", "calls_ms", "total_ms"))
+        assertThat(List.of("voice_activity_ms", "carrier_media_ms", "recording_ms", "webrtc_ms", "calls_ms",
+                "total_ms"))
                 .allSatisfy(stage -> assertThat(String.valueOf(warmUp.get(stage))).as(stage).matches("\\d+"));
         // 16 phone, 4 plain browser and 4 WebRTC calls: each caller's three lines heard and answered, the greeting too,
         // a barge-in on every call (the third line is said over the agent's long answer)

@@ -113,6 +113,25 @@ class TempFileCallRecorderTest {
         assertThat(empty).isEqualTo(Wav.header(2, 8_000, 0));
     }
 
+    @Test
+    void aRehearsalWritesBothFormatsThroughTemporaryFilesAndLeavesNothingStoredOrBehind() throws Exception {
+        Path temp = Path.of(System.getProperty("java.io.tmpdir"));
+        List<Path> before = recordingFiles(temp);
+
+        long written = recorder.rehearse(3);
+
+        // 3 s of μ-law decoded to 16-bit stereo, 3 s of 16 kHz PCM stereo, each file with its header
+        assertThat(written).isEqualTo(Wav.HEADER_BYTES + 3 * 8_000 * 4 + Wav.HEADER_BYTES + 3 * 16_000 * 4);
+        assertThat(stored).as("nothing stored").isEmpty();
+        assertThat(recordingFiles(temp)).as("its temporary files deleted").isEqualTo(before);
+    }
+
+    private static List<Path> recordingFiles(Path dir) throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("call-recording-")).sorted().toList();
+        }
+    }
+
     /** The temporary file is deleted once the store is done with it (off the thread that finished: within a moment). */
     private static void assertGone(Path file) throws InterruptedException {
         for (int i = 0; i < 100 && Files.exists(file); i++) {
