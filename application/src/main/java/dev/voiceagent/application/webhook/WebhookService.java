@@ -187,8 +187,11 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
     }
 
     /**
-     * What an endpoint is sent: the event as raised, and a run.completed with its run's links as of now and, when QA
-     * nodes reviewed the run, its annotations (the reviews and their tags).
+     * What an endpoint is sent: the event as raised, and a run.completed with its run's results and links as of now
+     * and, when QA nodes reviewed the run, its annotations (the reviews and their tags). As of now: a carrier's final
+     * report can complete a call's run while its media session is still finishing, and the event raised then has no
+     * disposition and none of what the call gathered; its delivery waits for the session (the outbox holds it), so the
+     * run read here has them.
      */
     private Uni<String> body(WebhookOutbox.Due due) {
         if (!RunCompleted.TYPE.equals(due.eventType()) || due.workflowRunId() == null) {
@@ -200,7 +203,8 @@ public class WebhookService implements WebhookUseCases.CreateWebhookEndpointUseC
     }
 
     private Map<String, Object> completion(WorkflowRun run) {
-        Map<String, Object> data = new LinkedHashMap<>(links.of(run));
+        Map<String, Object> data = new LinkedHashMap<>(run.results());
+        data.putAll(links.of(run));
         if (run.annotations() != null && run.annotations().keySet().stream().anyMatch(k -> k.startsWith("qa_"))) {
             data.put("annotations", run.annotations());
         }
