@@ -57,9 +57,9 @@ import java.util.stream.Collectors;
  * <li>underruns: agent frames that came after the caller's playback ran dry mid-sentence (a glitch the caller
  * hears), and apart from them the sentences whose audio came after the previous one had played (a pause between
  * sentences: the model wrote the next one after the last was spoken);</li>
- * <li>on the browser routes, where each answer's overhead went: the caller's last speech frame to voice activity's
- * stop beyond its silence, the service's part after the stop, the first frame's way out to the caller
- * ({@link #whereItWent});</li>
+ * <li>where each answer's overhead went: the caller's last speech frame to voice activity's stop beyond its silence,
+ * the service's part after the stop, the first frame's way out to the caller, each also by answer (the first, second
+ * and third: a cold replica's tail is its first answers) ({@link #whereItWent});</li>
  * <li>how late the fakes' designed delays fired (the harness's own lag, which the overhead includes);</li>
  * <li>the application's CPU per call-second (from /proc), and the calls that did not end as scripted.</li>
  * </ul>
