@@ -123,7 +123,8 @@ class TempFileCallRecorderTest {
         // 3 s of μ-law decoded to 16-bit stereo, 3 s of 16 kHz PCM stereo, each file with its header
         assertThat(written).isEqualTo(Wav.HEADER_BYTES + 3 * 8_000 * 4 + Wav.HEADER_BYTES + 3 * 16_000 * 4);
         assertThat(stored).as("nothing stored").isEmpty();
-        assertThat(recordingFiles(temp)).as("its temporary files deleted").isEqualTo(before);
+        // (a file of another test's recording may still be on its way out: only new ones count)
+        assertThat(recordingFiles(temp)).as("its temporary files deleted").allMatch(before::contains);
     }
 
     private static List<Path> recordingFiles(Path dir) throws java.io.IOException {
