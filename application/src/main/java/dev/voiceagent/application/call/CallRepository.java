@@ -32,7 +32,11 @@ public interface CallRepository {
      * In one transaction, only if the call is still as {@code before} says (a concurrent change wins otherwise:
      * false, nothing written): the call's new state, the run's outcome, the campaign contact's {@code effect}
      * (retry or finish, the campaign's counters, an optional log entry; null for a single call) and the webhook
-     * {@code events} the change raises. Use {@link CallChanges}, which decides the events.
+     * {@code events} the change raises. Use {@link CallChanges}, which decides the events. A run that {@code runAfter}
+     * completes is left open, its values merged, while a voice session holds its media (a heartbeat within
+     * {@code VoiceRunStore.STALE}): the session completes it when it finishes, with what the call gathered, and its
+     * run.completed goes out then; so does none of {@code events}' run.completed here, nor when the run was completed
+     * since {@code before} was read.
      */
     Uni<Boolean> applyReport(CallRecord before, CallAttempt after, WorkflowRun runAfter, ContactEffect effect,
             List<WebhookEvent> events);

@@ -243,10 +243,8 @@ class PostgresContractsTest {
      * written with the report but held until the session has stored the recording and let go of the run; it is then
      * claimed with its run, and its body is the event with the run's links as of the attempt.
      */
-    @Test
-    void aRunsCompletionIsHeldWhileItsMediaSessionFinishesAndGoesOutWithItsLinksAdded() {
-        subscribe("run.completed");
-        Instant now = Instant.now();
+    /** A simulator call's run, its call reserved and answered, its media claimed by a session at {@code claimedAt}. */
+    private CallRecord answeredCallHeldSince(Instant claimedAt) {
         long config = sql.telephonyConfiguration(org, "Sim");
         WorkflowRun run = new WorkflowRun(null, org, workflow, definition, "WR-1", "simulator", "outbound",
                 "initialized", false, null, null, null, null, Map.of(), null, null, null, null, NOW);
@@ -254,24 +252,45 @@ class PostgresContractsTest {
                 CallAttempt.dialing(org, 0, NOW), run, Provider.SIMULATOR, config, "+14155550100",
                 "+14155550101"))).orElseThrow();
         long runId = reserved.run().id();
-        assertThat(await(voiceRuns.claim(org, workflow, runId, now)).run()).isPresent(); // the session holds it
+        assertThat(await(voiceRuns.claim(org, workflow, runId, claimedAt)).run()).isPresent(); // the session holds it
         CallRecord before = await(calls.findByRun(runId)).orElseThrow();
-        CallAttempt answered = before.attempt().report(CallStatus.IN_PROGRESS, now, null).attempt();
+        CallAttempt answered = before.attempt().report(CallStatus.IN_PROGRESS, claimedAt, null).attempt();
         assertThat(await(calls.applyReport(before, answered, before.run(), null, List.of()))).isTrue();
-        before = await(calls.findByRun(runId)).orElseThrow();
+        return await(calls.findByRun(runId)).orElseThrow();
+    }
+
+    /**
+     * The carrier's final report comes while the session still holds the call's media (it is storing the recording):
+     * the call is ended and the carrier's values merged, but the run stays open for the session, which completes it
+     * with what the call gathered and announces it once; the delivery then goes out with the run's links added.
+     */
+    @Test
+    void aReportLeavesARunItsSessionHoldsToTheSessionWhichCompletesAndAnnouncesIt() {
+        subscribe("run.completed");
+        Instant now = Instant.now();
+        CallRecord before = answeredCallHeldSince(now);
+        long runId = before.run().id();
         CallAttempt ended = before.attempt().report(CallStatus.COMPLETED, now, 12).attempt();
         WorkflowRun completed = CallOutcome.applyTo(before.run(), ended);
         assertThat(await(calls.applyReport(before, ended, completed, null,
                 List.of(new WebhookEvent.RunCompleted(now, completed, List.of()))))).isTrue();
+
+        assertThat(sql.queryString("SELECT status FROM calls WHERE workflow_run_id = ?", runId)).isEqualTo("completed");
+        assertThat(sql.queryString("SELECT is_completed || ' ' || state || ' ' || (usage_info->>'call_duration_seconds')"
+                + " FROM workflow_runs WHERE id = ?", runId)).as("open for the session, the carrier's duration merged")
+                .isEqualTo("false running 12");
+        assertThat(deliveries("run.completed")).as("announced by the session, not by the report").isZero();
+
+        WorkflowRun stored = before.run().withGathered(Map.of("call_disposition", "order_placed",
+                "mapped_call_disposition", "order_placed")).withArtifacts("recordings/" + org + "/runs/" + runId
+                + ".wav", "transcripts/" + org + "/" + runId + ".txt", Map.of("call_duration_seconds", 11.5));
+        assertThat(await(voiceRuns.finish(stored, List.of(), List.of(new WebhookEvent.RunCompleted(now, stored,
+                List.of())), now))).as("completed by the session: announced once, by it").isTrue();
+        assertThat(sql.queryString("SELECT is_completed || ' ' || state || ' ' || (gathered_context->>'call_disposition')"
+                + " FROM workflow_runs WHERE id = ?", runId)).isEqualTo("true completed order_placed");
         assertThat(deliveries("run.completed")).isOne();
 
         Instant due = Instant.now().plusSeconds(1); // the delivery is due (written at the database's now)
-        assertThat(await(outbox.claim("replica-a", due, Duration.ofMinutes(2), 50)))
-                .as("held while the session finishes").noneMatch(d -> d.organizationId() == org);
-        WorkflowRun stored = completed.withArtifacts("recordings/" + org + "/runs/" + runId + ".wav",
-                "transcripts/" + org + "/" + runId + ".txt", completed.usageInfo());
-        assertThat(await(voiceRuns.finish(stored, List.of(), List.of(new WebhookEvent.RunCompleted(now, stored,
-                List.of())), now))).as("completed by the report already: announced once").isFalse();
         WebhookOutbox.Due claimed = await(outbox.claim("replica-a", due, Duration.ofMinutes(2), 50)).stream()
                 .filter(d -> d.organizationId() == org).findFirst().orElseThrow();
         assertThat(claimed.eventType()).isEqualTo("run.completed");
@@ -287,6 +306,25 @@ class PostgresContractsTest {
                         "\"transcript_url\": null");
         assertThat(sql.queryString("SELECT payload::text FROM webhook_deliveries WHERE id = ?", claimed.deliveryId()))
                 .as("what is stored stays as raised").doesNotContain("recording_url");
+    }
+
+    /**
+     * A session whose heartbeat stopped (its replica died; the carrier did not reconnect the media elsewhere) holds
+     * nothing: the carrier's final report completes the run and announces it, as for a call no session held.
+     */
+    @Test
+    void aReportCompletesARunWhoseSessionWentQuiet() {
+        subscribe("run.completed");
+        Instant now = Instant.now();
+        CallRecord before = answeredCallHeldSince(now.minus(VoiceRunStore.STALE).minusSeconds(5));
+        CallAttempt ended = before.attempt().report(CallStatus.COMPLETED, now, 40).attempt();
+        WorkflowRun completed = CallOutcome.applyTo(before.run(), ended);
+        assertThat(await(calls.applyReport(before, ended, completed, null,
+                List.of(new WebhookEvent.RunCompleted(now, completed, List.of()))))).isTrue();
+
+        assertThat(sql.queryString("SELECT is_completed || ' ' || state FROM workflow_runs WHERE id = ?",
+                before.run().id())).isEqualTo("true completed");
+        assertThat(deliveries("run.completed")).isOne();
     }
 
     @Test

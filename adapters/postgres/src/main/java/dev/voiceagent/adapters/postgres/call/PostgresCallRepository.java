@@ -19,6 +19,7 @@ import dev.voiceagent.adapters.postgres.webhook.PostgresWebhookOutbox;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import dev.voiceagent.application.call.CallRepository;
+import dev.voiceagent.application.voice.runtime.port.out.VoiceRunStore;
 import dev.voiceagent.domain.telephony.CallAttempt;
 import dev.voiceagent.domain.telephony.CallStatus;
 import dev.voiceagent.domain.telephony.Provider;
@@ -30,6 +31,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -158,31 +160,45 @@ public class PostgresCallRepository implements CallRepository {
                         .addLong(before.attempt().id()).addString(before.attempt().status().wireName())
                         .addString(effect == null ? null : effect.failureReason()))
                 .chain(updated -> updated.rowCount() == 0 ? Uni.createFrom().item(false)
+                        // a run whose voice session still holds its media (a heartbeat within STALE) is completed
+                        // by that session when it finishes, with what the call gathered: the carrier's report merges
+                        // its values and leaves the completion (and run.completed) to it; a session gone quiet is a
+                        // replica that died, and the report completes the run as if none held it
                         : tx.preparedQuery("""
-                                        WITH prior AS (SELECT id, is_completed FROM workflow_runs WHERE id = $5 FOR UPDATE)
+                                        WITH prior AS (SELECT id, is_completed, COALESCE(media_owner IS NOT NULL
+                                                                  AND media_heartbeat_at >= $6, false) AS held
+                                                         FROM workflow_runs WHERE id = $5 FOR UPDATE)
                                         UPDATE workflow_runs r
-                                           SET state = CASE WHEN p.is_completed THEN r.state ELSE $1 END,
-                                               is_completed = p.is_completed OR $2,
+                                           SET state = CASE WHEN p.is_completed OR (p.held AND $2) THEN r.state
+                                                            ELSE $1 END,
+                                               is_completed = p.is_completed OR ($2 AND NOT p.held),
                                                usage_info = COALESCE(r.usage_info, '{}'::jsonb) || $3,
                                                gathered_context = COALESCE(r.gathered_context, '{}'::jsonb) || $4
                                           FROM prior p WHERE r.id = p.id
-                                        RETURNING p.is_completed AS was_completed""")
+                                        RETURNING p.is_completed AS was_completed, r.is_completed AS completed""")
                                 .execute(Tuple.tuple().addString(runAfter.state()).addBoolean(runAfter.completed())
                                         .addValue(JsonValues.toJson(runAfter.usageInfo()))
-                                        .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id()))
+                                        .addValue(JsonValues.toJson(runAfter.gatheredContext())).addLong(runAfter.id())
+                                        .addOffsetDateTime(utc((after.endedAt() != null ? after.endedAt()
+                                                : Instant.now()).minus(VoiceRunStore.STALE))))
                                 .chain(runRows -> effect == null ? Uni.createFrom().item(runRows)
                                         : settleContact(tx, after, effect).replaceWith(runRows))
-                                // the voice session may have completed the run since it was read: its run.completed
-                                // went out then, not twice
+                                // run.completed only where this report completed the run: not when the voice session
+                                // completed it since it was read (its run.completed went out then, not twice), nor
+                                // when the session still holds it (its own goes out when it finishes)
                                 .chain(runRows -> PostgresWebhookOutbox.enqueue(tx, after.organizationId(),
-                                        completedBefore(runRows) ? events.stream()
-                                                .filter(e -> !(e instanceof WebhookEvent.RunCompleted)).toList()
-                                                : events))
+                                        completedHere(runRows) ? events : events.stream()
+                                                .filter(e -> !(e instanceof WebhookEvent.RunCompleted)).toList()))
                                 .replaceWith(true)));
     }
 
-    private static boolean completedBefore(RowSet<Row> rows) {
-        return rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("was_completed"));
+    private static boolean completedHere(RowSet<Row> rows) {
+        if (rows.size() == 0) {
+            return false;
+        }
+        Row row = rows.iterator().next();
+        return !Boolean.TRUE.equals(row.getBoolean("was_completed"))
+                && Boolean.TRUE.equals(row.getBoolean("completed"));
     }
 
     /**
