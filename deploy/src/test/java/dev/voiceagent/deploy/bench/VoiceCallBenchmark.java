@@ -1141,8 +1141,6 @@ public final class VoiceCallBenchmark {
      * way out); p50 / p99 each. Empty when no event matched.
      */
     private static String whereItWent(Map<Long, List<long[]>> events, List<Long> runs, List<Heard> callers) {
-        List<Long> toStop = new ArrayList<>();
-        List<Long> own = new ArrayList<>();
         List<Long> out = new ArrayList<>();
         List<List<Long>> toStopByTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         List<List<Long>> ownByTurn = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
@@ -1156,17 +1154,17 @@ public final class VoiceCallBenchmark {
                 long[] event = run.stream().filter(e -> e[0] >= end && e[0] <= heard + 5)
                         .max(Comparator.comparingLong(e -> e[0])).orElse(null);
                 if (heard > 0 && event != null) {
-                    toStop.add(event[0] - event[1] - end - silence);
                     toStopByTurn.get(turn).add(event[0] - event[1] - end - silence);
-                    own.add(event[2]);
                     ownByTurn.get(turn).add(event[2]);
                     out.add(heard - event[0]);
                 }
             }
         }
-        if (own.isEmpty()) {
+        if (out.isEmpty()) {
             return "";
         }
+        List<Long> toStop = toStopByTurn.stream().flatMap(List::stream).toList();
+        List<Long> own = ownByTurn.stream().flatMap(List::stream).toList();
         return "; where it went (%d answers): to voice activity's stop %d / %d (%s), the service's part %d / %d (%s),"
                 .formatted(own.size(), percentile(toStop, 50), percentile(toStop, 99), turns(toStopByTurn).strip(),
                         percentile(own, 50), percentile(own, 99), turns(ownByTurn).strip())
