@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.matchesPattern;
 
 import dev.voiceagent.deploy.support.Api;
 import dev.voiceagent.deploy.support.EmbeddedPostgresResource;
+import dev.voiceagent.deploy.support.VoiceAgents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.http.ContentType;
@@ -94,7 +95,7 @@ class PackagedApplicationIT {
                     .statusCode(200).extract().jsonPath().getLong("workflow_run_id"));
         }
         for (long run : runs) {
-            JsonPath done = completed(key, workflow, run);
+            JsonPath done = VoiceAgents.completedRun(key, workflow, run); // completed: its session's values written
             String transcript = new String(Api.download(done.getString("transcript_public_url")),
                     StandardCharsets.UTF_8);
             assertThat(transcript).as("run %d", run)
@@ -107,20 +108,6 @@ class PackagedApplicationIT {
     private static final int CALLS = 4;
     private static final String FIRST = "Hi, I have a question.";
     private static final String SECOND = "Please book a cleaning on Tuesday.";
-
-    private static JsonPath completed(String key, long workflow, long run)
-            throws InterruptedException {
-        for (int i = 0; i < 600; i++) {
-            JsonPath found = Api.asKey(key).get("/api/v1/workflow/" + workflow + "/runs/"
-                    + run).then().statusCode(200).extract().jsonPath();
-            if (found.getBoolean("is_completed") && found.get("transcript_public_url") != null
-                    && found.get("gathered_context.call_disposition") != null) {
-                return found;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("run " + run + " never completed");
-    }
 
     /**
      * The packaged replica (prod profile, its warm-up on) reports ready only once its warm-up ran every stage: voice

@@ -37,9 +37,9 @@ public final class VoiceAgents {
                 .post("/api/v1/workflow/create/definition").then().statusCode(200).extract().jsonPath().getLong("id");
     }
 
-    /** The run once it completed (within 10 s). */
+    /** The run once it completed (within 30 s). */
     public static JsonPath completedRun(String key, long workflow, long runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 300; i++) {
             JsonPath run = as(key).get("/api/v1/workflow/" + workflow + "/runs/" + runId).then().statusCode(200)
                     .extract().jsonPath();
             if (run.getBoolean("is_completed")) {
