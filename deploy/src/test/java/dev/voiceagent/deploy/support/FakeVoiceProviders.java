@@ -408,7 +408,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
             String query = request.query();
             request.toWebSocket().onSuccess(ws -> {
                 STT_QUERIES.add("v2?" + query);
-                flux(ws);
+                flux(ws, frameBytes(query));
             });
             return;
         }
@@ -505,7 +505,7 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
                 if (timeline != null) {
                     scripted(ws, key, timeline, query);
                 } else {
-                    deepgram(ws, key, faults, connection);
+                    deepgram(ws, key, faults, connection, frameBytes(query));
                 }
             } else {
                 TTS_QUERIES.add(query);
@@ -522,28 +522,31 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
      * heard in the audio since the last final (an empty final when none). Faults: the socket dropped mid-line after a
      * final, or instead of a Finalize's answer.
      */
-    private void deepgram(ServerWebSocket ws, String key, Faults faults, HttpConnection connection) {
+    private void deepgram(ServerWebSocket ws, String key, Faults faults, HttpConnection connection, int frameBytes) {
         Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
         HeardLines lines = hearing;
         HeardLines.Ear ear = lines == null ? null : lines.ear();
         int[] voicedAfterFinal = {0};
         int[] framesSinceFinalize = {0};
-        ws.binaryMessageHandler(frame -> {
-            STT_AUDIO_FRAMES.incrementAndGet();
-            framesSinceFinalize[0]++;
-            STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(frame.length());
-            byte[] bytes = frame.getBytes();
+        ws.binaryMessageHandler(message -> { // a message holds one or more of the call's 20 ms frames
+            STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(message.length());
+            byte[] all = message.getBytes();
             if (ear != null) {
-                ear.audio(bytes);
+                ear.audio(all);
             }
-            if (faults.sttDropAfterFinals >= 0 && !faults.sttDropped && faults.finals.get() >= faults.sttDropAfterFinals
-                    && Loudness.dbfs(G711.decode(bytes)) > SimulatedCaller.VOICED_DBFS
-                    && ++voicedAfterFinal[0] >= faults.sttDropAtVoicedFrame) {
-                faults.sttDropped = true;
-                faults.sttDown |= faults.sttDownAfterDrop;
-                faults.sttRefusals.addAndGet(faults.sttRefusalsAfterDrop);
-                injected(key, "stt", "socket dropped mid-line" + (faults.sttDownAfterDrop ? ", then down" : ""));
-                drop(connection);
+            for (int at = 0; at < all.length && !faults.sttDropped; at += frameBytes) {
+                byte[] bytes = Arrays.copyOfRange(all, at, Math.min(all.length, at + frameBytes));
+                STT_AUDIO_FRAMES.incrementAndGet();
+                framesSinceFinalize[0]++;
+                if (faults.sttDropAfterFinals >= 0 && faults.finals.get() >= faults.sttDropAfterFinals
+                        && Loudness.dbfs(G711.decode(bytes)) > SimulatedCaller.VOICED_DBFS
+                        && ++voicedAfterFinal[0] >= faults.sttDropAtVoicedFrame) {
+                    faults.sttDropped = true;
+                    faults.sttDown |= faults.sttDownAfterDrop;
+                    faults.sttRefusals.addAndGet(faults.sttRefusalsAfterDrop);
+                    injected(key, "stt", "socket dropped mid-line" + (faults.sttDownAfterDrop ? ", then down" : ""));
+                    drop(connection);
+                }
             }
         });
         ws.textMessageHandler(text -> {
@@ -619,8 +622,8 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
         long[] received = {0};
         Set<Integer> finalised = new HashSet<>();
         Map<Integer, Integer> interims = new HashMap<>();
-        ws.binaryMessageHandler(frame -> {
-            STT_AUDIO_FRAMES.incrementAndGet();
+        ws.binaryMessageHandler(frame -> { // one or more of the call's 20 ms frames
+            STT_AUDIO_FRAMES.addAndGet(frame.length() / frameBytes);
             STT_BYTES.computeIfAbsent(String.valueOf(key), k -> new AtomicLong()).addAndGet(frame.length());
             received[0] += frame.length();
             long at = received[0] / frameBytes;
@@ -839,11 +842,11 @@ public class FakeVoiceProviders implements QuarkusTestResourceLifecycleManager {
      * Flux's state machine has them: the end repeats the eager end's transcript); KeepAlive and Finalize are v1's and
      * unknown here.
      */
-    private void flux(ServerWebSocket ws) {
+    private void flux(ServerWebSocket ws, int frameBytes) {
         Deque<String> own = new ConcurrentLinkedDeque<>(callerScript);
         int[] turn = {0};
         ws.writeTextMessage(new JsonObject().put("type", "Connected").put("request_id", "flux-1").encode());
-        ws.binaryMessageHandler(frame -> STT_AUDIO_FRAMES.incrementAndGet());
+        ws.binaryMessageHandler(message -> STT_AUDIO_FRAMES.addAndGet(message.length() / frameBytes));
         ws.textMessageHandler(text -> {
             JsonObject message;
             try {

@@ -10,6 +10,7 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,8 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * One call's Deepgram live transcription (v1/listen): the caller's audio as binary frames in its own encoding (μ-law 8
- * kHz from a phone, no transcoding), KeepAlive every 4 s (Deepgram closes a socket silent for 10 s), Finalize when our
- * voice activity hears the caller stop, CloseStream at the end. Results become interim and final transcripts.
+ * kHz from a phone, no transcoding) in messages of {@link #CHUNK_MS} ms, KeepAlive every 4 s (Deepgram closes a socket
+ * silent for 10 s), Finalize when our voice activity hears the caller stop (the audio still pending sent first),
+ * CloseStream at the end. Results become interim and final transcripts.
  *
  * <p>The socket outlives its connection ({@link ProviderSocket}): the caller's audio that no final transcript has
  * settled yet is kept (at most {@link #UNSETTLED_MS} of it), and every socket, the first and one opened again after a
@@ -42,6 +44,13 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
 
     /** The most caller audio kept for a socket opened again (the audio no final settled). */
     static final int UNSETTLED_MS = 15_000;
+    /**
+     * The caller's audio in one binary message: two of the call's 20 ms frames (LiveKit's agents send Deepgram 50 ms
+     * chunks). A message a frame was half of what a call's loop spent on its recognizer's socket, in writes and
+     * framing; an interim result waits at most one frame longer, and the end of a line none (Finalize sends what is
+     * pending first).
+     */
+    static final int CHUNK_MS = 40;
     static final long KEEP_ALIVE_MS = 4_000;
     static final String KEEP_ALIVE = "{\"type\":\"KeepAlive\"}";
     static final String FINALIZE = "{\"type\":\"Finalize\"}";
@@ -57,6 +66,8 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
     private final long keepAliveMs;
     /** The caller's audio not settled yet, and the Finalize (ForceEndTurn) that has no final yet. */
     private final UnsettledAudio unsettled = new UnsettledAudio();
+    /** The caller's audio not sent yet: less than {@link #CHUNK_MS}. */
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private long keepAlive = -1;
     private long bytes;
     private int fluxTurn = -1;
@@ -257,10 +268,23 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
             return;
         }
         bytes += frame.length;
-        unsettled.keep(frame, format.bytes(UNSETTLED_MS));
+        pending.writeBytes(frame);
+        if (pending.size() >= format.bytes(CHUNK_MS)) {
+            send();
+        }
+    }
+
+    /** What is pending becomes one message: kept until a final settles it, and sent while a socket is open. */
+    private void send() {
+        if (pending.size() == 0) {
+            return;
+        }
+        byte[] chunk = pending.toByteArray();
+        pending.reset();
+        unsettled.keep(chunk, format.bytes(UNSETTLED_MS));
         if (socket() != null) {
-            writeBinary(frame);
-            unsettled.sent(frame.length);
+            writeBinary(chunk);
+            unsettled.sent(chunk.length);
         }
     }
 
@@ -269,6 +293,7 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
         if (closed) {
             return;
         }
+        send(); // the end of the line, before the Finalize that settles it
         unsettled.finalizeAsked();
         WebSocket ws = socket();
         if (ws != null) {
@@ -283,6 +308,9 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
 
     @Override
     public synchronized void close() {
+        if (!closed && socket() != null) {
+            send();
+        }
         if (keepAlive >= 0) {
             vertx.cancelTimer(keepAlive);
             keepAlive = -1;

@@ -52,11 +52,15 @@ class DeepgramReconnectTest {
         }
     }
 
-    /** One socket as the server saw it: the words of its frames in order, its controls, when it opened. */
+    /**
+     * One socket as the server saw it: the words of its frames in order (a binary message holds whole 160-byte frames),
+     * its controls, every message in order (a binary one as its size), when it opened.
+     */
     static final class Socket {
         final ServerWebSocket ws;
         final List<Integer> frames = new CopyOnWriteArrayList<>();
         final List<String> controls = new CopyOnWriteArrayList<>();
+        final List<String> messages = new CopyOnWriteArrayList<>();
         final long openedAt = System.nanoTime();
         int settledFrames;
         int turn;
@@ -120,10 +124,16 @@ class DeepgramReconnectTest {
     /** Deepgram (or Flux) as an oracle of the frames: a Finalize (ForceEndTurn) settles the words heard since. */
     private static void serve(Socket socket, boolean flux) {
         SOCKETS.add(socket);
-        socket.ws.binaryMessageHandler(frame -> socket.frames.add((int) frame.getByte(0)));
+        socket.ws.binaryMessageHandler(message -> {
+            socket.messages.add("audio:" + message.length());
+            for (int at = 0; at < message.length(); at += 160) {
+                socket.frames.add((int) message.getByte(at));
+            }
+        });
         socket.ws.textMessageHandler(text -> {
             String type = new JsonObject(text).getString("type");
             socket.controls.add(type);
+            socket.messages.add(type);
             if (!"Finalize".equals(type) && !"ForceEndTurn".equals(type)) {
                 return;
             }
@@ -220,6 +230,29 @@ class DeepgramReconnectTest {
         await(() -> heard.finals().size() == 2, "the empty final");
         assertThat(heard.finals()).containsExactly("final:where", "final:");
         stream.close();
+    }
+
+    @Test
+    void theAudioGoesInMessagesOfTwoFramesAndWhatIsPendingBeforeTheFinalizeAndTheClose() throws Exception {
+        Heard heard = new Heard();
+        DeepgramListen stream = listen(heard, false, 4_000);
+        await(() -> SOCKETS.size() == 1, "the socket");
+        say(stream, 1, 5);
+        await(() -> SOCKETS.getFirst().messages.size() == 2, "two messages of two frames");
+        Thread.sleep(100);
+        assertThat(SOCKETS.getFirst().messages).as("the fifth frame waits for the sixth").containsExactly(
+                "audio:320", "audio:320");
+        stream.finalizeNow();
+        await(() -> heard.finals().contains("final:where"), "the line, its last frame included");
+        assertThat(SOCKETS.getFirst().messages).containsExactly("audio:320", "audio:320", "audio:160", "Finalize");
+        assertThat(SOCKETS.getFirst().frames).hasSize(5);
+
+        say(stream, 4, 3);
+        stream.close();
+        await(() -> SOCKETS.getFirst().controls.contains("CloseStream"), "CloseStream");
+        assertThat(SOCKETS.getFirst().messages.subList(4, SOCKETS.getFirst().messages.size()))
+                .as("the last frame sent before CloseStream").containsExactly("audio:320", "audio:160", "CloseStream");
+        assertThat(stream.seconds()).as("the caller's audio counted as it came").isEqualTo(0.16);
     }
 
     @Test
