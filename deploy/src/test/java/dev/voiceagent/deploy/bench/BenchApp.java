@@ -178,6 +178,11 @@ final class BenchApp implements AutoCloseable {
         throw new IllegalStateException(name + " not in " + json);
     }
 
+    /** The port of the PostgreSQL server the application runs on. */
+    int postgresPort() {
+        return debian != null ? debian.port() : postgres.getPort();
+    }
+
     Connection sql() throws Exception {
         return debian != null ? debian.connection() : postgres.getPostgresDatabase().getConnection();
     }

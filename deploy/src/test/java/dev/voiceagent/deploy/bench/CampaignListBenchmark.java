@@ -1,6 +1,5 @@
 package dev.voiceagent.deploy.bench;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -19,7 +18,7 @@ import java.util.Map;
 /**
  * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application, driven by wrk.
  *
- * <p>Starts a fresh embedded PostgreSQL, runs {@code java -jar quarkus-run.jar} against it, signs up
+ * <p>Starts a fresh PostgreSQL (embedded, or Debian's), runs {@code java -jar quarkus-run.jar} against it, signs up
  * one organization and loads the issue's data volume: 100 campaigns with retry, schedule and
  * circuit-breaker settings, 3 log entries and 20 contacts each (12 of them dialed once). wrk (the
  * Debian package, installed with apt-get when missing) then drives the list from the same machine:
@@ -27,9 +26,16 @@ import java.util.Map;
  * the 16-connection load runs, and the CPU time the application and PostgreSQL spent on it (from /proc).
  * Prints requests/s, p50, p90, p99 per round and the medians.
  *
+ * <p>With {@code -Dbench.reference=dograh} (and {@code -Dbench.postgres=debian}: the same PostgreSQL server for both,
+ * Debian's, whose pgvector the reference's migrations create) the reference system's own list handler is measured
+ * beside ours, round by round, on the same server with the same campaigns in its schema ({@link ReferenceReplica},
+ * {@code src/test/resources/reference/dograh/serve.sh}), and the ratio printed.
+ *
  * <p>Run: {@code ./mvnw -B -Pbench -DskipTests verify}. Knobs (system properties):
- * bench.connections (16), bench.duration (15 s), bench.warmup (10 s), bench.rounds (3), bench.campaigns (100),
- * bench.jvm-options (extra JVM options for the application, none by default).
+ * bench.connections (16), bench.duration (15 s), bench.warmup (10 s), bench.first-warmup (30 s more before the first
+ * round), bench.rounds (3), bench.campaigns (100),
+ * bench.jvm-options (extra JVM options for the application, none by default), bench.postgres (embedded or debian),
+ * bench.reference (dograh, or empty), bench.reference-workers (1, as the reference runs a replica: FASTAPI_WORKERS).
  */
 public final class CampaignListBenchmark {
 
@@ -37,9 +43,17 @@ public final class CampaignListBenchmark {
         Path jar = Path.of(args.length > 0 ? args[0] : "deploy/target/quarkus-app/quarkus-run.jar").toAbsolutePath();
         int connections = Integer.getInteger("bench.connections", 16);
         int warmup = Integer.getInteger("bench.warmup", 10);
+        // a JIT's steady state takes more than the rounds' own warm-up on two cores that the load shares: the
+        // throughput compared is the steady one (the start's own figures: StartupBenchmark)
+        int firstWarmup = Integer.getInteger("bench.first-warmup", 30);
         int duration = Integer.getInteger("bench.duration", 15);
         int rounds = Integer.getInteger("bench.rounds", 3);
         int campaigns = Integer.getInteger("bench.campaigns", 100);
+        boolean reference = "dograh".equals(System.getProperty("bench.reference", ""));
+        if (reference && !"debian".equals(System.getProperty("bench.postgres"))) {
+            throw new IllegalStateException("bench.reference=dograh runs the reference on the same PostgreSQL server as"
+                    + " ours, whose migrations need pgvector: add -Dbench.postgres=debian");
+        }
         String wrk = Wrk.ensureInstalled();
         String[] jvmOptions = System.getProperty("bench.jvm-options", "").isBlank() ? new String[0]
                 : System.getProperty("bench.jvm-options").trim().split("\\s+");
@@ -48,65 +62,134 @@ public final class CampaignListBenchmark {
         // is seeded), not 20 s later in a measured run.
         try (BenchApp app = new BenchApp(jar, Map.of("VOICEAGENT_DOCS_INDEX_DELAY", "PT0S"), jvmOptions)) {
             String apiKey = app.signUp();
-            seed(app.postgres, campaigns);
+            seed(app, campaigns);
             System.out.printf(Locale.ROOT, "Loaded %d campaigns (3 log entries, 20 contacts, 12 calls each) into one"
                     + " organization%n", campaigns);
-            HttpRequest request = HttpRequest.newBuilder(URI.create(app.base + "/api/v1/campaign/"))
-                    .header("X-API-Key", apiKey).GET().build();
-            HttpResponse<String> sample = app.http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (sample.statusCode() != 200 || !sample.body().contains("\"campaigns\"")) {
-                throw new IllegalStateException("the list answered " + sample.statusCode() + ": " + sample.body());
-            }
+            Side ours = new Side("ours", app.base + "/api/v1/campaign/", apiKey,
+                    () -> CpuTime.now(app.process.pid()), () -> app.rssKb()[0]);
+            int bytes = ours.check(app, campaigns);
             StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-                    "GET /api/v1/campaign/: %d campaigns, %d bytes per response; wrk %d s per run after %d s of warm-up%n",
-                    campaigns, sample.body().getBytes(StandardCharsets.UTF_8).length, duration, warmup));
-            List<Wrk.Result> many = new ArrayList<>();
-            List<Wrk.Result> one = new ArrayList<>();
-            List<Long> rss = new ArrayList<>();
-            String url = app.base + "/api/v1/campaign/";
-            for (int round = 1; round <= rounds; round++) {
-                Wrk.run(wrk, url, apiKey, 2, connections, warmup);
-                long[] peak = {0};
-                Thread sampler = Thread.ofVirtual().start(() -> {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        try {
-                            peak[0] = Math.max(peak[0], app.rssKb()[0]);
-                            Thread.sleep(200);
-                        } catch (Exception stop) {
-                            return;
-                        }
+                    "GET /api/v1/campaign/: %d campaigns, %d bytes per response; wrk %d s per run after %d s of warm-up"
+                    + " (%d s more before the first round)%n", campaigns, bytes, duration, warmup, firstWarmup));
+            ReferenceReplica dograh = null;
+            Side theirs = null;
+            try {
+                if (reference) {
+                    int workers = Integer.getInteger("bench.reference-workers", 1);
+                    dograh = ReferenceReplica.start(app.postgresPort(), campaigns, workers);
+                    ReferenceReplica started = dograh;
+                    theirs = new Side("reference", dograh.base + "/api/v1/campaign/", ReferenceReplica.API_KEY,
+                            started::cpu, started::rssKb);
+                    int theirBytes = theirs.check(app, campaigns);
+                    String line = String.format(Locale.ROOT, "the reference (Dograh's own list handler on uvicorn, %d"
+                            + " workers, the same PostgreSQL server, the same campaigns in its schema): %d bytes per"
+                            + " response%n", workers, theirBytes);
+                    System.out.print(line);
+                    report.append(line);
+                }
+                for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                    Wrk.run(wrk, side.url, side.apiKey, 2, connections, firstWarmup);
+                }
+                for (int round = 1; round <= rounds; round++) {
+                    for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                        String line = side.round(wrk, app, round, connections, warmup, duration);
+                        System.out.print(line);
+                        report.append(line);
                     }
-                });
-                app.resetStatements();
-                CpuTime before = CpuTime.now(app.process.pid());
-                Wrk.Result loaded = Wrk.run(wrk, url, apiKey, 2, connections, duration);
-                CpuTime spent = CpuTime.now(app.process.pid()).minus(before);
-                String statements = app.topStatements(5);
-                sampler.interrupt();
-                sampler.join();
-                Wrk.Result single = Wrk.run(wrk, url, apiKey, 1, 1, duration);
-                many.add(loaded);
-                one.add(single);
-                rss.add(peak[0]);
-                String line = String.format(Locale.ROOT, "round %d: %d connections %s, RSS max %d MB, CPU per request:"
-                        + " application %.2f ms, PostgreSQL %.2f ms | 1 connection %s", round, connections, loaded,
-                        peak[0] / 1024, spent.applicationMs() / loaded.requests(), spent.postgresMs() / loaded.requests(),
-                        single);
-                System.out.println(line);
-                report.append(line).append(System.lineSeparator());
-                if (round == 1) {
-                    System.out.print("PostgreSQL's time during the loaded run, by statement:\n" + statements);
-                    report.append("PostgreSQL's time during the loaded run, by statement:\n").append(statements);
+                }
+                for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                    String summary = String.format(Locale.ROOT, "%s, median of %d rounds: %d connections %s, RSS max %d"
+                            + " MB | 1 connection %s%n", side.name, rounds, connections,
+                            Wrk.Result.median(side.many), median(side.rss) / 1024, Wrk.Result.median(side.one));
+                    report.append(summary);
+                    System.out.print(summary);
+                }
+                if (theirs != null) {
+                    Wrk.Result a = Wrk.Result.median(ours.many);
+                    Wrk.Result b = Wrk.Result.median(theirs.many);
+                    String ratio = String.format(Locale.ROOT, "ours against the reference: %.1fx the requests per"
+                            + " second at %d connections (%.0f against %.0f), 1 connection p50 %.2f against %.2f ms%n",
+                            a.perSecond() / b.perSecond(), connections, a.perSecond(), b.perSecond(),
+                            Wrk.Result.median(ours.one).p50(), Wrk.Result.median(theirs.one).p50());
+                    report.append(ratio);
+                    System.out.print(ratio);
+                }
+            } finally {
+                if (dograh != null) {
+                    dograh.close();
                 }
             }
-            String summary = String.format(Locale.ROOT, "median of %d rounds: %d connections %s, RSS max %d MB"
-                    + " | 1 connection %s", rounds, connections, Wrk.Result.median(many), median(rss) / 1024,
-                    Wrk.Result.median(one));
-            report.append(summary).append(System.lineSeparator());
-            System.out.println(summary);
             Path out = Path.of(jar.getParent().getParent().toString(), "bench-campaign-list.txt");
             Files.writeString(out, report);
             System.out.println("Written to " + out);
+        }
+    }
+
+    /** One server measured: its list's address and key, how to read its CPU time and memory, and its rounds. */
+    private static final class Side {
+        final String name;
+        final String url;
+        final String apiKey;
+        final java.util.function.Supplier<CpuTime> cpu;
+        final Rss rssKb;
+        final List<Wrk.Result> many = new ArrayList<>();
+        final List<Wrk.Result> one = new ArrayList<>();
+        final List<Long> rss = new ArrayList<>();
+
+        interface Rss {
+            long kb() throws Exception;
+        }
+
+        Side(String name, String url, String apiKey, java.util.function.Supplier<CpuTime> cpu, Rss rssKb) {
+            this.name = name;
+            this.url = url;
+            this.apiKey = apiKey;
+            this.cpu = cpu;
+            this.rssKb = rssKb;
+        }
+
+        /** The list answers 200 with every campaign; its size in bytes. */
+        int check(BenchApp app, int campaigns) throws Exception {
+            HttpResponse<String> sample = app.http.send(HttpRequest.newBuilder(URI.create(url))
+                    .header("X-API-Key", apiKey).GET().build(), HttpResponse.BodyHandlers.ofString());
+            int listed = sample.body().split("\"workflow_name\"", -1).length - 1;
+            if (sample.statusCode() != 200 || listed != campaigns) {
+                throw new IllegalStateException(name + "'s list answered " + sample.statusCode() + " with " + listed
+                        + " campaigns: " + sample.body().substring(0, Math.min(500, sample.body().length())));
+            }
+            return sample.body().getBytes(StandardCharsets.UTF_8).length;
+        }
+
+        /** A warm-up, the loaded run (memory sampled, CPU time counted) and the single connection's run. */
+        String round(String wrk, BenchApp app, int round, int connections, int warmup, int duration) throws Exception {
+            Wrk.run(wrk, url, apiKey, 2, connections, warmup);
+            long[] peak = {0};
+            Thread sampler = Thread.ofVirtual().start(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        peak[0] = Math.max(peak[0], rssKb.kb());
+                        Thread.sleep(200);
+                    } catch (Exception stop) {
+                        return;
+                    }
+                }
+            });
+            app.resetStatements();
+            CpuTime before = cpu.get();
+            Wrk.Result loaded = Wrk.run(wrk, url, apiKey, 2, connections, duration);
+            CpuTime spent = cpu.get().minus(before);
+            String statements = app.topStatements(5);
+            sampler.interrupt();
+            sampler.join();
+            Wrk.Result single = Wrk.run(wrk, url, apiKey, 1, 1, duration);
+            many.add(loaded);
+            one.add(single);
+            rss.add(peak[0]);
+            String line = String.format(Locale.ROOT, "%s, round %d: %d connections %s, RSS max %d MB, CPU per request:"
+                    + " application %.2f ms, PostgreSQL %.2f ms | 1 connection %s%n", name, round, connections, loaded,
+                    peak[0] / 1024, spent.applicationMs() / loaded.requests(), spent.postgresMs() / loaded.requests(),
+                    single);
+            return round == 1 ? line + "PostgreSQL's time during the loaded run, by statement:\n" + statements : line;
         }
     }
 
@@ -116,8 +199,8 @@ public final class CampaignListBenchmark {
     }
 
     /** Campaign rows go straight into the tables (creating campaigns through the API comes later). */
-    private static void seed(EmbeddedPostgres postgres, int campaigns) throws Exception {
-        try (Connection c = postgres.getPostgresDatabase().getConnection()) {
+    private static void seed(BenchApp app, int campaigns) throws Exception {
+        try (Connection c = app.sql()) {
             long org;
             long user;
             try (ResultSet rs = c.createStatement().executeQuery("SELECT id, selected_organization_id FROM users")) {

@@ -14,9 +14,11 @@ record CpuTime(long applicationTicks, long postgresTicks) {
     private static final double MS_PER_TICK = 10.0;
 
     static CpuTime now(long applicationPid) {
+        // a backend that ended in between (a pool closing a connection) took its time with it, except into its
+        // parent's count of reaped children: the postmaster's cutime and cstime
         long postgres = ProcessHandle.allProcesses()
                 .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
-                .mapToLong(p -> ticks(p.pid())).sum();
+                .mapToLong(p -> ticks(p.pid()) + reapedTicks(p.pid())).sum();
         return new CpuTime(ticks(applicationPid), postgres);
     }
 
@@ -34,10 +36,19 @@ record CpuTime(long applicationTicks, long postgresTicks) {
 
     /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the command's closing parenthesis. */
     private static long ticks(long pid) {
+        return stat(pid, 11);
+    }
+
+    /** cutime + cstime: fields 16 and 17, the time of the children the process waited for. */
+    private static long reapedTicks(long pid) {
+        return stat(pid, 13);
+    }
+
+    private static long stat(long pid, int field) {
         try {
             String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return Long.parseLong(fields[field]) + Long.parseLong(fields[field + 1]);
         } catch (IOException | RuntimeException gone) {
             return 0; // a process that ended in between
         }
