@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Benchmark (not a test): GET /api/v1/campaign/ against the packaged application, driven by wrk.
@@ -87,17 +88,18 @@ public final class CampaignListBenchmark {
                     System.out.print(line);
                     report.append(line);
                 }
-                for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                List<Side> sides = theirs == null ? List.of(ours) : List.of(ours, theirs);
+                for (Side side : sides) {
                     Wrk.run(wrk, side.url, side.apiKey, 2, connections, firstWarmup);
                 }
                 for (int round = 1; round <= rounds; round++) {
-                    for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                    for (Side side : sides) {
                         String line = side.round(wrk, app, round, connections, warmup, duration);
                         System.out.print(line);
                         report.append(line);
                     }
                 }
-                for (Side side : theirs == null ? List.of(ours) : List.of(ours, theirs)) {
+                for (Side side : sides) {
                     String summary = String.format(Locale.ROOT, "%s, median of %d rounds: %d connections %s, RSS max %d"
                             + " MB | 1 connection %s%n", side.name, rounds, connections,
                             Wrk.Result.median(side.many), median(side.rss) / 1024, Wrk.Result.median(side.one));
@@ -130,7 +132,7 @@ public final class CampaignListBenchmark {
         final String name;
         final String url;
         final String apiKey;
-        final java.util.function.Supplier<CpuTime> cpu;
+        final Supplier<CpuTime> cpu;
         final Rss rssKb;
         final List<Wrk.Result> many = new ArrayList<>();
         final List<Wrk.Result> one = new ArrayList<>();
@@ -140,7 +142,7 @@ public final class CampaignListBenchmark {
             long kb() throws Exception;
         }
 
-        Side(String name, String url, String apiKey, java.util.function.Supplier<CpuTime> cpu, Rss rssKb) {
+        Side(String name, String url, String apiKey, Supplier<CpuTime> cpu, Rss rssKb) {
             this.name = name;
             this.url = url;
             this.apiKey = apiKey;
