@@ -46,9 +46,8 @@ final class DeepgramListen extends ProviderSocket implements SpeechToText.Stream
     static final int UNSETTLED_MS = 15_000;
     /**
      * The caller's audio in one binary message: two of the call's 20 ms frames (LiveKit's agents send Deepgram 50 ms
-     * chunks). A message a frame was half of what a call's loop spent on its recognizer's socket, in writes and
-     * framing; an interim result waits at most one frame longer, and the end of a line none (Finalize sends what is
-     * pending first).
+     * chunks). A message for every frame cost the call's loop twice the socket writes and framing; this way an interim
+     * result waits at most one frame longer, and the end of a line not at all (Finalize sends what is pending first).
      */
     static final int CHUNK_MS = 40;
     static final long KEEP_ALIVE_MS = 4_000;
