@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
@@ -133,16 +134,12 @@ public final class CampaignListBenchmark {
         final String url;
         final String apiKey;
         final Supplier<CpuTime> cpu;
-        final Rss rssKb;
+        final Callable<Long> rssKb;
         final List<Wrk.Result> many = new ArrayList<>();
         final List<Wrk.Result> one = new ArrayList<>();
         final List<Long> rss = new ArrayList<>();
 
-        interface Rss {
-            long kb() throws Exception;
-        }
-
-        Side(String name, String url, String apiKey, Supplier<CpuTime> cpu, Rss rssKb) {
+        Side(String name, String url, String apiKey, Supplier<CpuTime> cpu, Callable<Long> rssKb) {
             this.name = name;
             this.url = url;
             this.apiKey = apiKey;
@@ -169,7 +166,7 @@ public final class CampaignListBenchmark {
             Thread sampler = Thread.ofVirtual().start(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
                     try {
-                        peak[0] = Math.max(peak[0], rssKb.kb());
+                        peak[0] = Math.max(peak[0], rssKb.call());
                         Thread.sleep(200);
                     } catch (Exception stop) {
                         return;

@@ -35,7 +35,7 @@ record CpuTime(long applicationTicks, long postgresTicks) {
     }
 
     /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the command's closing parenthesis. */
-    private static long ticks(long pid) {
+    static long ticks(long pid) {
         return stat(pid, 11);
     }
 

@@ -55,9 +55,7 @@ final class ReferenceReplica implements AutoCloseable {
 
     /** The CPU time of uvicorn and its workers (as {@link CpuTime#now}'s application share), and PostgreSQL's. */
     CpuTime cpu() {
-        CpuTime own = CpuTime.now(pid);
-        long workersTicks = tree().filter(p -> p != pid).map(p -> CpuTime.now(p).applicationTicks()).sum();
-        return new CpuTime(own.applicationTicks() + workersTicks, own.postgresTicks());
+        return new CpuTime(tree().map(CpuTime::ticks).sum(), CpuTime.now(pid).postgresTicks());
     }
 
     /** Resident memory of uvicorn and its workers, in kB. */
